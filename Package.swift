@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Segue",
+    products: [
+        .library(name: "Segue", targets: ["Segue"]),
+        .executable(name: "segue", targets: ["segue"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // FFmpeg's libraries, found through pkg-config; Debian's -dev packages provide them.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        // The C shim: image decoding, MP4 and PNG encoding, MD5. Only what Swift cannot express.
+        .target(
+            name: "CSegueAV",
+            dependencies: ["CFFmpeg"],
+            linkerSettings: [
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"),
+                .linkedLibrary("swscale"), .linkedLibrary("avutil"),
+            ]
+        ),
+        .target(
+            name: "Segue",
+            dependencies: ["CSegueAV", .product(name: "Yams", package: "Yams")]
+        ),
+        .executableTarget(
+            name: "segue",
+            dependencies: ["Segue", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
+            name: "SegueTests",
+            dependencies: ["Segue"],
+            resources: [.copy("Golden")]
+        ),
+        .testTarget(
+            name: "SegueCLITests",
+            dependencies: ["segue"]
+        ),
+    ],
+    swiftLanguageModes: [.v5]
+)

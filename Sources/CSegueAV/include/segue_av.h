@@ -1,0 +1,70 @@
+/*
+ * segue_av: the thin C layer between Segue and FFmpeg.
+ *
+ * It decodes still images to straight-alpha RGBA, encodes RGBA frames to H.264/HEVC in
+ * MP4, writes single RGBA frames as PNG, and computes MD5 digests. Every failure fills a
+ * SegueAVError with FFmpeg's own message and the name of the call that failed, and
+ * returns a negative code; nothing is printed.
+ */
+#ifndef SEGUE_AV_H
+#define SEGUE_AV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct SegueAVError {
+    int code;            /* FFmpeg's AVERROR code, or a negative Segue code */
+    char message[768];   /* "call: FFmpeg's message (last log line)" */
+} SegueAVError;
+
+/* A decoded still image: straight (not premultiplied) RGBA, rows packed (stride width*4). */
+typedef struct SegueDecodedImage {
+    int width;
+    int height;
+    int orientation;     /* EXIF orientation 1...8; 1 when the file carries none */
+    uint8_t *rgba;       /* owned; release with segue_image_free */
+} SegueDecodedImage;
+
+/* Decodes the first picture of an image file (JPEG, PNG, WebP, ...). Pictures larger than
+ * max_pixels are refused before their pixels are allocated; damaged data is an error,
+ * never concealed. Returns 0 or a negative code with err filled. */
+int segue_image_decode(const char *path, int64_t max_pixels, SegueDecodedImage *out, SegueAVError *err);
+void segue_image_free(SegueDecodedImage *image);
+
+typedef struct SegueEncoderConfig {
+    const char *path;    /* output file; the container follows from format_name */
+    const char *format_name; /* "mp4" */
+    const char *codec_name;  /* "libx264" or "libx265" */
+    int width;           /* even, > 0 */
+    int height;          /* even, > 0 */
+    int fps;             /* frames per second, > 0 */
+    int crf;             /* constant rate factor */
+    const char *speed;   /* encoder preset name, e.g. "veryfast" */
+    int threads;         /* encoder threads, >= 1; fixed so bytes do not depend on the machine */
+} SegueEncoderConfig;
+
+typedef struct SegueEncoder SegueEncoder;
+
+/* Opens the file and writes the container header. NULL on failure, with err filled. */
+SegueEncoder *segue_encoder_open(const SegueEncoderConfig *config, SegueAVError *err);
+/* Encodes one opaque RGBA frame of the configured size; frames are timed 0, 1, 2, ... */
+int segue_encoder_write(SegueEncoder *encoder, const uint8_t *rgba, int stride, SegueAVError *err);
+/* Flushes the encoder and writes the trailer (moving the index to the front). */
+int segue_encoder_finish(SegueEncoder *encoder, SegueAVError *err);
+/* Frees everything; an unfinished file is closed as it is (the caller deletes it). */
+void segue_encoder_free(SegueEncoder *encoder);
+
+/* Writes one RGBA image (straight alpha) as a PNG file. */
+int segue_png_write(const char *path, const uint8_t *rgba, int width, int height, int stride, SegueAVError *err);
+
+/* MD5 of a byte range, as FFmpeg's framemd5 computes it. */
+void segue_md5(const uint8_t *data, size_t length, uint8_t digest[16]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

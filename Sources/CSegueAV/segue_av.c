@@ -1,0 +1,362 @@
+#include "segue_av.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/md5.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
+
+/* ---- errors and logging -------------------------------------------------------------- */
+
+/* FFmpeg reports details (for example "Picture size 16000x16000 is invalid") through its
+ * log. Segue prints nothing itself: the last error line of the calling thread is kept
+ * and added to the message of the error that follows it. */
+static _Thread_local char last_log_line[512];
+
+static void log_callback(void *avcl, int level, const char *format, va_list args) {
+    if (level > AV_LOG_ERROR) return;
+    int print_prefix = 0;
+    char line[512];
+    av_log_format_line2(avcl, level, format, args, line, sizeof line, &print_prefix);
+    size_t n = strlen(line);
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ')) line[--n] = 0;
+    if (n > 0) snprintf(last_log_line, sizeof last_log_line, "%s", line);
+}
+
+static pthread_once_t log_once = PTHREAD_ONCE_INIT;
+static void install_log_callback(void) { av_log_set_callback(log_callback); }
+static void begin(void) {
+    pthread_once(&log_once, install_log_callback);
+    last_log_line[0] = 0;
+}
+
+static int fail(SegueAVError *err, int code, const char *call) {
+    if (err) {
+        char reason[AV_ERROR_MAX_STRING_SIZE] = {0};
+        av_strerror(code, reason, sizeof reason);
+        err->code = code;
+        if (last_log_line[0])
+            snprintf(err->message, sizeof err->message, "%s: %s (%s)", call, reason, last_log_line);
+        else
+            snprintf(err->message, sizeof err->message, "%s: %s", call, reason);
+    }
+    return code < 0 ? code : AVERROR_UNKNOWN;
+}
+
+static int fail_text(SegueAVError *err, int code, const char *text) {
+    if (err) {
+        err->code = code;
+        snprintf(err->message, sizeof err->message, "%s", text);
+    }
+    return code;
+}
+
+/* ---- decoding ------------------------------------------------------------------------- */
+
+static int decode_first_frame(AVFormatContext *format, int stream_index, int64_t max_pixels,
+                              AVFrame *frame, SegueAVError *err) {
+    AVStream *stream = format->streams[stream_index];
+    const AVCodec *codec = avcodec_find_decoder(stream->codecpar->codec_id);
+    if (!codec) return fail_text(err, AVERROR_DECODER_NOT_FOUND, "no decoder for this image format");
+
+    AVCodecContext *context = avcodec_alloc_context3(codec);
+    if (!context) return fail(err, AVERROR(ENOMEM), "avcodec_alloc_context3");
+    int ret = avcodec_parameters_to_context(context, stream->codecpar);
+    if (ret < 0) { avcodec_free_context(&context); return fail(err, ret, "avcodec_parameters_to_context"); }
+
+    /* Refuse oversized pictures before allocation, report damage instead of concealing it,
+     * and use the bit-exact code paths so pixels do not depend on the CPU. */
+    context->max_pixels = max_pixels;
+    context->flags |= AV_CODEC_FLAG_BITEXACT;
+    context->err_recognition = AV_EF_CRCCHECK | AV_EF_BITSTREAM | AV_EF_BUFFER | AV_EF_EXPLODE;
+    context->error_concealment = 0;
+    context->thread_count = 1;
+
+    ret = avcodec_open2(context, codec, NULL);
+    if (ret < 0) { avcodec_free_context(&context); return fail(err, ret, "avcodec_open2"); }
+
+    AVPacket *packet = av_packet_alloc();
+    int have_frame = 0;
+    const char *failed_call = NULL;
+    while (!have_frame && ret >= 0) {
+        ret = av_read_frame(format, packet);
+        if (ret == AVERROR_EOF) { ret = avcodec_send_packet(context, NULL); failed_call = "avcodec_send_packet"; if (ret < 0) break; }
+        else if (ret < 0) { failed_call = "av_read_frame"; break; }
+        else if (packet->stream_index != stream_index) { av_packet_unref(packet); continue; }
+        else {
+            ret = avcodec_send_packet(context, packet);
+            av_packet_unref(packet);
+            if (ret < 0) { failed_call = "avcodec_send_packet"; break; }
+        }
+        ret = avcodec_receive_frame(context, frame);
+        if (ret == 0) have_frame = 1;
+        else if (ret == AVERROR(EAGAIN)) ret = 0;
+        else failed_call = "avcodec_receive_frame";
+    }
+    av_packet_free(&packet);
+    avcodec_free_context(&context);
+
+    if (!have_frame) {
+        if (ret == AVERROR_EOF) return fail_text(err, AVERROR_INVALIDDATA, "the file holds no picture");
+        return fail(err, ret, failed_call ? failed_call : "decode");
+    }
+    if (frame->decode_error_flags || (frame->flags & AV_FRAME_FLAG_CORRUPT))
+        return fail_text(err, AVERROR_INVALIDDATA, "the picture is damaged (the decoder had to conceal errors)");
+    return 0;
+}
+
+int segue_image_decode(const char *path, int64_t max_pixels, SegueDecodedImage *out, SegueAVError *err) {
+    begin();
+    memset(out, 0, sizeof *out);
+    AVFormatContext *format = NULL;
+    int ret = avformat_open_input(&format, path, NULL, NULL);
+    if (ret < 0) return fail(err, ret, "avformat_open_input");
+
+    int stream_index = -1;
+    for (unsigned i = 0; i < format->nb_streams; i++)
+        if (format->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO) { stream_index = (int)i; break; }
+    if (stream_index < 0) { avformat_close_input(&format); return fail_text(err, AVERROR_INVALIDDATA, "the file holds no picture"); }
+
+    AVFrame *frame = av_frame_alloc();
+    ret = decode_first_frame(format, stream_index, max_pixels, frame, err);
+    avformat_close_input(&format);
+    if (ret < 0) { av_frame_free(&frame); return ret; }
+
+    int orientation = 1;
+    AVDictionaryEntry *tag = av_dict_get(frame->metadata, "Orientation", NULL, 0);
+    if (tag) {
+        int value = atoi(tag->value);
+        if (value >= 1 && value <= 8) orientation = value;
+    }
+
+    int width = frame->width, height = frame->height;
+    uint8_t *rgba = av_malloc((size_t)width * (size_t)height * 4);
+    if (!rgba) { av_frame_free(&frame); return fail(err, AVERROR(ENOMEM), "av_malloc"); }
+
+    struct SwsContext *sws = sws_getContext(width, height, frame->format, width, height, AV_PIX_FMT_RGBA,
+        SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP,
+        NULL, NULL, NULL);
+    if (!sws) {
+        av_free(rgba);
+        av_frame_free(&frame);
+        return fail_text(err, AVERROR(ENOSYS), "sws_getContext: this image's pixel format cannot be converted to RGBA");
+    }
+    uint8_t *planes[4] = { rgba, NULL, NULL, NULL };
+    int strides[4] = { width * 4, 0, 0, 0 };
+    sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0, height, planes, strides);
+    sws_freeContext(sws);
+    av_frame_free(&frame);
+
+    out->width = width;
+    out->height = height;
+    out->orientation = orientation;
+    out->rgba = rgba;
+    return 0;
+}
+
+void segue_image_free(SegueDecodedImage *image) {
+    if (image && image->rgba) { av_free(image->rgba); image->rgba = NULL; }
+}
+
+/* ---- encoding ------------------------------------------------------------------------- */
+
+struct SegueEncoder {
+    AVFormatContext *format;
+    AVCodecContext *codec;
+    AVStream *stream;
+    AVFrame *frame;
+    AVPacket *packet;
+    struct SwsContext *sws;
+    int64_t next_pts;
+    int header_written;
+};
+
+void segue_encoder_free(SegueEncoder *e) {
+    if (!e) return;
+    if (e->format && e->format->pb) avio_closep(&e->format->pb);
+    avformat_free_context(e->format);
+    avcodec_free_context(&e->codec);
+    av_frame_free(&e->frame);
+    av_packet_free(&e->packet);
+    sws_freeContext(e->sws);
+    av_free(e);
+}
+
+static SegueEncoder *open_failed(SegueEncoder *e, SegueAVError *err, int code, const char *call) {
+    fail(err, code, call);
+    segue_encoder_free(e);
+    return NULL;
+}
+
+SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err) {
+    begin();
+    if (c->width <= 0 || c->height <= 0 || (c->width & 1) || (c->height & 1)) {
+        fail_text(err, AVERROR(EINVAL), "yuv420p needs an even width and height");
+        return NULL;
+    }
+    SegueEncoder *e = av_mallocz(sizeof *e);
+    if (!e) { fail(err, AVERROR(ENOMEM), "av_mallocz"); return NULL; }
+
+    int ret = avformat_alloc_output_context2(&e->format, NULL, c->format_name, c->path);
+    if (ret < 0) return open_failed(e, err, ret, "avformat_alloc_output_context2");
+    e->format->flags |= AVFMT_FLAG_BITEXACT;
+
+    const AVCodec *codec = avcodec_find_encoder_by_name(c->codec_name);
+    if (!codec) { fail_text(err, AVERROR_ENCODER_NOT_FOUND, "this FFmpeg has no encoder of that name"); segue_encoder_free(e); return NULL; }
+
+    e->codec = avcodec_alloc_context3(codec);
+    if (!e->codec) return open_failed(e, err, AVERROR(ENOMEM), "avcodec_alloc_context3");
+    AVCodecContext *cc = e->codec;
+    cc->width = c->width;
+    cc->height = c->height;
+    cc->time_base = (AVRational){ 1, c->fps };
+    cc->framerate = (AVRational){ c->fps, 1 };
+    cc->sample_aspect_ratio = (AVRational){ 1, 1 };
+    cc->pix_fmt = AV_PIX_FMT_YUV420P;
+    cc->color_primaries = AVCOL_PRI_BT709;
+    cc->color_trc = AVCOL_TRC_BT709;
+    cc->colorspace = AVCOL_SPC_BT709;
+    cc->color_range = AVCOL_RANGE_MPEG;
+    cc->thread_count = c->threads;
+    cc->flags |= AV_CODEC_FLAG_BITEXACT;
+    if (e->format->oformat->flags & AVFMT_GLOBALHEADER) cc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+
+    char crf[32];
+    snprintf(crf, sizeof crf, "%d", c->crf);
+    if ((ret = av_opt_set(cc->priv_data, "preset", c->speed, 0)) < 0) return open_failed(e, err, ret, "av_opt_set(preset)");
+    if ((ret = av_opt_set(cc->priv_data, "crf", crf, 0)) < 0) return open_failed(e, err, ret, "av_opt_set(crf)");
+    if (strcmp(c->codec_name, "libx265") == 0) {
+        av_opt_set(cc->priv_data, "x265-params", "log-level=error", 0);
+    }
+
+    if ((ret = avcodec_open2(cc, codec, NULL)) < 0) return open_failed(e, err, ret, "avcodec_open2");
+
+    e->stream = avformat_new_stream(e->format, NULL);
+    if (!e->stream) return open_failed(e, err, AVERROR(ENOMEM), "avformat_new_stream");
+    e->stream->time_base = cc->time_base;
+    e->stream->avg_frame_rate = cc->framerate;
+    if ((ret = avcodec_parameters_from_context(e->stream->codecpar, cc)) < 0)
+        return open_failed(e, err, ret, "avcodec_parameters_from_context");
+    if (strcmp(c->codec_name, "libx265") == 0) e->stream->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+
+    e->frame = av_frame_alloc();
+    e->packet = av_packet_alloc();
+    if (!e->frame || !e->packet) return open_failed(e, err, AVERROR(ENOMEM), "av_frame_alloc");
+    e->frame->format = cc->pix_fmt;
+    e->frame->width = cc->width;
+    e->frame->height = cc->height;
+    if ((ret = av_frame_get_buffer(e->frame, 0)) < 0) return open_failed(e, err, ret, "av_frame_get_buffer");
+
+    e->sws = sws_getContext(c->width, c->height, AV_PIX_FMT_RGBA, c->width, c->height, AV_PIX_FMT_YUV420P,
+                            SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL, NULL);
+    if (!e->sws) return open_failed(e, err, AVERROR(EINVAL), "sws_getContext");
+    /* Full-range RGB in, BT.709 limited-range YUV out, matching the stream's color tags. */
+    sws_setColorspaceDetails(e->sws, sws_getCoefficients(SWS_CS_ITU709), 1,
+                             sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+
+    if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) return open_failed(e, err, ret, "avio_open");
+    AVDictionary *options = NULL;
+    av_dict_set(&options, "movflags", "+faststart", 0);
+    ret = avformat_write_header(e->format, &options);
+    av_dict_free(&options);
+    if (ret < 0) return open_failed(e, err, ret, "avformat_write_header");
+    e->header_written = 1;
+    return e;
+}
+
+static int drain_packets(SegueEncoder *e, SegueAVError *err) {
+    for (;;) {
+        int ret = avcodec_receive_packet(e->codec, e->packet);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return 0;
+        if (ret < 0) return fail(err, ret, "avcodec_receive_packet");
+        av_packet_rescale_ts(e->packet, e->codec->time_base, e->stream->time_base);
+        e->packet->stream_index = e->stream->index;
+        ret = av_interleaved_write_frame(e->format, e->packet);
+        if (ret < 0) return fail(err, ret, "av_interleaved_write_frame");
+    }
+}
+
+int segue_encoder_write(SegueEncoder *e, const uint8_t *rgba, int stride, SegueAVError *err) {
+    begin();
+    int ret = av_frame_make_writable(e->frame);
+    if (ret < 0) return fail(err, ret, "av_frame_make_writable");
+    const uint8_t *planes[4] = { rgba, NULL, NULL, NULL };
+    int strides[4] = { stride, 0, 0, 0 };
+    sws_scale(e->sws, planes, strides, 0, e->codec->height, e->frame->data, e->frame->linesize);
+    e->frame->pts = e->next_pts++;
+    ret = avcodec_send_frame(e->codec, e->frame);
+    if (ret < 0) return fail(err, ret, "avcodec_send_frame");
+    return drain_packets(e, err);
+}
+
+int segue_encoder_finish(SegueEncoder *e, SegueAVError *err) {
+    begin();
+    int ret = avcodec_send_frame(e->codec, NULL);
+    if (ret < 0) return fail(err, ret, "avcodec_send_frame");
+    if ((ret = drain_packets(e, err)) < 0) return ret;
+    if ((ret = av_write_trailer(e->format)) < 0) return fail(err, ret, "av_write_trailer");
+    avio_flush(e->format->pb);
+    if ((ret = e->format->pb->error) < 0) return fail(err, ret, "avio_write");
+    if ((ret = avio_closep(&e->format->pb)) < 0) return fail(err, ret, "avio_closep");
+    return 0;
+}
+
+/* ---- PNG ------------------------------------------------------------------------------ */
+
+int segue_png_write(const char *path, const uint8_t *rgba, int width, int height, int stride, SegueAVError *err) {
+    begin();
+    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_PNG);
+    if (!codec) return fail_text(err, AVERROR_ENCODER_NOT_FOUND, "this FFmpeg has no PNG encoder");
+    AVCodecContext *cc = avcodec_alloc_context3(codec);
+    AVFrame *frame = av_frame_alloc();
+    AVPacket *packet = av_packet_alloc();
+    int ret = AVERROR(ENOMEM);
+    const char *call = "av_frame_alloc";
+    if (!cc || !frame || !packet) goto done;
+    cc->width = width;
+    cc->height = height;
+    cc->pix_fmt = AV_PIX_FMT_RGBA;
+    cc->time_base = (AVRational){ 1, 1 };
+    cc->sample_aspect_ratio = (AVRational){ 1, 1 };
+    cc->flags |= AV_CODEC_FLAG_BITEXACT;
+    cc->thread_count = 1;
+    call = "avcodec_open2";
+    if ((ret = avcodec_open2(cc, codec, NULL)) < 0) goto done;
+
+    frame->format = AV_PIX_FMT_RGBA;
+    frame->width = width;
+    frame->height = height;
+    call = "av_frame_get_buffer";
+    if ((ret = av_frame_get_buffer(frame, 0)) < 0) goto done;
+    av_image_copy_plane(frame->data[0], frame->linesize[0], rgba, stride, width * 4, height);
+
+    call = "avcodec_send_frame";
+    if ((ret = avcodec_send_frame(cc, frame)) < 0) goto done;
+    call = "avcodec_receive_packet";
+    if ((ret = avcodec_receive_packet(cc, packet)) < 0) goto done;
+
+    call = "avio_open";
+    AVIOContext *io = NULL;
+    if ((ret = avio_open(&io, path, AVIO_FLAG_WRITE)) < 0) goto done;
+    avio_write(io, packet->data, packet->size);
+    avio_flush(io);
+    call = "avio_write";
+    ret = io->error;
+    int closed = avio_closep(&io);
+    if (ret >= 0) { call = "avio_closep"; ret = closed; }
+done:
+    if (ret < 0) fail(err, ret, call);
+    av_packet_free(&packet);
+    av_frame_free(&frame);
+    avcodec_free_context(&cc);
+    return ret < 0 ? ret : 0;
+}
+
+void segue_md5(const uint8_t *data, size_t length, uint8_t digest[16]) {
+    av_md5_sum(digest, data, length);
+}

@@ -1,0 +1,96 @@
+import CSegueAV
+import Foundation
+
+/// A failure while exporting: an input that cannot be read, an output that cannot be
+/// written, an encoder that refuses. Each message names the file and the cause.
+public enum ExportError: Error, Equatable, CustomStringConvertible {
+    case unreadableImage(path: String, reason: String)
+    case imageTooLarge(path: String, width: Int, height: Int, limit: String)
+    case encoder(path: String, reason: String)
+    case output(path: String, reason: String)
+    case invalidJob(String)
+
+    public var description: String {
+        switch self {
+        case let .unreadableImage(path, reason): return "\(path): cannot read the image: \(reason)"
+        case let .imageTooLarge(path, width, height, limit): return "\(path): the image is \(width)x\(height), over the limit of \(limit)"
+        case let .encoder(path, reason): return "\(path): cannot encode the video: \(reason)"
+        case let .output(path, reason): return "\(path): cannot write: \(reason)"
+        case let .invalidJob(message): return message
+        }
+    }
+}
+
+/// Limits on the images a job decodes, checked before their pixels are allocated.
+public struct DecodeLimits: Equatable, Sendable {
+    /// Pixels per image (width x height).
+    public var maxPixels: Int = 16384 * 2048
+    /// Pixels per side.
+    public var maxSide: Int = 16384
+
+    public init(maxPixels: Int = 16384 * 2048, maxSide: Int = 16384) {
+        self.maxPixels = maxPixels
+        self.maxSide = maxSide
+    }
+}
+
+extension Image {
+    /// Decodes an image file (JPEG, PNG, WebP, ...) through FFmpeg, turned upright by its
+    /// EXIF orientation, in premultiplied alpha.
+    public static func decode(path: String, limits: DecodeLimits = DecodeLimits()) throws -> Image {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ExportError.unreadableImage(path: path, reason: "no such file")
+        }
+        var decoded = SegueDecodedImage()
+        var error = SegueAVError()
+        guard segue_image_decode(path, Int64(limits.maxPixels), &decoded, &error) == 0 else {
+            throw ExportError.unreadableImage(path: path, reason: error.text)
+        }
+        defer { segue_image_free(&decoded) }
+        let width = Int(decoded.width), height = Int(decoded.height)
+        guard width <= limits.maxSide, height <= limits.maxSide else {
+            throw ExportError.imageTooLarge(path: path, width: width, height: height, limit: "\(limits.maxSide) pixels a side")
+        }
+        let count = width * height
+        let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+            decoded.rgba.withMemoryRebound(to: UInt32.self, capacity: count) { source in
+                for i in 0..<count { buffer[i] = premultiply(UInt32(littleEndian: source[i])) }
+            }
+            initialized = count
+        }
+        let orientation = Orientation(rawValue: Int(decoded.orientation)) ?? .up
+        return Image(width: width, height: height, pixels: pixels).oriented(orientation)
+    }
+}
+
+extension FrameBuffer {
+    /// Writes the frame as a PNG file (straight alpha, as PNG stores it).
+    public func writePNG(to path: String) throws {
+        var error = SegueAVError()
+        let count = width * height
+        let opaque = (0..<count).allSatisfy { pixels[$0] >> 24 == 0xFF }
+        let straight: UnsafeMutablePointer<UInt32> = opaque ? pixels : .allocate(capacity: count)
+        defer { if !opaque { straight.deallocate() } }
+        if !opaque { for i in 0..<count { straight[i] = unpremultiply(pixels[i]) } }
+        let result = straight.withMemoryRebound(to: UInt8.self, capacity: count * 4) {
+            segue_png_write(path, $0, Int32(width), Int32(height), Int32(width * 4), &error)
+        }
+        guard result == 0 else { throw ExportError.output(path: path, reason: error.text) }
+    }
+}
+
+extension SegueAVError {
+    /// The message as Swift text.
+    var text: String {
+        withUnsafeBytes(of: message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+    }
+}
+
+/// The MD5 digest of some bytes, in lowercase hex, as FFmpeg's framemd5 prints it.
+public func md5Hex(_ bytes: UnsafeRawBufferPointer) -> String {
+    var digest = [UInt8](repeating: 0, count: 16)
+    segue_md5(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &digest)
+    return digest.map { String(format: "%02x", $0) }.joined()
+}

@@ -1,0 +1,238 @@
+import CSegueAV
+import Foundation
+
+/// Where rendered frames go. Frames arrive in increasing index order; `finish` completes the
+/// output, `abort` removes whatever was written.
+public protocol FrameSink: AnyObject {
+    func write(_ frame: FrameBuffer, index: Int) throws
+    func finish() throws
+    func abort()
+}
+
+/// A file written under a temporary name in the target's folder and renamed into place on
+/// success, so the target path never holds a half-written file.
+final class StagedFile {
+    let target: String
+    let temporary: String
+
+    init(target: String) throws {
+        self.target = target
+        let url = URL(fileURLWithPath: target)
+        let folder = url.deletingLastPathComponent().path
+        try StagedFile.makeFolder(folder, for: target)
+        temporary = folder + "/." + url.lastPathComponent + ".segue-tmp-\(getpid())"
+    }
+
+    static func makeFolder(_ folder: String, for target: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ExportError.output(path: target, reason: "cannot create the folder \(folder)")
+        }
+    }
+
+    func commit() throws {
+        guard rename(temporary, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw ExportError.output(path: target, reason: reason)
+        }
+    }
+
+    func discard() { try? FileManager.default.removeItem(atPath: temporary) }
+}
+
+/// H.264 or HEVC in MP4, through FFmpeg.
+public final class MP4Sink: FrameSink {
+    private let file: StagedFile
+    private var encoder: OpaquePointer?
+
+    public init(path: String, width: Int, height: Int, fps: Int, encode: Preset.EncodeSettings) throws {
+        file = try StagedFile(target: path)
+        var error = SegueAVError()
+        let opened = file.temporary.withCString { tmp in
+            "mp4".withCString { format in
+                encode.codec.encoderName.withCString { codec in
+                    encode.speed.withCString { speed in
+                        var config = SegueEncoderConfig(path: tmp, format_name: format, codec_name: codec,
+                                                        width: Int32(width), height: Int32(height), fps: Int32(fps),
+                                                        crf: Int32(encode.crf), speed: speed, threads: Int32(encode.threads))
+                        return segue_encoder_open(&config, &error)
+                    }
+                }
+            }
+        }
+        guard let opened else {
+            file.discard()
+            throw ExportError.encoder(path: path, reason: error.text)
+        }
+        encoder = opened
+    }
+
+    deinit { abort() }
+
+    public func write(_ frame: FrameBuffer, index: Int) throws {
+        var error = SegueAVError()
+        let result = frame.pixels.withMemoryRebound(to: UInt8.self, capacity: frame.width * frame.height * 4) {
+            segue_encoder_write(encoder, $0, Int32(frame.width * 4), &error)
+        }
+        guard result == 0 else { throw ExportError.encoder(path: file.target, reason: error.text) }
+    }
+
+    public func finish() throws {
+        var error = SegueAVError()
+        let result = segue_encoder_finish(encoder, &error)
+        segue_encoder_free(encoder)
+        encoder = nil
+        guard result == 0 else {
+            file.discard()
+            throw ExportError.encoder(path: file.target, reason: error.text)
+        }
+        try file.commit()
+    }
+
+    public func abort() {
+        guard let encoder else { return }
+        segue_encoder_free(encoder)
+        self.encoder = nil
+        file.discard()
+    }
+}
+
+/// One PNG per frame, `frame-NNNNN.png` by frame index, into a folder. The frames are
+/// written into a temporary folder beside it and moved in on success.
+public final class PNGSink: FrameSink {
+    private let target: String
+    private let staging: String
+    private var written: [String] = []
+    private var done = false
+
+    public init(folder: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ExportError.output(path: folder, reason: "it is a file; PNG frames need a folder")
+        }
+        target = folder
+        let url = URL(fileURLWithPath: folder)
+        let parent = url.deletingLastPathComponent().path
+        staging = parent + "/." + url.lastPathComponent + ".segue-tmp-\(getpid())"
+        try StagedFile.makeFolder(staging, for: folder)
+    }
+
+    deinit { abort() }
+
+    public static func fileName(index: Int) -> String { String(format: "frame-%05d.png", index) }
+
+    public func write(_ frame: FrameBuffer, index: Int) throws {
+        let name = PNGSink.fileName(index: index)
+        try frame.writePNG(to: staging + "/" + name)
+        written.append(name)
+    }
+
+    public func finish() throws {
+        done = true
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        if !FileManager.default.fileExists(atPath: target) {
+            guard rename(staging, target) == 0 else {
+                throw ExportError.output(path: target, reason: String(cString: strerror(errno)))
+            }
+            return
+        }
+        for name in written {
+            guard rename(staging + "/" + name, target + "/" + name) == 0 else {
+                throw ExportError.output(path: target + "/" + name, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    public func abort() {
+        guard !done else { return }
+        done = true
+        try? FileManager.default.removeItem(atPath: staging)
+    }
+}
+
+/// FFmpeg's framemd5 format of the RGBA frames: a header, then one line per frame with its
+/// index as dts and pts and the MD5 of its bytes. Written to a file (staged) or to stdout.
+public final class FrameMD5Sink: FrameSink {
+    private let file: StagedFile?
+    private let handle: FileHandle
+    private var pending = ""
+    private var done = false
+
+    /// `path` "-" writes to standard output.
+    public init(path: String, width: Int, height: Int, fps: Int) throws {
+        if path == "-" {
+            file = nil
+            handle = FileHandle.standardOutput
+        } else {
+            let staged = try StagedFile(target: path)
+            guard FileManager.default.createFile(atPath: staged.temporary, contents: nil),
+                  let h = FileHandle(forWritingAtPath: staged.temporary) else {
+                throw ExportError.output(path: path, reason: String(cString: strerror(errno)))
+            }
+            file = staged
+            handle = h
+        }
+        pending = FrameMD5Sink.header(width: width, height: height, fps: fps)
+    }
+
+    deinit { abort() }
+
+    public static func header(width: Int, height: Int, fps: Int) -> String {
+        """
+        #format: frame checksums
+        #version: 2
+        #hash: MD5
+        #tb 0: 1/\(fps)
+        #media_type 0: video
+        #codec_id 0: rawvideo
+        #dimensions 0: \(width)x\(height)
+        #sar 0: 1/1
+        #stream#, dts,        pts, duration,     size, hash
+
+        """
+    }
+
+    /// One frame's line, spaced as FFmpeg spaces it.
+    public static func line(index: Int, size: Int, md5: String) -> String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: " ", count: max(0, width - text.count)) + text
+        }
+        return "0, \(pad(index, 10)), \(pad(index, 10)), \(pad(1, 8)), \(pad(size, 8)), \(md5)\n"
+    }
+
+    public func write(_ frame: FrameBuffer, index: Int) throws {
+        let digest = frame.withUnsafeBytes { md5Hex($0) }
+        pending += FrameMD5Sink.line(index: index, size: frame.width * frame.height * 4, md5: digest)
+        if pending.utf8.count > 1 << 14 { try flush() }
+    }
+
+    private func flush() throws {
+        do {
+            try handle.write(contentsOf: Data(pending.utf8))
+        } catch {
+            throw ExportError.output(path: file?.target ?? "standard output", reason: "\(error.localizedDescription)")
+        }
+        pending = ""
+    }
+
+    public func finish() throws {
+        done = true
+        try flush()
+        if let file {
+            try handle.close()
+            try file.commit()
+        }
+    }
+
+    public func abort() {
+        guard !done else { return }
+        done = true
+        if let file {
+            try? handle.close()
+            file.discard()
+        }
+    }
+}

@@ -1,0 +1,140 @@
+/// Reads typed, validated values out of one mapping of a configuration, and reports any
+/// key it was not asked for. Each read names its key, default, accepted range and meaning,
+/// so the reads themselves are the schema.
+public struct ConfigReader {
+    let node: ConfigNode
+    /// The dotted path of this mapping ("" at the top, "transition", ...).
+    let path: String
+    private(set) var asked: [String] = []
+
+    public init(_ node: ConfigNode, path: String = "") throws {
+        guard case .mapping = node.value else {
+            throw PresetError.wrongType(key: path.isEmpty ? "(document)" : path, origin: node.origin,
+                                        found: ConfigReader.kind(of: node), expected: "a mapping of keys to values")
+        }
+        self.node = node
+        self.path = path
+    }
+
+    func fullKey(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    private mutating func lookup(_ key: String) -> ConfigNode? {
+        asked.append(key)
+        return node[key]
+    }
+
+    /// A number in `range`.
+    public mutating func number(_ key: String, default value: Double, in range: ClosedRange<Double>, _ meaning: String) throws -> Double {
+        guard let found = lookup(key) else { return value }
+        let number = try ConfigReader.number(found, key: fullKey(key))
+        guard range.contains(number) else {
+            throw PresetError.outOfRange(key: fullKey(key), origin: found.origin, value: format(number),
+                                         range: "\(format(range.lowerBound))...\(format(range.upperBound))")
+        }
+        return number
+    }
+
+    /// A whole number in `range`.
+    public mutating func integer(_ key: String, default value: Int, in range: ClosedRange<Int>, _ meaning: String) throws -> Int {
+        guard let found = lookup(key) else { return value }
+        return try ConfigReader.integer(found, key: fullKey(key), in: range)
+    }
+
+    /// One of `choices`.
+    public mutating func choice(_ key: String, default value: String?, among choices: [String], _ meaning: String) throws -> String {
+        let found = lookup(key)
+        guard let found else {
+            if let value { return value }
+            throw PresetError.missingKey(key: fullKey(key), origin: node.origin, expected: "one of: \(choices.joined(separator: ", "))")
+        }
+        let text = try ConfigReader.string(found, key: fullKey(key))
+        guard choices.contains(text) else {
+            let hint = suggestion(for: text, among: choices).map { "; did you mean '\($0)'?" } ?? ""
+            throw PresetError.invalid(key: fullKey(key), origin: found.origin, value: "'\(text)'",
+                                      expected: "one of: \(choices.joined(separator: ", "))\(hint)")
+        }
+        return text
+    }
+
+    /// Any text, parsed by `parse` (nil means not accepted; `expected` says what is).
+    public mutating func parsed<T>(_ key: String, default value: T, expected: String, _ meaning: String,
+                                   _ parse: (String) -> T?) throws -> T {
+        guard let found = lookup(key) else { return value }
+        let text = try ConfigReader.string(found, key: fullKey(key))
+        guard let result = parse(text) else {
+            throw PresetError.invalid(key: fullKey(key), origin: found.origin, value: "'\(text)'", expected: expected)
+        }
+        return result
+    }
+
+    /// A pair of whole numbers, `[a, b]`, each in `range`.
+    public mutating func integerPair(_ key: String, default value: (Int, Int), in range: ClosedRange<Int>, _ meaning: String) throws -> (Int, Int) {
+        guard let found = lookup(key) else { return value }
+        guard case let .sequence(items) = found.value, items.count == 2 else {
+            throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "a list of two whole numbers, like [1080, 1920]")
+        }
+        return (try ConfigReader.integer(items[0], key: fullKey(key), in: range),
+                try ConfigReader.integer(items[1], key: fullKey(key), in: range))
+    }
+
+    /// A free-form text.
+    public mutating func text(_ key: String, default value: String, _ meaning: String) throws -> String {
+        guard let found = lookup(key) else { return value }
+        return try ConfigReader.string(found, key: fullKey(key))
+    }
+
+    /// A reader for the nested mapping at `key` (an empty one if absent).
+    public mutating func section(_ key: String) throws -> ConfigReader {
+        asked.append(key)
+        return try ConfigReader(node[key] ?? ConfigNode(.mapping([]), origin: node.origin), path: fullKey(key))
+    }
+
+    /// Fails on the first key of the mapping that no read asked for.
+    public func finish() throws {
+        guard case let .mapping(pairs) = node.value else { return }
+        for pair in pairs where !asked.contains(pair.key) {
+            throw PresetError.unknownKey(key: fullKey(pair.key), origin: pair.value.origin, known: asked)
+        }
+    }
+
+    // MARK: scalars
+
+    static func kind(of node: ConfigNode) -> String {
+        switch node.value {
+        case let .scalar(text, quoted): return quoted || Double(text) == nil ? "the text '\(text)'" : "the number \(text)"
+        case .sequence: return "a list"
+        case .mapping: return "a mapping"
+        }
+    }
+
+    static func string(_ node: ConfigNode, key: String) throws -> String {
+        guard case let .scalar(text, _) = node.value else {
+            throw PresetError.wrongType(key: key, origin: node.origin, found: kind(of: node), expected: "a single value")
+        }
+        return text
+    }
+
+    static func number(_ node: ConfigNode, key: String) throws -> Double {
+        guard case let .scalar(text, quoted) = node.value, !quoted, let number = Double(text), number.isFinite else {
+            throw PresetError.wrongType(key: key, origin: node.origin, found: kind(of: node), expected: "a number")
+        }
+        return number
+    }
+
+    static func integer(_ node: ConfigNode, key: String, in range: ClosedRange<Int>) throws -> Int {
+        let value = try number(node, key: key)
+        guard value == value.rounded() else {
+            throw PresetError.wrongType(key: key, origin: node.origin, found: kind(of: node), expected: "a whole number")
+        }
+        guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+            throw PresetError.outOfRange(key: key, origin: node.origin, value: format(value), range: "\(range.lowerBound)...\(range.upperBound)")
+        }
+        return Int(value)
+    }
+}
+
+/// A number as a person writes it: no trailing ".0".
+func format(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+    return String(value)
+}

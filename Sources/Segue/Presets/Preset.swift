@@ -1,0 +1,168 @@
+import Foundation
+
+/// Everything a video is made with, bar its inputs: canvas, timing, transition and encoding.
+/// Presets are YAML files; every key may be overridden by its dotted path (`--set`).
+public struct Preset: Equatable, Sendable {
+    public struct CanvasSettings: Equatable, Sendable {
+        /// Pixels, width and height.
+        public var width: Int = 1080
+        public var height: Int = 1920
+        /// Pixels per point: the scene is laid out in points, size ÷ scale.
+        public var scale: Double = 3
+        /// Opaque color beneath everything.
+        public var background: Color = .black
+    }
+
+    public struct TransitionSettings: Equatable, Sendable {
+        public var choice: TransitionChoice = .storiesCube(.init())
+        /// Seconds.
+        public var duration: Double = 0.5
+        public var curve: TimingCurve = .easeInEaseOut
+    }
+
+    public enum Codec: String, CaseIterable, Sendable {
+        case h264, hevc
+        /// The FFmpeg encoder that writes it.
+        public var encoderName: String { self == .h264 ? "libx264" : "libx265" }
+    }
+
+    public struct EncodeSettings: Equatable, Sendable {
+        public var codec: Codec = .h264
+        /// Constant rate factor: lower is better quality and larger files.
+        public var crf: Int = 20
+        /// The encoder's speed preset.
+        public var speed: String = "medium"
+        /// Encoder threads. Fixed rather than the machine's core count, because the encoder's
+        /// output bytes depend on it.
+        public var threads: Int = 2
+    }
+
+    /// The x264/x265 speed presets, fastest first.
+    public static let speeds = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    public var description = ""
+    public var canvas = CanvasSettings()
+    /// Frames per second.
+    public var fps = 30
+    /// Seconds each input is shown still.
+    public var hold = 2.0
+    /// How each input fills the canvas.
+    public var fit: ContentsGravity = .fill
+    public var transition = TransitionSettings()
+    public var encode = EncodeSettings()
+
+    public init() {}
+
+    /// Reads a preset from its configuration tree, validating every key.
+    public init(_ node: ConfigNode) throws {
+        var r = try ConfigReader(node)
+        description = try r.text("description", default: "", "One line saying what the preset makes.")
+
+        var c = try r.section("canvas")
+        (canvas.width, canvas.height) = try c.integerPair("size", default: (1080, 1920), in: 2...16384,
+                                                          "Output size in pixels, [width, height]; even for MP4.")
+        canvas.scale = try c.number("scale", default: 3, in: 0.25...16, "Pixels per point; the scene is laid out in size ÷ scale points.")
+        canvas.background = try c.parsed("background", default: .black, expected: "an opaque color: #RRGGBB or a name (black, white, ...)",
+                                         "Color beneath the pages.") { text in
+            Color(parsing: text).flatMap { $0.alpha == 1 ? $0 : nil }
+        }
+        try c.finish()
+
+        fps = try r.integer("fps", default: 30, in: 1...240, "Frames per second.")
+        hold = try r.number("hold", default: 2, in: 0...3600, "Seconds each input is shown still.")
+        fit = ContentsGravity(rawValue: try r.choice("fit", default: "fill", among: ContentsGravity.allCases.map(\.rawValue),
+                                                     "How an input fills the canvas: fill crops, fit letterboxes, stretch distorts."))!
+
+        var t = try r.section("transition")
+        let kind = TransitionKind(rawValue: try t.choice("kind", default: nil, among: TransitionKind.names, "The transition between inputs."))!
+        transition.duration = try t.number("duration", default: 0.5, in: 0...60, "Seconds each transition lasts.")
+        transition.curve = try t.parsed("curve", default: .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
+                                        "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
+        transition.choice = try TransitionChoice.read(kind, from: &t)
+        try t.finish()
+
+        var e = try r.section("encode")
+        encode.codec = Codec(rawValue: try e.choice("codec", default: "h264", among: Codec.allCases.map(\.rawValue), "Video codec."))!
+        encode.crf = try e.integer("crf", default: 20, in: 0...51, "Constant rate factor: lower is better and larger.")
+        encode.speed = try e.choice("speed", default: "medium", among: Preset.speeds, "Encoder speed preset: faster encodes bigger files.")
+        encode.threads = try e.integer("threads", default: 2, in: 1...64, "Encoder threads; fixed so output bytes do not depend on the machine.")
+        try e.finish()
+        try r.finish()
+    }
+
+    /// Loads a preset by name (from the preset folders) or by file path, then applies
+    /// `overrides` (`KEY=VALUE`, the value read as YAML).
+    public static func load(_ nameOrPath: String, overrides: [String] = []) throws -> Preset {
+        var node = try PresetLibrary.standard.node(for: nameOrPath)
+        for text in overrides { try node.apply(override: text) }
+        return try Preset(node)
+    }
+}
+
+/// Where presets are found by name: the folders in `SEGUE_PRESETS` (separated by ':'), then
+/// `share/segue/Presets` beside the executable's folder, then a `Presets` folder in the
+/// executable's folder or any folder above it (a build inside the source tree), then
+/// `./Presets`.
+public struct PresetLibrary: Sendable {
+    public var folders: [String]
+
+    public init(folders: [String]) { self.folders = folders }
+
+    public static var standard: PresetLibrary {
+        var folders: [String] = []
+        if let env = ProcessInfo.processInfo.environment["SEGUE_PRESETS"] {
+            folders += env.split(separator: ":").map(String.init)
+        }
+        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        var dir = exe.deletingLastPathComponent()
+        folders.append(dir.deletingLastPathComponent().appendingPathComponent("share/segue/Presets").path)
+        for _ in 0..<6 {
+            folders.append(dir.appendingPathComponent("Presets").path)
+            dir = dir.deletingLastPathComponent()
+        }
+        folders.append(FileManager.default.currentDirectoryPath + "/Presets")
+        var seen = Set<String>()
+        return PresetLibrary(folders: folders.filter { seen.insert($0).inserted })
+    }
+
+    /// The names of the presets in the folders, each once, sorted.
+    public var names: [String] {
+        var names = Set<String>()
+        for folder in folders {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where file.hasSuffix(".yaml") {
+                names.insert(String(file.dropLast(5)))
+            }
+        }
+        return names.sorted()
+    }
+
+    /// The file a name or path refers to.
+    public func path(for nameOrPath: String) throws -> String {
+        let looksLikePath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml")
+        if looksLikePath {
+            guard FileManager.default.fileExists(atPath: nameOrPath) else {
+                throw PresetError.unreadable(nameOrPath, reason: "no such file")
+            }
+            return nameOrPath
+        }
+        for folder in folders {
+            let candidate = folder + "/" + nameOrPath + ".yaml"
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+        }
+        throw PresetError.presetNotFound(nameOrPath, searched: folders.filter { FileManager.default.fileExists(atPath: $0) }, available: names)
+    }
+
+    /// The configuration tree of a preset.
+    public func node(for nameOrPath: String) throws -> ConfigNode {
+        let path = try path(for: nameOrPath)
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw PresetError.unreadable(path, reason: "not a readable UTF-8 text file")
+        }
+        let name = nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml")
+            ? nameOrPath : (path as NSString).lastPathComponent
+        return try ConfigNode.parse(yaml: text, name: "preset \(name)")
+    }
+}

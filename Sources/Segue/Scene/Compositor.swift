@@ -1,0 +1,142 @@
+import Dispatch
+
+/// An RGBA frame the compositor draws into: premultiplied, 8 bits per channel, rows packed.
+public final class FrameBuffer: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    let pixels: UnsafeMutablePointer<UInt32>
+
+    public init(width: Int, height: Int) {
+        precondition(width > 0 && height > 0)
+        self.width = width
+        self.height = height
+        pixels = .allocate(capacity: width * height)
+        pixels.initialize(repeating: 0, count: width * height)
+    }
+
+    deinit { pixels.deallocate() }
+
+    /// The frame's bytes: R, G, B, A for each pixel, row after row.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: pixels, count: width * height * 4))
+    }
+
+    /// A copy of the pixels as an Image.
+    public func image() -> Image {
+        Image(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height)))
+    }
+
+    /// The packed RGBA pixel at (x, y).
+    public subscript(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
+}
+
+/// The canvas a scene is drawn on: a size in pixels, the points-to-pixels scale and the
+/// color beneath everything.
+public struct Canvas: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    /// Pixels per point.
+    public var scale: Double
+    public var background: Color
+
+    public init(width: Int, height: Int, scale: Double, background: Color = .black) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.background = background
+    }
+
+    /// The canvas in points, the space scenes are laid out in.
+    public var bounds: Rect { Rect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale) }
+}
+
+/// Draws layer trees into frames. The frame is cut into bands of rows that are drawn in
+/// parallel with `DispatchQueue.concurrentPerform`; no two bands share a pixel, and every
+/// pixel is computed the same way whatever the banding, so the output is byte-identical
+/// for any number of threads.
+public struct Compositor: Sendable {
+    /// How many bands are drawn at once (at most the machine's cores run in parallel).
+    public var threads: Int
+    /// Rows in a band: small enough to balance uneven rows, large enough to amortise.
+    public static let bandHeight = 16
+
+    public init(threads: Int = 2) {
+        precondition(threads >= 1)
+        self.threads = threads
+    }
+
+    /// Draws `root` (laid out in the canvas's points) over the canvas background into `frame`.
+    public func render(_ root: Layer, canvas: Canvas, into frame: FrameBuffer) {
+        precondition(frame.width == canvas.width && frame.height == canvas.height, "frame and canvas differ in size")
+        let quads = prepare(root.drawList(scale: canvas.scale), canvas: canvas)
+        let background = canvas.background.premultipliedPixel
+        let bands = (canvas.height + Compositor.bandHeight - 1) / Compositor.bandHeight
+        let workers = min(threads, bands)
+        let draw = { (band: Int) in
+            let rows = band * Compositor.bandHeight..<min(canvas.height, (band + 1) * Compositor.bandHeight)
+            let start = frame.pixels + rows.lowerBound * canvas.width
+            start.update(repeating: background, count: rows.count * canvas.width)
+            for quad in quads { quad.draw(into: frame.pixels, width: canvas.width, band: rows) }
+        }
+        if workers == 1 {
+            for band in 0..<bands { draw(band) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                var band = worker
+                while band < bands { draw(band); band += workers }
+            }
+        }
+    }
+
+    /// Renders into a new frame.
+    public func render(_ root: Layer, canvas: Canvas) -> FrameBuffer {
+        let frame = FrameBuffer(width: canvas.width, height: canvas.height)
+        render(root, canvas: canvas, into: frame)
+        return frame
+    }
+
+    private func prepare(_ items: [DrawItem], canvas: Canvas) -> [CompiledQuad] {
+        items.compactMap { item in
+            guard let quad = PreparedQuad(corners: item.corners, opacity: item.opacity, canvasHeight: canvas.height) else { return nil }
+            return CompiledQuad(quad: quad, paint: item.paint)
+        }
+    }
+}
+
+/// A prepared quad and its paint, with the pixel source chosen once for the whole quad.
+struct CompiledQuad {
+    let quad: PreparedQuad
+    let paint: Paint
+
+    func draw(into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
+        switch paint {
+        case .solid(let pixel):
+            quad.draw(SolidSource(pixel: pixel), into: frame, width: width, band: band)
+        case .image(let image, let box, let map):
+            image.pixels.withUnsafeBufferPointer { texels in
+                let base = texels.baseAddress!
+                if let offset = CompiledQuad.wholePixelOffset(map) {
+                    let source = CopySource(texels: base, stride: image.width, dx: offset.dx, dy: offset.dy,
+                                            x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1)
+                    quad.draw(source, into: frame, width: width, band: band)
+                } else {
+                    let source = WarpSource(texels: base, stride: image.width, map: map,
+                                            lowX: Double(box.x0 * 256), highX: Double((box.x1 - 1) * 256),
+                                            lowY: Double(box.y0 * 256), highY: Double((box.y1 - 1) * 256),
+                                            x1: box.x1, y1: box.y1)
+                    quad.draw(source, into: frame, width: width, band: band)
+                }
+            }
+        }
+    }
+
+    /// The texel offset when `map` is a translation by whole pixels (up to rounding noise).
+    static func wholePixelOffset(_ map: Homography) -> (dx: Int, dy: Int)? {
+        let eps = 1e-9
+        guard abs(map.m13) < eps, abs(map.m23) < eps, abs(map.m33 - 1) < eps,
+              abs(map.m11 - 1) < eps, abs(map.m22 - 1) < eps, abs(map.m12) < eps, abs(map.m21) < eps else { return nil }
+        let dx = map.m31.rounded(), dy = map.m32.rounded()
+        guard abs(map.m31 - dx) < 1e-6, abs(map.m32 - dy) < 1e-6 else { return nil }
+        return (Int(dx), Int(dy))
+    }
+}

@@ -1,0 +1,169 @@
+/// A 3x3 projective map for row vectors: `[x y 1] * H = [X Y W]`, then divide by W.
+struct Homography: Equatable {
+    var m11, m12, m13: Double
+    var m21, m22, m23: Double
+    var m31, m32, m33: Double
+
+    /// The z = 0 plane of a Transform3D: rows 1, 2, 4 and columns 1, 2, 4.
+    init(_ t: Transform3D) {
+        m11 = t.m11; m12 = t.m12; m13 = t.m14
+        m21 = t.m21; m22 = t.m22; m23 = t.m24
+        m31 = t.m41; m32 = t.m42; m33 = t.m44
+    }
+
+    init(m11: Double, m12: Double, m13: Double, m21: Double, m22: Double, m23: Double,
+         m31: Double, m32: Double, m33: Double) {
+        self.m11 = m11; self.m12 = m12; self.m13 = m13
+        self.m21 = m21; self.m22 = m22; self.m23 = m23
+        self.m31 = m31; self.m32 = m32; self.m33 = m33
+    }
+
+    /// Maps `from` onto `to`, axis by axis (scale and translation only).
+    init(mapping from: Rect, to: Rect) {
+        let kx = to.width / from.width, ky = to.height / from.height
+        self.init(m11: kx, m12: 0, m13: 0, m21: 0, m22: ky, m23: 0,
+                  m31: to.minX - from.minX * kx, m32: to.minY - from.minY * ky, m33: 1)
+    }
+
+    /// Apply `self`, then `b`.
+    func concatenating(_ b: Homography) -> Homography {
+        let a = self
+        return Homography(
+            m11: a.m11 * b.m11 + a.m12 * b.m21 + a.m13 * b.m31,
+            m12: a.m11 * b.m12 + a.m12 * b.m22 + a.m13 * b.m32,
+            m13: a.m11 * b.m13 + a.m12 * b.m23 + a.m13 * b.m33,
+            m21: a.m21 * b.m11 + a.m22 * b.m21 + a.m23 * b.m31,
+            m22: a.m21 * b.m12 + a.m22 * b.m22 + a.m23 * b.m32,
+            m23: a.m21 * b.m13 + a.m22 * b.m23 + a.m23 * b.m33,
+            m31: a.m31 * b.m11 + a.m32 * b.m21 + a.m33 * b.m31,
+            m32: a.m31 * b.m12 + a.m32 * b.m22 + a.m33 * b.m32,
+            m33: a.m31 * b.m13 + a.m32 * b.m23 + a.m33 * b.m33)
+    }
+
+    var inverse: Homography? {
+        let c11 = m22 * m33 - m23 * m32, c12 = m13 * m32 - m12 * m33, c13 = m12 * m23 - m13 * m22
+        let det = m11 * c11 + m21 * c12 + m31 * c13
+        guard det != 0, det.isFinite else { return nil }
+        let k = 1 / det
+        return Homography(
+            m11: c11 * k, m12: c12 * k, m13: c13 * k,
+            m21: (m23 * m31 - m21 * m33) * k, m22: (m11 * m33 - m13 * m31) * k, m23: (m13 * m21 - m11 * m23) * k,
+            m31: (m21 * m32 - m22 * m31) * k, m32: (m12 * m31 - m11 * m32) * k, m33: (m11 * m22 - m12 * m21) * k)
+    }
+
+    func apply(_ p: Point) -> (x: Double, y: Double, w: Double) {
+        (p.x * m11 + p.y * m21 + m31, p.x * m12 + p.y * m22 + m32, p.x * m13 + p.y * m23 + m33)
+    }
+
+    var isAffine: Bool { m13 == 0 && m23 == 0 && m33 == 1 }
+}
+
+/// What fills a drawn quad.
+enum Paint {
+    /// One premultiplied color.
+    case solid(UInt32)
+    /// `image`'s texels inside `source` (whole pixels), reached from a canvas pixel center
+    /// through `toTexel`.
+    case image(Image, source: (x0: Int, y0: Int, x1: Int, y1: Int), toTexel: Homography)
+}
+
+/// One quad to draw, in canvas pixels: the flattened form of a layer's background or
+/// contents. Corners run top left, top right, bottom right, bottom left of the source rect.
+struct DrawItem {
+    var corners: [Point]
+    var paint: Paint
+    var opacity: Double
+    /// Depth in the enclosing 3D group (larger is nearer); only orders items inside one.
+    var depth: Double
+    /// The layer's name, for tests.
+    var name: String?
+}
+
+/// The smallest w a corner may have; a layer reaching behind the eye is not drawn.
+let nearPlaneW = 1e-6
+
+extension Layer {
+    /// Flattens the tree under this root layer into quads in paint order, in canvas pixels
+    /// (points times `scale`).
+    func drawList(scale: Double) -> [DrawItem] {
+        var items: [DrawItem] = []
+        collect(toCanvas: placement.flattened.concatenating(Transform3D(scaleX: scale, y: scale)),
+                toGroup: nil, opacity: 1, into: &items)
+        return items
+    }
+
+    /// Appends the quads of this layer and its sublayers. `toCanvas` maps this layer's bounds
+    /// space to canvas pixels; `toGroup` maps it to the space of the enclosing 3D group, if
+    /// any, where depth is measured.
+    private func collect(toCanvas: Transform3D, toGroup: Transform3D?, opacity parentOpacity: Double,
+                         into items: inout [DrawItem]) {
+        let opacity = parentOpacity * self.opacity
+        guard opacity > 0 else { return }
+        let depth = toGroup.map { $0.apply(x: bounds.midX, y: bounds.midY).z } ?? 0
+        let canvas = Homography(toCanvas)
+
+        if !isBackFacing(canvas) {
+            if let color = backgroundColor, color.alpha > 0 {
+                appendQuad(bounds, to: canvas, paint: .solid(color.premultipliedPixel), opacity: opacity, depth: depth, into: &items)
+            }
+            if let image = contents {
+                let place = contentsGravity.placement(of: image.size, in: bounds)
+                let texelToCanvas = Homography(mapping: place.source, to: place.destination).concatenating(canvas)
+                if let toTexel = texelToCanvas.inverse {
+                    let s = place.source
+                    let box = (x0: max(0, Int(s.minX.rounded(.down))), y0: max(0, Int(s.minY.rounded(.down))),
+                               x1: min(image.width, Int(s.maxX.rounded(.up))), y1: min(image.height, Int(s.maxY.rounded(.up))))
+                    appendQuad(place.destination, to: canvas, paint: .image(image, source: box, toTexel: toTexel),
+                               opacity: opacity, depth: depth, into: &items)
+                }
+            }
+        }
+
+        var children: [DrawItem] = []
+        let sublayerSpace = sublayerPlacement
+        for child in sublayers.enumerated().sorted(by: { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }) {
+            let step = child.element.placement.concatenating(sublayerSpace)
+            let kept = preserves3D ? step : step.flattened
+            let childToGroup: Transform3D? = preserves3D ? kept.concatenating(toGroup ?? .identity) : toGroup.map { kept.concatenating($0) }
+            child.element.collect(toCanvas: kept.concatenating(toCanvas), toGroup: childToGroup, opacity: opacity, into: &children)
+        }
+        if preserves3D {
+            // Painter's order inside a 3D group: farthest first; equal depths keep layer order.
+            children = children.enumerated().sorted { ($0.element.depth, $0.offset) < ($1.element.depth, $1.offset) }.map(\.element)
+        }
+        items.append(contentsOf: children)
+    }
+
+    /// True when the layer is one-sided and shows its back: its projected bounds wind the
+    /// other way round.
+    private func isBackFacing(_ canvas: Homography) -> Bool {
+        guard !isDoubleSided else { return false }
+        let corners = Layer.corners(of: bounds).map { canvas.apply($0) }
+        guard corners.allSatisfy({ $0.w > nearPlaneW }) else { return false }
+        return signedArea(corners.map { Point(x: $0.x / $0.w, y: $0.y / $0.w) }) < 0
+    }
+
+    private func appendQuad(_ rect: Rect, to canvas: Homography, paint: Paint, opacity: Double, depth: Double,
+                            into items: inout [DrawItem]) {
+        let projected = Layer.corners(of: rect).map { canvas.apply($0) }
+        guard projected.allSatisfy({ $0.w > nearPlaneW }) else { return }
+        let corners = projected.map { Point(x: $0.x / $0.w, y: $0.y / $0.w) }
+        guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return }
+        items.append(DrawItem(corners: corners, paint: paint, opacity: opacity, depth: depth, name: name))
+    }
+
+    static func corners(of r: Rect) -> [Point] {
+        [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.minY), Point(x: r.maxX, y: r.maxY), Point(x: r.minX, y: r.maxY)]
+    }
+}
+
+/// Twice the signed area of a polygon; positive when it winds as an unturned layer's
+/// corners do on screen (y down).
+func signedArea(_ p: [Point]) -> Double {
+    var sum = 0.0
+    for i in p.indices {
+        let a = p[i], b = p[(i + 1) % p.count]
+        sum += a.x * b.y - b.x * a.y
+    }
+    return sum
+}
