@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(
             name: "SegueTests",
             dependencies: ["Segue"],
-            resources: [.copy("Golden")]
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "SegueCLITests",

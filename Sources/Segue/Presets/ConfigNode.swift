@@ -127,9 +127,12 @@ public struct ConfigNode: Equatable, Sendable {
         let raw = String(text[text.index(after: eq)...])
         let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !path.contains(where: \.isEmpty) else { throw PresetError.badOverride(text) }
+        // The value is YAML (a number, a list, a quoted text), except that a bare text which
+        // YAML would read as nothing (empty, or a '#' color read as a comment) is that text.
         var node = try ConfigNode.parse(yaml: raw, name: "--set \(text)", originFor: { _ in .override(text) })
-        if case .mapping(let pairs) = node.value, pairs.isEmpty, raw.trimmingCharacters(in: .whitespaces).isEmpty {
-            node = ConfigNode(.scalar("", quoted: true), origin: .override(text))
+        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed.hasPrefix("#") {
+            node = ConfigNode(.scalar(trimmed, quoted: true), origin: .override(text))
         }
         try set(path: path, to: node, fullKey: key)
     }

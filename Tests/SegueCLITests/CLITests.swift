@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+/// The repository's root folder.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+func example(_ name: String) -> String { root.appendingPathComponent("Examples/\(name)").path }
+
+func temporaryFolder() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program to completion, capturing what it prints.
+func run(_ executable: String, _ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes while the program runs, so a large output cannot block it.
+    var errData = Data()
+    let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    reader.start()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !reader.isFinished { usleep(1000) }
+    return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+               stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// The `segue` executable built beside the test bundle.
+let segueBinary: String = {
+    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("segue").path
+}()
+
+func segue(_ arguments: String...) throws -> Run { try run(segueBinary, arguments) }
+func segue(_ arguments: [String]) throws -> Run { try run(segueBinary, arguments) }
+func tool(_ name: String, _ arguments: [String]) throws -> Run { try run("/usr/bin/env", [name] + arguments) }
+
+/// The four-letter types of the top-level boxes of an MP4 file, in order.
+func topLevelBoxes(_ path: String) throws -> [String] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    var boxes: [String] = []
+    var offset = 0
+    while offset + 8 <= data.count {
+        var size = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        boxes.append(String(decoding: data[offset + 4..<offset + 8], as: UTF8.self))
+        if size == 1 { size = data[offset + 8..<offset + 16].reduce(0) { $0 << 8 | Int($1) } }
+        guard size >= 8 else { break }
+        offset += size
+    }
+    return boxes
+}
+
+@Suite("segue render, run as a user runs it")
+struct RenderCLITests {
+    @Test("the README's command writes an MP4 that ffprobe accepts: h264, yuv420p, bt709, 1080x1920, every frame, moov first")
+    func mp4() throws {
+        let out = temporaryFolder().appendingPathComponent("story.mp4").path
+        let result = try segue("render", "--preset", "stories-cube", example("a.jpg"), example("b.png"), example("c.webp"), "-o", out)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+
+        let silent = try tool("ffprobe", ["-v", "error", out])
+        #expect(silent.status == 0 && silent.stdout.isEmpty && silent.stderr.isEmpty)
+
+        let probe = try tool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                         "-show_entries", "stream=codec_name,pix_fmt,width,height,color_space,color_primaries,color_transfer,nb_read_frames,r_frame_rate",
+                                         "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1", out])
+        let fields = Dictionary(uniqueKeysWithValues: probe.stdout.split(separator: "\n").compactMap { line -> (String, String)? in
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        })
+        #expect(fields["codec_name"] == "h264")
+        #expect(fields["pix_fmt"] == "yuv420p")
+        #expect(fields["width"] == "1080" && fields["height"] == "1920")
+        #expect(fields["color_space"] == "bt709" && fields["color_primaries"] == "bt709" && fields["color_transfer"] == "bt709")
+        #expect(fields["r_frame_rate"] == "30/1")
+        // 3 images: 3 x 2 s + 2 x 0.5 s = 7 s, 210 frames.
+        #expect(fields["nb_read_frames"] == "210")
+        #expect(fields["duration"].flatMap(Double.init).map { abs($0 - 7) < 0.001 } == true)
+
+        let boxes = try topLevelBoxes(out)
+        let moov = try #require(boxes.firstIndex(of: "moov")), mdat = try #require(boxes.firstIndex(of: "mdat"))
+        #expect(moov < mdat, "\(boxes)")
+    }
+
+    @Test("the framemd5 segue prints equals FFmpeg's framemd5 of the PNG frames of the same render")
+    func framemd5MatchesFFmpeg() throws {
+        let folder = temporaryFolder()
+        let frames = folder.appendingPathComponent("frames").path
+        let common = ["render", "--size", "90x160", "--set", "canvas.scale=0.25", "--set", "hold=0.3", "--fps", "24",
+                      example("a.jpg"), example("c.webp"), example("b.png")]
+        let png = try segue(common + ["-o", frames])
+        #expect(png.status == 0, "\(png.stderr)")
+        // 3 x 0.3 + 2 x 0.5 = 1.9 s at 24 fps: 46 frames, named by index.
+        let names = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
+        #expect(names.count == 46 && names.first == "frame-00000.png" && names.last == "frame-00045.png")
+
+        let ours = try segue(common + ["-o", "-"])
+        #expect(ours.status == 0, "\(ours.stderr)")
+        let theirs = try tool("ffmpeg", ["-v", "error", "-framerate", "24", "-i", frames + "/frame-%05d.png",
+                                          "-pix_fmt", "rgba", "-f", "framemd5", "-"])
+        #expect(theirs.status == 0, "\(theirs.stderr)")
+        let withoutSoftware = theirs.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("#software") }.joined(separator: "\n")
+        #expect(ours.stdout == withoutSoftware)
+        #expect(ours.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == 46)
+    }
+
+    @Test("--frames picks frame indices for png and framemd5 output")
+    func frameSelection() throws {
+        let out = temporaryFolder().appendingPathComponent("some").path
+        let r = try segue("render", "--size", "90x160", "--set", "canvas.scale=0.25", "--frames", "0,10,20-22",
+                          example("a.jpg"), example("b.png"), "-o", out)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+                == ["frame-00000.png", "frame-00010.png", "frame-00020.png", "frame-00021.png", "frame-00022.png"])
+        let sums = try segue("render", "--size", "90x160", "--set", "canvas.scale=0.25", "--frames", "3,70",
+                             example("a.jpg"), example("b.png"), "-o", "-")
+        #expect(sums.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.prefix(25) }
+                == ["0,          3,          3", "0,         70,         70"])
+    }
+
+    @Test("usage and validation errors exit 2 with a message naming the problem")
+    func validationErrors() throws {
+        let folder = temporaryFolder()
+        let out = folder.appendingPathComponent("x.mp4").path
+        let cases: [([String], String)] = [
+            (["render", "--size", "91x160", example("a.jpg"), "-o", out], "canvas.size 91x160: MP4 video (yuv420p) needs an even width and height"),
+            (["render", "--set", "transition.durration=1", example("a.jpg"), "-o", out], "unknown key 'transition.durration'. Did you mean 'duration'?"),
+            (["render", "--set", "transition.kind=cubee", example("a.jpg"), "-o", out], "'transition.kind' is 'cubee' (expected one of: stories-cube"),
+            (["render", "--preset", "nope", example("a.jpg"), "-o", out], "no preset named 'nope' (shipped presets: stories-cube"),
+            (["render", "--size", "big", example("a.jpg"), "-o", out], "--size 'big': expected WIDTHxHEIGHT"),
+            (["render", example("a.jpg"), "-o", folder.appendingPathComponent("x.avi").path], "cannot tell the format of"),
+            (["render", "--frames", "0,500", example("a.jpg"), "-o", "-"], "frame 500 is past the last frame (59)"),
+            (["render", "--frames", "0,10", example("a.jpg"), "-o", out], "--frames selects frames for png and framemd5 output"),
+            (["render", "-o", out], "Give at least one input image."),
+            (["render", example("a.jpg")], "Missing expected argument '-o <OUTPUT>'"),
+        ]
+        for (arguments, expected) in cases {
+            let r = try segue(arguments)
+            #expect(r.status == 2, "\(arguments): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains(expected), "\(arguments): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
+    @Test("a file that is not an image exits 1, names the file and leaves nothing at the output path")
+    func runtimeErrors() throws {
+        let folder = temporaryFolder()
+        let bogus = folder.appendingPathComponent("photo.jpg").path
+        try "not a picture".write(toFile: bogus, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("x.mp4").path
+        let r = try segue("render", "--size", "90x160", "--set", "canvas.scale=0.25", example("a.jpg"), bogus, "-o", out)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("\(bogus): cannot read the image"), "\(r.stderr)")
+        let missing = try segue("render", folder.appendingPathComponent("gone.png").path, "-o", out)
+        #expect(missing.status == 1 && missing.stderr.contains("gone.png: cannot read the image: no such file"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["photo.jpg"])
+    }
+
+    @Test("help lists every render option with its help text")
+    func help() throws {
+        let r = try segue("render", "--help")
+        #expect(r.status == 0)
+        for option in ["--preset", "--set <KEY=VALUE>", "--size <WxH>", "--fps", "--threads", "--format <FORMAT>", "--frames <LIST>", "-o <OUTPUT>"] {
+            #expect(r.stdout.contains(option), "\(option)")
+        }
+        #expect(r.stdout.contains("Overrides a preset key by its dotted path"))
+    }
+}

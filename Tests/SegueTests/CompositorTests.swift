@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import Segue
+
+@Suite("Compositor")
+struct CompositorTests {
+    let canvas = Canvas(width: 90, height: 160, scale: 0.25, background: .black)
+
+    func storiesFrame(progress: Double, threads: Int) -> FrameBuffer {
+        let a = makeImage(width: 90, height: 160) { x, y in (UInt8(x * 2), UInt8(y), 200) }
+        let b = makeImage(width: 90, height: 160) { x, y in ((x / 10 + y / 10) % 2 == 0 ? 255 : 20, 120, UInt8(x)) }
+        var from = Layer(frame: canvas.bounds), to = Layer(frame: canvas.bounds)
+        from.contents = a
+        to.contents = b
+        let scene = StoriesCube().scene(from: from, to: to, progress: progress, bounds: canvas.bounds)
+        return Compositor(threads: threads).render(scene, canvas: canvas)
+    }
+
+    @Test("1, 2 and 8 threads give byte-identical frames", arguments: [0.13, 0.5, 0.87])
+    func threadsAgree(progress: Double) {
+        let one = bytes(storiesFrame(progress: progress, threads: 1))
+        #expect(bytes(storiesFrame(progress: progress, threads: 2)) == one)
+        #expect(bytes(storiesFrame(progress: progress, threads: 8)) == one)
+    }
+
+    @Test("an image at its own pixel size is copied exactly")
+    func exactCopy() {
+        let image = makeImage(width: 90, height: 160) { x, y in (UInt8(x), UInt8(y), UInt8((x * y) % 256)) }
+        var page = Layer(frame: canvas.bounds)
+        page.contents = image
+        let frame = Compositor(threads: 2).render(.root(canvas.bounds, [page]), canvas: canvas)
+        #expect(frame.image().pixels == image.pixels)
+    }
+
+    @Test("edges are anti-aliased: a rectangle ending mid-pixel covers that pixel by half")
+    func antiAliasedEdge() {
+        let canvas = Canvas(width: 10, height: 10, scale: 1, background: .black)
+        var rect = Layer(frame: Rect(x: 2, y: 2, width: 3.5, height: 4))
+        rect.backgroundColor = .white
+        let frame = Compositor(threads: 1).render(.root(canvas.bounds, [rect]), canvas: canvas)
+        #expect(red(frame[3, 3]) == 255 && red(frame[4, 3]) == 255)
+        #expect(abs(red(frame[5, 3]) - 128) <= 1)
+        #expect(red(frame[6, 3]) == 0 && red(frame[1, 3]) == 0 && red(frame[3, 6]) == 0)
+        #expect((0..<100).allSatisfy { alpha(frame[$0 % 10, $0 / 10]) == 255 })
+    }
+
+    @Test("opacity blends source-over the background")
+    func opacity() {
+        let canvas = Canvas(width: 4, height: 4, scale: 1, background: Color(red: 0, green: 0, blue: 1))
+        var rect = Layer(frame: canvas.bounds)
+        rect.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        rect.opacity = 0.25
+        let p = Compositor(threads: 1).render(.root(canvas.bounds, [rect]), canvas: canvas)[1, 1]
+        #expect(abs(red(p) - 64) <= 1 && abs(blue(p) - 191) <= 1 && alpha(p) == 255)
+    }
+
+    @Test("texture mapping is perspective-correct")
+    func perspectiveCorrect() throws {
+        // Left half red, right half blue, on a page turned 60° about its left edge with a strong
+        // perspective. The red/blue border must sit where the page's middle line projects,
+        // not halfway between the projected edges (where an affine mapping would put it).
+        let canvas = Canvas(width: 200, height: 200, scale: 1, background: .black)
+        var page = Layer(frame: Rect(x: 20, y: 20, width: 160, height: 160), anchorPoint: Point(x: 0, y: 0.5))
+        page.contents = makeImage(width: 160, height: 160) { x, _ in x < 80 ? (255, 0, 0) : (0, 0, 255) }
+        page.contentsGravity = .stretch
+        page.transform = Transform3D.perspective(m34: -1.0 / 200).rotated(by: .pi / 3, x: 0, y: 1, z: 0)
+        let root = Layer.root(canvas.bounds, [page])
+        let quad = try #require(root.drawList(scale: 1).first)
+        let middle = page.placement.project(Point(x: 80, y: 80)).x
+        let affineMiddle = (quad.corners[0].x + quad.corners[1].x) / 2
+        #expect(abs(middle - affineMiddle) > 5)
+        let frame = Compositor(threads: 1).render(root, canvas: canvas)
+        let y = 100
+        #expect(red(frame[Int(middle) - 2, y]) > 200 && blue(frame[Int(middle) - 2, y]) < 50)
+        #expect(blue(frame[Int(middle) + 2, y]) > 200 && red(frame[Int(middle) + 2, y]) < 50)
+    }
+
+    @Test("progress 0 and 1 are pixel-equal to the hold frames")
+    func endsEqualHolds() {
+        let a = makeImage(width: 90, height: 160) { x, y in (UInt8(x * 2), UInt8(y), 200) }
+        let b = makeImage(width: 90, height: 160) { x, y in (UInt8(y), UInt8(x), 30) }
+        var from = Layer(frame: canvas.bounds), to = Layer(frame: canvas.bounds)
+        from.contents = a
+        to.contents = b
+        let compositor = Compositor(threads: 2)
+        let holdA = bytes(compositor.render(.root(canvas.bounds, [from]), canvas: canvas))
+        let holdB = bytes(compositor.render(.root(canvas.bounds, [to]), canvas: canvas))
+        let cube = StoriesCube()
+        #expect(bytes(compositor.render(cube.scene(from: from, to: to, progress: 0, bounds: canvas.bounds), canvas: canvas)) == holdA)
+        #expect(bytes(compositor.render(cube.scene(from: from, to: to, progress: 1, bounds: canvas.bounds), canvas: canvas)) == holdB)
+        #expect(bytes(compositor.render(cube.scene(from: from, to: to, progress: 0.01, bounds: canvas.bounds), canvas: canvas)) != holdA)
+    }
+}

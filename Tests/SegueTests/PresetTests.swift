@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import Segue
+
+@Suite("Presets")
+struct PresetTests {
+    func preset(_ yaml: String, overrides: [String] = []) throws -> Preset {
+        var node = try ConfigNode.parse(yaml: yaml, name: "preset test.yaml")
+        for o in overrides { try node.apply(override: o) }
+        return try Preset(node)
+    }
+
+    func message(_ yaml: String, overrides: [String] = []) -> String {
+        do {
+            _ = try preset(yaml, overrides: overrides)
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("the shipped stories-cube preset loads with the documented keys")
+    func shipped() throws {
+        let p = try Preset.load(repositoryRoot.appendingPathComponent("Presets/stories-cube.yaml").path)
+        #expect(p.canvas.width == 1080 && p.canvas.height == 1920 && p.canvas.scale == 3 && p.canvas.background == .black)
+        #expect(p.fps == 30 && p.hold == 2 && p.fit == .fill)
+        #expect(p.transition.choice == .storiesCube(.init(perspective: 1000)))
+        #expect(p.transition.duration == 0.5 && p.transition.curve == .easeInEaseOut)
+        #expect(p.encode.codec == .h264 && p.encode.crf == 20 && p.encode.speed == "veryfast" && p.encode.threads == 2)
+        #expect(try Preset.load("stories-cube") == p)
+    }
+
+    @Test("--set overrides any key by its dotted path, the value read as YAML")
+    func overrides() throws {
+        let p = try preset("transition: {kind: stories-cube}",
+                           overrides: ["transition.duration=0.4", "canvas.scale=1", "canvas.size=[90, 160]",
+                                       "transition.perspective=500", "transition.curve=cubic-bezier(0, 0, 1, 1)"])
+        #expect(p.transition.duration == 0.4 && p.canvas.scale == 1 && p.canvas.width == 90 && p.canvas.height == 160)
+        #expect(p.transition.choice == .storiesCube(.init(perspective: 500)))
+        #expect(p.transition.curve == .cubicBezier(0, 0, 1, 1))
+    }
+
+    @Test("an unknown key names the file, the line and the likely key")
+    func unknownKey() {
+        let m = message("fps: 30\ntransition:\n  kind: stories-cube\n  durration: 0.4\n")
+        #expect(m.hasPrefix("preset test.yaml, line 4: unknown key 'transition.durration'. Did you mean 'duration'?"), "\(m)")
+    }
+
+    @Test("an unknown transition lists the known ones")
+    func unknownTransition() {
+        let m = message("transition:\n  kind: cubee\n")
+        #expect(m == "preset test.yaml, line 2: 'transition.kind' is 'cubee' (expected one of: stories-cube)", "\(m)")
+    }
+
+    @Test("wrong types and values out of range say what is expected")
+    func typesAndRanges() {
+        #expect(message("fps: fast\ntransition: {kind: stories-cube}") == "preset test.yaml, line 1: 'fps' is the text 'fast' (expected a number)")
+        #expect(message("fps: 1000\ntransition: {kind: stories-cube}") == "preset test.yaml, line 1: 'fps' is 1000, out of range (expected 1...240)")
+        #expect(message("transition: {kind: stories-cube}\ncanvas: {size: 1080}").contains("'canvas.size' is the number 1080 (expected a list of two whole numbers"))
+        #expect(message("transition: {kind: stories-cube}\ncanvas: {background: '#ff000080'}").contains("expected an opaque color"))
+        #expect(message("transition: {kind: stories-cube, perspective: 5}").contains("'transition.perspective' is 5, out of range (expected 100...100000)"))
+    }
+
+    @Test("an override's errors name the --set that caused them")
+    func overrideErrors() {
+        #expect(message("transition: {kind: stories-cube}", overrides: ["transition.duration=-1"])
+                == "--set transition.duration=-1: 'transition.duration' is -1, out of range (expected 0...60)")
+        #expect(message("transition: {kind: stories-cube}", overrides: ["nonsense"]).hasPrefix("--set nonsense: expected KEY=VALUE"))
+        #expect(message("transition: {kind: stories-cube}", overrides: ["transition.kind.x=1"]).contains("not a mapping"))
+    }
+
+    @Test("broken YAML is a syntax error with its line")
+    func syntax() {
+        #expect(message("canvas: [1, 2\nfps: 3").hasPrefix("preset test.yaml: not valid YAML: line"))
+    }
+
+    @Test("a missing transition kind is reported")
+    func missingKind() {
+        #expect(message("fps: 30").contains("'transition.kind' is missing (expected one of: stories-cube)"))
+    }
+
+    @Test("an unknown preset name lists the shipped ones")
+    func unknownName() {
+        let library = PresetLibrary(folders: [repositoryRoot.appendingPathComponent("Presets").path])
+        #expect(throws: PresetError.self) { try library.path(for: "stories-cub") }
+        #expect(library.names.contains("stories-cube"))
+    }
+}

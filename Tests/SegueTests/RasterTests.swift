@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import Segue
+
+@Suite("Images: decoding, orientation, resampling")
+struct RasterTests {
+    @Test("JPEG, PNG and WebP decode to their sizes", arguments: [("a.jpg", 720, 1280), ("b.png", 960, 720), ("c.webp", 720, 1280)])
+    func decode(file: String, width: Int, height: Int) throws {
+        let image = try Image.decode(path: example(file))
+        #expect(image.width == width && image.height == height && image.isOpaque)
+    }
+
+    @Test("decoding is the same every time")
+    func decodeIsStable() throws {
+        #expect(try Image.decode(path: example("a.jpg")).pixels == Image.decode(path: example("a.jpg")).pixels)
+    }
+
+    @Test("a missing or damaged file is an error that names it")
+    func badFiles() throws {
+        let folder = temporaryFolder()
+        let missing = folder.appendingPathComponent("missing.jpg").path
+        #expect(throws: ExportError.unreadableImage(path: missing, reason: "no such file")) { try Image.decode(path: missing) }
+
+        let text = folder.appendingPathComponent("notes.jpg").path
+        try "just text".write(toFile: text, atomically: true, encoding: .utf8)
+        let error = #expect(throws: ExportError.self) { try Image.decode(path: text) }
+        #expect(error?.description.hasPrefix(text + ": cannot read the image") == true)
+
+        let truncated = folder.appendingPathComponent("half.png").path
+        let data = try Data(contentsOf: URL(fileURLWithPath: example("b.png")))
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: truncated))
+        #expect(throws: ExportError.self) { try Image.decode(path: truncated) }
+    }
+
+    @Test("a picture over the pixel limit is refused")
+    func pixelLimit() {
+        let error = #expect(throws: ExportError.self) { try Image.decode(path: example("b.png"), limits: DecodeLimits(maxPixels: 1000)) }
+        #expect(error?.description.contains("b.png") == true)
+    }
+
+    @Test("EXIF orientation 6 (stored turned left) is turned upright")
+    func exifOrientation() throws {
+        // A JPEG whose left half is white and right half black, tagged orientation 6: upright,
+        // the picture is taller than wide, with white on top.
+        let folder = temporaryFolder()
+        let plain = folder.appendingPathComponent("plain.png").path
+        let frame = FrameBuffer(width: 64, height: 32)
+        for y in 0..<32 { for x in 0..<64 { frame.pixels[y * 64 + x] = x < 32 ? 0xFFFF_FFFF : 0xFF00_0000 } }
+        try frame.writePNG(to: plain)
+        let jpeg = folder.appendingPathComponent("plain.jpg").path
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ffmpeg.arguments = ["ffmpeg", "-v", "error", "-y", "-i", plain, "-q:v", "2", jpeg]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        #expect(ffmpeg.terminationStatus == 0)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: jpeg)))
+        // APP1 "Exif", big-endian TIFF, one IFD entry: 0x0112 SHORT 1 = 6.
+        let tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0]
+        let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        bytes.insert(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload, at: 2)
+        let tagged = folder.appendingPathComponent("tagged.jpg").path
+        try Data(bytes).write(to: URL(fileURLWithPath: tagged))
+
+        let image = try Image.decode(path: tagged)
+        #expect(image.width == 32 && image.height == 64)
+        #expect(red(image[16, 8]) > 200 && red(image[16, 56]) < 50)
+    }
+
+    @Test("all eight orientations put the stored top-left pixel where EXIF says")
+    func orientations() {
+        let image = makeImage(width: 3, height: 2) { x, y in (UInt8(x), UInt8(y), 0) }
+        // Where stored (0, 0) lands upright, per orientation 1...8.
+        let expected = [(0, 0), (2, 0), (2, 1), (0, 1), (0, 0), (1, 0), (1, 2), (0, 2)]
+        for (orientation, spot) in zip(Orientation.allCases, expected) {
+            let turned = image.oriented(orientation)
+            #expect(turned.width == (orientation.swapsAxes ? 2 : 3))
+            let p = turned[spot.0, spot.1]
+            #expect(red(p) == 0 && green(p) == 0, "orientation \(orientation.rawValue)")
+        }
+    }
+
+    @Test("resampling keeps a flat color exactly flat")
+    func flatStaysFlat() {
+        let image = Image(width: 37, height: 23, color: Color(red: 0.2, green: 0.6, blue: 0.9))
+        let out = image.resampled(from: Rect(x: 3.5, y: 1, width: 30, height: 20), width: 11, height: 50)
+        #expect(Set(out.pixels) == [image.pixels[0]])
+    }
+
+    @Test("shrinking averages: a fine checkerboard becomes even gray, not aliased stripes")
+    func shrinkAverages() {
+        let image = makeImage(width: 64, height: 64) { x, y in (x + y) % 2 == 0 ? (255, 255, 255) : (0, 0, 0) }
+        let out = image.resampled(from: Rect(x: 0, y: 0, width: 64, height: 64), width: 8, height: 8)
+        for p in out.pixels { #expect(abs(red(p) - 128) <= 3) }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+@testable import Segue
+
+/// The repository's root folder.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A bundled example input.
+func example(_ name: String) -> String { repositoryRoot.appendingPathComponent("Examples/\(name)").path }
+
+/// A fresh empty folder for one test.
+func temporaryFolder() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-tests-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// An image of `width` x `height` whose pixels come from `color(x, y)` (opaque RGB bytes).
+func makeImage(width: Int, height: Int, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> Image {
+    var pixels: [UInt32] = []
+    for y in 0..<height {
+        for x in 0..<width {
+            let (r, g, b) = color(x, y)
+            pixels.append(UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | 0xFF00_0000)
+        }
+    }
+    return Image(width: width, height: height, pixels: pixels)
+}
+
+/// The RGBA bytes of a frame.
+func bytes(_ frame: FrameBuffer) -> [UInt8] { frame.withUnsafeBytes { Array($0) } }
+
+func red(_ p: UInt32) -> Int { Int(p & 0xFF) }
+func green(_ p: UInt32) -> Int { Int((p >> 8) & 0xFF) }
+func blue(_ p: UInt32) -> Int { Int((p >> 16) & 0xFF) }
+func alpha(_ p: UInt32) -> Int { Int(p >> 24) }
+
+/// Two full-screen pages of solid, different colors, laid out in `bounds`.
+func colorPages(_ bounds: Rect) -> (Layer, Layer) {
+    var a = Layer(frame: bounds), b = Layer(frame: bounds)
+    a.contents = Image(width: 8, height: 8, color: Color(red: 1, green: 0, blue: 0))
+    b.contents = Image(width: 8, height: 8, color: Color(red: 0, green: 0, blue: 1))
+    a.contentsGravity = .stretch
+    b.contentsGravity = .stretch
+    a.name = "from"
+    b.name = "to"
+    return (a, b)
+}
+
+func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }
