@@ -39,23 +39,23 @@ struct TimingTests {
 
     @Test("frame count is round(fps x (N hold + (N - 1) duration))")
     func frameCount() {
-        #expect(Timeline(inputCount: 3, fps: 30, hold: 2, duration: 0.5, curve: .linear).frameCount == 210)
-        #expect(Timeline(inputCount: 4, fps: 30, hold: 1.75, duration: 0.5, curve: .linear).frameCount == 255)
-        #expect(Timeline(inputCount: 2, fps: 24, hold: 1.01, duration: 0.33, curve: .linear).frameCount == 56) // 55.92
-        #expect(Timeline(inputCount: 1, fps: 30, hold: 2, duration: 0.5, curve: .linear).frameCount == 60)
+        #expect(Timeline(screenCount: 3, fps: 30, hold: 2, duration: 0.5, curve: .linear).frameCount == 210)
+        #expect(Timeline(screenCount: 4, fps: 30, hold: 1.75, duration: 0.5, curve: .linear).frameCount == 255)
+        #expect(Timeline(screenCount: 2, fps: 24, hold: 1.01, duration: 0.33, curve: .linear).frameCount == 56) // 55.92
+        #expect(Timeline(screenCount: 1, fps: 30, hold: 2, duration: 0.5, curve: .linear).frameCount == 60)
     }
 
     @Test("frame i shows time i / fps: holds, then linear progress (t - start) / duration, eased")
     func moments() {
-        let t = Timeline(inputCount: 3, fps: 30, hold: 2, duration: 0.5, curve: .easeInEaseOut)
+        let t = Timeline(screenCount: 3, fps: 30, hold: 2, duration: 0.5, curve: .easeInEaseOut)
         #expect(t.moment(at: 0) == .hold(index: 0))
         #expect(t.moment(at: 59) == .hold(index: 0))
-        #expect(t.moment(at: 60) == .transition(from: 0, progress: 0, linear: 0))
+        #expect(t.moment(at: 60) == .transition(step: 0, progress: 0, linear: 0))
         let m = t.moment(at: 66) // t = 2.2 s: linear 0.4
         guard case let .transition(from, progress, linear) = m else { Issue.record("\(m)"); return }
         #expect(from == 0 && close(linear, 0.4, 1e-12) && close(progress, TimingCurve.easeInEaseOut(0.4), 1e-12))
         #expect(t.moment(at: 75) == .hold(index: 1)) // t = 2.5 s
-        #expect(t.moment(at: 135) == .transition(from: 1, progress: 0, linear: 0)) // t = 4.5 s
+        #expect(t.moment(at: 135) == .transition(step: 1, progress: 0, linear: 0)) // t = 4.5 s
         #expect(t.moment(at: 209) == .hold(index: 2))
     }
 }

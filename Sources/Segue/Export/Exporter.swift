@@ -21,56 +21,95 @@ public struct ExportResult: Sendable {
     public var seconds: Double
 }
 
-/// The inputs of a job, decoded once and resampled once to the size they are drawn at, and
-/// the scene of any frame built from them.
+/// The inputs of a job, decoded once and resampled once to the size they are drawn at, the
+/// screens the transition shows them on, and the scene of any frame.
 public struct Storyboard: Sendable {
     public let canvas: Canvas
     public let timeline: Timeline
     public let transition: any Transition
-    /// One full-screen page layer per input.
-    public let pages: [Layer]
+    /// The still screens, their images resampled to the pixels they cover.
+    public let screens: [Layer]
 
     public init(job: Job) throws {
-        canvas = job.canvas
-        timeline = job.timeline
-        transition = job.preset.transition.choice.transition
         var decoded: [String: Image] = [:]
-        var pages: [Layer] = []
+        var images: [Image] = []
         for path in job.inputs {
             let image = try decoded[path] ?? Image.decode(path: path, limits: job.limits)
             decoded[path] = image
-            pages.append(Storyboard.page(image, fit: job.preset.fit, canvas: job.canvas))
+            images.append(image)
         }
-        self.pages = pages
+        self.init(images: images, preset: job.preset)
     }
 
-    /// A page covering the canvas with `image` resampled once to the pixels it covers there.
-    public static func page(_ image: Image, fit: ContentsGravity, canvas: Canvas) -> Layer {
-        let pixels = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
-        let place = fit.placement(of: image.size, in: pixels)
-        // Keep the parity of the canvas, so a letterboxed image lands on whole pixels.
-        func size(_ length: Double, _ canvasLength: Int) -> Int {
-            var n = max(1, Int(length.rounded()))
-            if n < canvasLength, (canvasLength - n) % 2 != 0 { n += length >= Double(n) ? 1 : -1 }
-            return max(1, min(n, canvasLength))
+    public init(images: [Image], preset: Preset) {
+        let canvas = preset.canvas
+        self.canvas = canvas
+        let transition = preset.transition.choice.transition
+        self.transition = transition
+        let pages = images.map { image -> Layer in
+            var page = Layer(frame: canvas.bounds)
+            page.contents = image
+            page.contentsGravity = preset.fit
+            page.backgroundColor = preset.canvas.background
+            page.name = "page"
+            return page
         }
-        let resampled = image.resampled(from: place.source, width: size(place.destination.width, canvas.width),
-                                        height: size(place.destination.height, canvas.height))
-        var page = Layer(frame: canvas.bounds)
-        page.contents = resampled
-        page.contentsGravity = fit == .fit ? .fit : .stretch
-        page.name = "page"
-        return page
+        var baker = Baker(scale: canvas.scale)
+        screens = transition.screens(pages: pages, bounds: canvas.bounds).map { baker.bake($0) }
+        timeline = preset.timeline(screens: screens.count)
     }
 
     /// The scene of a moment of the timeline.
     public func scene(_ moment: Moment) -> Layer {
         switch moment {
         case let .hold(index):
-            return .root(canvas.bounds, [pages[index]])
-        case let .transition(from, progress, _):
-            return transition.scene(from: pages[from], to: pages[from + 1], progress: progress, bounds: canvas.bounds)
+            return .root(canvas.bounds, [screens[index]])
+        case let .transition(step, progress, _):
+            return transition.scene(step: step, progress: progress, screens: screens, bounds: canvas.bounds)
         }
+    }
+}
+
+/// Resamples every image of a layer tree once, to the pixels its layer covers at rest
+/// (bounds x scale), cropped as its contents gravity crops it; an image drawn at the same
+/// size twice is resampled once.
+struct Baker {
+    let scale: Double
+    private var cache: [Key: Image] = [:]
+
+    private struct Key: Hashable {
+        let image: ObjectIdentifier
+        let source: Rect
+        let width: Int, height: Int
+    }
+
+    init(scale: Double) { self.scale = scale }
+
+    mutating func bake(_ layer: Layer) -> Layer {
+        var layer = layer
+        if let image = layer.contents {
+            let pixels = Rect(x: 0, y: 0, width: layer.bounds.width * scale, height: layer.bounds.height * scale)
+            let place = layer.contentsGravity.placement(of: image.size, in: pixels)
+            let width = Baker.length(place.destination.width, within: pixels.width)
+            let height = Baker.length(place.destination.height, within: pixels.height)
+            let key = Key(image: ObjectIdentifier(image), source: place.source, width: width, height: height)
+            let baked = cache[key] ?? image.resampled(from: place.source, width: width, height: height)
+            cache[key] = baked
+            layer.contents = baked
+            // The baked image has the shape it is drawn with: a fill is already cropped.
+            if layer.contentsGravity == .fill { layer.contentsGravity = .stretch }
+        }
+        layer.sublayers = layer.sublayers.map { bake($0) }
+        return layer
+    }
+
+    /// Whole pixels for a drawn length, with the parity of the length it is centered in, so
+    /// a letterboxed image lands on whole pixels.
+    static func length(_ length: Double, within outer: Double) -> Int {
+        let whole = max(1, Int(outer.rounded()))
+        var n = max(1, Int(length.rounded()))
+        if n < whole, (whole - n) % 2 != 0 { n += length >= Double(n) ? 1 : -1 }
+        return max(1, min(n, whole))
     }
 }
 
@@ -93,7 +132,7 @@ public enum Exporter {
 
         let queue = BlockingQueue<Message>(capacity: queueDepth)
         let pool = BlockingQueue<FrameBuffer>(capacity: queueDepth + 2)
-        for _ in 0..<(queueDepth + 2) { pool.put(FrameBuffer(width: job.canvas.width, height: job.canvas.height)) }
+        for _ in 0..<(queueDepth + 2) { pool.put(FrameBuffer(width: storyboard.canvas.width, height: storyboard.canvas.height)) }
         let stop = Flag()
         let producer = Thread {
             var previous: Moment?
@@ -142,7 +181,7 @@ public enum Exporter {
     }
 
     static func makeSink(_ job: Job) throws -> FrameSink {
-        let canvas = job.canvas
+        let canvas = job.preset.canvas
         switch job.format {
         case .mp4:
             return try MP4Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, encode: job.preset.encode)

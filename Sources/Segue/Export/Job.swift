@@ -83,15 +83,8 @@ public struct Job: Sendable {
         self.limits = limits
     }
 
-    public var timeline: Timeline {
-        Timeline(inputCount: inputs.count, fps: preset.fps, hold: preset.hold,
-                 duration: preset.transition.duration, curve: preset.transition.curve)
-    }
-
-    public var canvas: Canvas {
-        Canvas(width: preset.canvas.width, height: preset.canvas.height, scale: preset.canvas.scale,
-               background: preset.canvas.background)
-    }
+    /// The video's timeline (it depends on the inputs only through their number).
+    public var timeline: Timeline { preset.timeline(screens: preset.screenCount(inputs: inputs.count)) }
 
     /// Checks what can be checked before any work: inputs named, frames in range, options
     /// that go together.

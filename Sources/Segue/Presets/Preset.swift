@@ -3,16 +3,6 @@ import Foundation
 /// Everything a video is made with, bar its inputs: canvas, timing, transition and encoding.
 /// Presets are YAML files; every key may be overridden by its dotted path (`--set`).
 public struct Preset: Equatable, Sendable {
-    public struct CanvasSettings: Equatable, Sendable {
-        /// Pixels, width and height.
-        public var width: Int = 1080
-        public var height: Int = 1920
-        /// Pixels per point: the scene is laid out in points, size ÷ scale.
-        public var scale: Double = 3
-        /// Opaque color beneath everything.
-        public var background: Color = .black
-    }
-
     public struct TransitionSettings: Equatable, Sendable {
         public var choice: TransitionChoice = .storiesCube(.init())
         /// Seconds.
@@ -41,7 +31,8 @@ public struct Preset: Equatable, Sendable {
     public static let speeds = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
     public var description = ""
-    public var canvas = CanvasSettings()
+    /// Size in pixels, points-to-pixels scale, background.
+    public var canvas = Canvas(width: 1080, height: 1920, scale: 3, background: .black)
     /// Frames per second.
     public var fps = 30
     /// Seconds each input is shown still.
@@ -88,6 +79,21 @@ public struct Preset: Equatable, Sendable {
         encode.threads = try e.integer("threads", default: 2, in: 1...64, "Encoder threads; fixed so output bytes do not depend on the machine.")
         try e.finish()
         try r.finish()
+    }
+
+    /// The screens a video of `inputs` images moves through.
+    public func screenCount(inputs: Int) -> Int {
+        let blank = Layer(frame: canvas.bounds)
+        return transition.choice.transition.screens(pages: Array(repeating: blank, count: inputs), bounds: canvas.bounds).count
+    }
+
+    /// The timeline of a video over `screens` screens.
+    public func timeline(screens: Int) -> Timeline {
+        let transition = self.transition.choice.transition
+        let base = self.transition.duration, curve = self.transition.curve
+        return Timeline(screenCount: screens, fps: fps, hold: hold,
+                        durations: (0..<max(0, screens - 1)).map { transition.duration(step: $0, base: base) },
+                        progress: { step, linear in transition.progress(step: step, linear: linear, curve: curve) })
     }
 
     /// Loads a preset by name (from the preset folders) or by file path, then applies

@@ -103,11 +103,14 @@ extension Layer {
         let canvas = Homography(toCanvas)
 
         if !isBackFacing(canvas) {
-            if let color = backgroundColor, color.alpha > 0 {
+            let place = contents.map { contentsGravity.placement(of: $0.size, in: bounds) }
+            // An opaque image over the whole bounds hides the background: drawing both would
+            // only darken the anti-aliased edges.
+            let hidden = contents?.isOpaque == true && place?.destination == bounds
+            if let color = backgroundColor, color.alpha > 0, !hidden {
                 appendQuad(bounds, to: canvas, paint: .solid(color.premultipliedPixel), opacity: opacity, depth: depth, into: &items)
             }
-            if let image = contents {
-                let place = contentsGravity.placement(of: image.size, in: bounds)
+            if let image = contents, let place {
                 let texelToCanvas = Homography(mapping: place.source, to: place.destination).concatenating(canvas)
                 if let toTexel = texelToCanvas.inverse {
                     let s = place.source

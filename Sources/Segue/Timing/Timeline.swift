@@ -1,52 +1,72 @@
 /// What one frame of a video shows.
 public enum Moment: Equatable, Hashable, Sendable {
-    /// Input `index` alone, still.
+    /// Screen `index`, still.
     case hold(index: Int)
-    /// The transition from input `from` to input `from + 1`, at eased `progress` in 0...1
-    /// (`linear` is the progress before the timing curve).
-    case transition(from: Int, progress: Double, linear: Double)
+    /// Transition `step` (from screen `step` to screen `step + 1`) at `progress`; `linear`
+    /// is the fraction of its duration elapsed, before any timing curve.
+    case transition(step: Int, progress: Double, linear: Double)
 }
 
-/// The sequence hold, transition, hold, ..., hold over N inputs, sampled at a frame rate.
+/// The sequence hold, transition, hold, ..., hold over a number of screens, sampled at a
+/// frame rate.
 ///
-/// Frame i shows time i / fps. Input k holds from k (hold + duration) to
-/// k (hold + duration) + hold; the transition after it then runs for `duration` with
-/// linear progress (t - start) / duration, eased by the timing curve. The video lasts
-/// N hold + (N - 1) duration seconds, rounded to whole frames.
-public struct Timeline: Equatable, Sendable {
-    public var inputCount: Int
-    public var fps: Int
-    public var hold: Double
-    public var duration: Double
-    public var curve: TimingCurve
+/// Frame i shows time i / fps. Screen k holds for `hold` seconds, then transition k runs
+/// for `durations[k]` with linear progress (t - start) / duration, which `progress` turns
+/// into the progress it is drawn at (a timing curve). The video lasts
+/// screens x hold + the sum of the durations, rounded to whole frames.
+public struct Timeline: Sendable {
+    public let screenCount: Int
+    public let fps: Int
+    public let hold: Double
+    /// Seconds of each transition; one fewer than the screens.
+    public let durations: [Double]
+    /// Eased progress of transition `step` from its linear progress.
+    public let progress: @Sendable (_ step: Int, _ linear: Double) -> Double
+    /// Start time of each transition.
+    private let starts: [Double]
 
-    public init(inputCount: Int, fps: Int, hold: Double, duration: Double, curve: TimingCurve) {
-        precondition(inputCount >= 1 && fps >= 1 && hold >= 0 && duration >= 0)
-        self.inputCount = inputCount
+    public init(screenCount: Int, fps: Int, hold: Double, durations: [Double],
+                progress: @escaping @Sendable (_ step: Int, _ linear: Double) -> Double) {
+        precondition(screenCount >= 1 && fps >= 1 && hold >= 0 && durations.count == screenCount - 1)
+        self.screenCount = screenCount
         self.fps = fps
         self.hold = hold
-        self.duration = duration
-        self.curve = curve
+        self.durations = durations
+        self.progress = progress
+        var starts: [Double] = []
+        var t = hold
+        for d in durations {
+            starts.append(t)
+            t += d + hold
+        }
+        self.starts = starts
+    }
+
+    /// N screens joined by transitions of one duration and one timing curve.
+    public init(screenCount: Int, fps: Int, hold: Double, duration: Double, curve: TimingCurve) {
+        self.init(screenCount: screenCount, fps: fps, hold: hold,
+                  durations: Array(repeating: duration, count: screenCount - 1), progress: { _, t in curve(t) })
     }
 
     /// Seconds from the first frame to the end of the last hold.
-    public var seconds: Double { Double(inputCount) * hold + Double(inputCount - 1) * duration }
+    public var seconds: Double { Double(screenCount) * hold + durations.reduce(0, +) }
 
     /// round(fps x seconds), at least 1.
     public var frameCount: Int { max(1, Int((Double(fps) * seconds).rounded())) }
 
-    /// The start time of the transition out of input `k`.
-    public func transitionStart(_ k: Int) -> Double { Double(k) * (hold + duration) + hold }
+    /// The start time of transition `step`.
+    public func transitionStart(_ step: Int) -> Double { starts[step] }
 
     /// What frame `index` shows.
     public func moment(at index: Int) -> Moment {
         let t = Double(index) / Double(fps)
-        let period = hold + duration
-        let k = period > 0 ? min(inputCount - 1, max(0, Int((t / period).rounded(.down)))) : inputCount - 1
-        guard k < inputCount - 1, duration > 0 else { return .hold(index: k) }
-        let start = transitionStart(k)
-        guard t >= start else { return .hold(index: k) }
-        let linear = min((t - start) / duration, 1)
-        return .transition(from: k, progress: curve(linear), linear: linear)
+        // The last transition that has started by t, if any.
+        var step = -1
+        while step + 1 < starts.count, starts[step + 1] <= t { step += 1 }
+        guard step >= 0 else { return .hold(index: 0) }
+        let elapsed = t - starts[step]
+        guard elapsed < durations[step] else { return .hold(index: step + 1) }
+        let linear = elapsed / durations[step]
+        return .transition(step: step, progress: progress(step, linear), linear: linear)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Instagram Stories cube (seed 001): pages side by side in a paging scroll view; the two
 /// visible pages turn about their shared edge, the left one from 0 to 90°, the right one
 /// from -90° to 0, in proportion to the scroll offset, seen with m34 = 1 / perspective.
-public struct StoriesCube: Transition {
+public struct StoriesCube: PageTransition {
     public struct Parameters: Codable, Equatable, Sendable {
         /// The eye's distance from the pages in points; the seed's `transform.m34 = 1.0 / 1000`.
         /// Default 1000; range 100...100000 (smaller is a stronger perspective).
