@@ -49,7 +49,7 @@ struct PresetTests {
     @Test("an unknown transition lists the known ones")
     func unknownTransition() {
         let m = message("transition:\n  kind: cubee\n")
-        #expect(m == "preset test.yaml, line 2: 'transition.kind' is 'cubee' (expected one of: stories-cube)", "\(m)")
+        #expect(m == "preset test.yaml, line 2: 'transition.kind' is 'cubee' (expected one of: \(TransitionKind.names.joined(separator: ", ")))", "\(m)")
     }
 
     @Test("wrong types and values out of range say what is expected")
@@ -76,7 +76,7 @@ struct PresetTests {
 
     @Test("a missing transition kind is reported")
     func missingKind() {
-        #expect(message("fps: 30").contains("'transition.kind' is missing (expected one of: stories-cube)"))
+        #expect(message("fps: 30").contains("'transition.kind' is missing (expected one of: stories-cube, telegram-cube"))
     }
 
     @Test("an unknown preset name lists the shipped ones")

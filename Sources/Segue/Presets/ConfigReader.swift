@@ -77,6 +77,15 @@ public struct ConfigReader {
                 try ConfigReader.integer(items[1], key: fullKey(key), in: range))
     }
 
+    /// true or false.
+    public mutating func flag(_ key: String, default value: Bool, _ meaning: String) throws -> Bool {
+        guard let found = lookup(key) else { return value }
+        guard case let .scalar(text, false) = found.value, let flag = ["true": true, "false": false][text] else {
+            throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "true or false")
+        }
+        return flag
+    }
+
     /// A free-form text.
     public mutating func text(_ key: String, default value: String, _ meaning: String) throws -> String {
         guard let found = lookup(key) else { return value }

@@ -1,6 +1,9 @@
 /// Every transition Segue draws. The raw values are the names presets and the command line use.
 public enum TransitionKind: String, CaseIterable, Codable, Sendable {
     case storiesCube = "stories-cube"
+    case telegramCube = "telegram-cube"
+    case crossfade
+    case slide
 
     public static var names: [String] { allCases.map(\.rawValue) }
 }
@@ -8,10 +11,16 @@ public enum TransitionKind: String, CaseIterable, Codable, Sendable {
 /// A transition kind with its parameters: what a preset's `transition` section chooses.
 public enum TransitionChoice: Equatable, Sendable {
     case storiesCube(StoriesCube.Parameters)
+    case telegramCube(TelegramCube.Parameters)
+    case crossfade(Crossfade.Parameters)
+    case slide(Slide.Parameters)
 
     public var kind: TransitionKind {
         switch self {
         case .storiesCube: return .storiesCube
+        case .telegramCube: return .telegramCube
+        case .crossfade: return .crossfade
+        case .slide: return .slide
         }
     }
 
@@ -19,6 +28,9 @@ public enum TransitionChoice: Equatable, Sendable {
     public var transition: any Transition {
         switch self {
         case let .storiesCube(parameters): return StoriesCube(parameters)
+        case let .telegramCube(parameters): return TelegramCube(parameters)
+        case let .crossfade(parameters): return Crossfade(parameters)
+        case let .slide(parameters): return Slide(parameters)
         }
     }
 
@@ -26,6 +38,9 @@ public enum TransitionChoice: Equatable, Sendable {
     static func read(_ kind: TransitionKind, from reader: inout ConfigReader) throws -> TransitionChoice {
         switch kind {
         case .storiesCube: return .storiesCube(try StoriesCube.Parameters(reading: &reader))
+        case .telegramCube: return .telegramCube(try TelegramCube.Parameters(reading: &reader))
+        case .crossfade: return .crossfade(try Crossfade.Parameters(reading: &reader))
+        case .slide: return .slide(try Slide.Parameters(reading: &reader))
         }
     }
 }

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import Segue
+
+/// Renders a transition's scene and the two screens it joins, for the end checks.
+struct EndCheck {
+    let canvas = Canvas(width: 90, height: 160, scale: 0.25, background: Color(red: 0.1, green: 0.2, blue: 0.3))
+
+    func pages() -> [Layer] {
+        let images = [makeImage(width: 90, height: 160) { x, y in (UInt8(x * 2), UInt8(y), 200) },
+                      makeImage(width: 90, height: 160) { x, y in (UInt8(y), UInt8(x), 30) },
+                      makeImage(width: 90, height: 160) { x, y in (UInt8((x * y) % 256), 90, UInt8(x)) }]
+        return images.map { image in
+            var page = Layer(frame: canvas.bounds)
+            page.contents = image
+            page.backgroundColor = canvas.background
+            return page
+        }
+    }
+
+    func frame(_ root: Layer) -> [UInt8] { bytes(Compositor(threads: 2).render(root, canvas: canvas)) }
+
+    /// Checks that every step's progress 0 and 1 are pixel-equal to the screens' hold frames.
+    func check(_ transition: any Transition) {
+        let screens = transition.screens(pages: pages(), bounds: canvas.bounds)
+        for step in 0..<(screens.count - 1) {
+            let start = frame(transition.scene(step: step, progress: 0, screens: screens, bounds: canvas.bounds))
+            let end = frame(transition.scene(step: step, progress: 1, screens: screens, bounds: canvas.bounds))
+            let middle = frame(transition.scene(step: step, progress: 0.5, screens: screens, bounds: canvas.bounds))
+            let first = frame(.root(canvas.bounds, [screens[step]])), second = frame(.root(canvas.bounds, [screens[step + 1]]))
+            #expect(start == first, "\(transition) step \(step) at 0")
+            #expect(end == second, "\(transition) step \(step) at 1")
+            #expect(middle != first && middle != second, "\(transition) step \(step) at 0.5 shows a screen")
+        }
+    }
+}
+
+@Suite("Page transitions: ends, geometry")
+struct PageTransitionTests {
+    let bounds = Rect(x: 0, y: 0, width: 360, height: 640)
+
+    @Test("progress 0 and 1 are pixel-equal to the hold frames", arguments: [
+        TransitionChoice.storiesCube(.init()), .telegramCube(.init()), .telegramCube(.init(direction: .backward, enterFirst: true)),
+        .crossfade(.init()), .slide(.init()), .slide(.init(direction: .up)),
+    ])
+    func ends(choice: TransitionChoice) {
+        EndCheck().check(choice.transition)
+    }
+
+    func layers(_ root: Layer) -> [String: (corners: [Point], opacity: Double)] {
+        Dictionary(uniqueKeysWithValues: root.drawList(scale: 1).map { ($0.name!, ($0.corners, $0.opacity)) })
+    }
+
+    @Test("telegram-cube: corners, anchors and alpha follow seed 003", arguments: [0.2, 0.5, 0.8])
+    func telegram(progress: Double) throws {
+        let (from, to) = colorPages(bounds)
+        let cube = TelegramCube()
+        let q = layers(cube.scene(from: from, to: to, step: 0, progress: progress, bounds: bounds))
+        let w = bounds.width, h = bounds.height
+        // percent = (screen center - cell center) / width: p for the outgoing cell, p - 1 for the incoming.
+        // Outgoing: anchor (1, 0.5) on its right edge, at x = w - p w on screen; incoming: anchor (0, 0.5) at the same x.
+        let edge = w - progress * w
+        func corner(angleFor percent: Double, dx: Double, dy: Double) -> Point {
+            let a = percent * 60 * Double.pi / 180
+            let x = dx * cos(a), z = -dx * sin(a), wh = 1 + z / 500
+            return Point(x: edge + x / wh, y: h / 2 + dy / wh)
+        }
+        let outgoing = try #require(q["from"]), incoming = try #require(q["to"])
+        let expectedOut = [corner(angleFor: progress, dx: -w, dy: -h / 2), corner(angleFor: progress, dx: 0, dy: -h / 2)]
+        let expectedIn = [corner(angleFor: progress - 1, dx: 0, dy: -h / 2), corner(angleFor: progress - 1, dx: w, dy: -h / 2)]
+        for (got, want) in zip(Array(outgoing.corners.prefix(2)) + Array(incoming.corners.prefix(2)), expectedOut + expectedIn) {
+            #expect(close(got.x, want.x, 1e-9) && close(got.y, want.y, 1e-9), "\(got) != \(want)")
+        }
+        #expect(outgoing.opacity == 1)
+        #expect(close(incoming.opacity, progress, 1e-12)) // 1 - clamp(1 - p, 0, 1)
+    }
+
+    @Test("telegram-cube backward: the next page enters from the left; the outgoing one fades")
+    func telegramBackward() throws {
+        let (from, to) = colorPages(bounds)
+        let q = layers(TelegramCube(.init(direction: .backward)).scene(from: from, to: to, step: 0, progress: 0.25, bounds: bounds))
+        let outgoing = try #require(q["from"]), incoming = try #require(q["to"])
+        #expect(close(incoming.corners[1].x, 0.25 * bounds.width, 1e-9)) // its right edge, the anchor
+        #expect(close(outgoing.corners[0].x, 0.25 * bounds.width, 1e-9))
+        #expect(close(outgoing.opacity, 0.75, 1e-12) && incoming.opacity == 1)
+    }
+
+    @Test("telegram-cube enterFirst opens on an empty screen")
+    func enterFirst() {
+        let pages = EndCheck().pages()
+        let screens = TelegramCube(.init(enterFirst: true)).screens(pages: pages, bounds: bounds)
+        #expect(screens.count == 4 && screens[0].contents == nil && screens[1].contents === pages[0].contents)
+    }
+
+    @Test("slide: the pages move edge to edge by progress x width", arguments: [Slide.Direction.left, .right, .up, .down])
+    func slide(direction: Slide.Direction) throws {
+        let (from, to) = colorPages(bounds)
+        let q = layers(Slide(.init(direction: direction)).scene(from: from, to: to, progress: 0.3, bounds: bounds))
+        let f = try #require(q["from"]).corners[0], t = try #require(q["to"]).corners[0]
+        let (dx, dy): (Double, Double) = switch direction {
+        case .left: (-360, 0)
+        case .right: (360, 0)
+        case .up: (0, -640)
+        case .down: (0, 640)
+        }
+        #expect(close(f.x, 0.3 * dx) && close(f.y, 0.3 * dy) && close(t.x, -0.7 * dx) && close(t.y, -0.7 * dy))
+    }
+
+    @Test("crossfade mixes the pages as from (1 - p) + to p")
+    func crossfade() {
+        let canvas = Canvas(width: 8, height: 8, scale: 1, background: .black)
+        var from = Layer(frame: canvas.bounds), to = Layer(frame: canvas.bounds)
+        from.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        to.backgroundColor = Color(red: 0, green: 0, blue: 1)
+        let p = Compositor(threads: 1).render(Crossfade().scene(from: from, to: to, progress: 0.25, bounds: canvas.bounds), canvas: canvas)[4, 4]
+        #expect(abs(red(p) - 191) <= 1 && abs(blue(p) - 64) <= 1)
+    }
+}
+
+extension Transition {
+    /// The scene of a single step between two pages.
+    func scene(from: Layer, to: Layer, step: Int, progress: Double, bounds: Rect) -> Layer {
+        scene(step: step, progress: progress, screens: [from, to], bounds: bounds)
+    }
+}
