@@ -139,6 +139,22 @@ struct LayerGeometryTests {
         #expect(group.drawList(scale: 1).map(\.name) == ["near", "far"])
     }
 
+    @Test("inside a 3D group, a quad in front of a long tilted one draws after it, though its center is farther")
+    func depthOrderByPlanes() {
+        var long = Layer(bounds: Rect(x: 0, y: 0, width: 10, height: 1000), position: .zero)
+        long.transform = Transform3D(rotationAngle: 80 * .pi / 180, x: 1, y: 0, z: 0) // z = 5.67 y: the top is far
+        long.backgroundColor = .white
+        long.name = "long"
+        var small = Layer(bounds: Rect(x: 0, y: 0, width: 4, height: 4), position: Point(x: 0, y: -80))
+        small.zPosition = -100 // in front of the long quad there (z = -454), behind its center (z = 0)
+        small.backgroundColor = .white
+        small.name = "small"
+        var group = Layer(bounds: Rect(x: -50, y: -100, width: 100, height: 200), position: Point(x: 50, y: 100))
+        group.preserves3D = true
+        group.sublayers = [small, long]
+        #expect(Layer.root(Rect(x: 0, y: 0, width: 100, height: 200), [group]).drawList(scale: 1).map(\.name) == ["long", "small"])
+    }
+
     @Test("a one-sided layer seen from the back is not drawn")
     func backFaceCulling() {
         var layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))

@@ -73,8 +73,9 @@ struct DrawItem {
     var corners: [Point]
     var paint: Paint
     var opacity: Double
-    /// Depth in the enclosing 3D group (larger is nearer); only orders items inside one.
-    var depth: Double
+    /// The corners in the space of the enclosing 3D group, after its perspective divide,
+    /// where the viewer looks down the z axis from +z; nil outside a 3D group.
+    var groupCorners: [SIMD3<Double>]?
     /// The layer's name, for tests.
     var name: String?
 }
@@ -88,18 +89,18 @@ extension Layer {
     func drawList(scale: Double) -> [DrawItem] {
         var items: [DrawItem] = []
         collect(toCanvas: placement.flattened.concatenating(Transform3D(scaleX: scale, y: scale)),
-                toGroup: nil, opacity: 1, into: &items)
+                step: placement, groupSpace: nil, opacity: 1, into: &items)
         return items
     }
 
     /// Appends the quads of this layer and its sublayers. `toCanvas` maps this layer's bounds
-    /// space to canvas pixels; `toGroup` maps it to the space of the enclosing 3D group, if
-    /// any, where depth is measured.
-    private func collect(toCanvas: Transform3D, toGroup: Transform3D?, opacity parentOpacity: Double,
+    /// space to canvas pixels; `step` maps it into its superlayer's space, unflattened;
+    /// `groupSpace` maps it into the space of the enclosing 3D group, if any, where the
+    /// group's quads are put in depth order.
+    private func collect(toCanvas: Transform3D, step: Transform3D, groupSpace: Transform3D?, opacity parentOpacity: Double,
                          into items: inout [DrawItem]) {
         let opacity = parentOpacity * self.opacity
         guard opacity > 0 else { return }
-        let depth = toGroup.map { $0.apply(x: bounds.midX, y: bounds.midY).z } ?? 0
         let canvas = Homography(toCanvas)
 
         if !isBackFacing(canvas) {
@@ -108,7 +109,7 @@ extension Layer {
             // only darken the anti-aliased edges.
             let hidden = contents?.isOpaque == true && place?.destination == bounds
             if let color = backgroundColor, color.alpha > 0, !hidden {
-                appendQuad(bounds, to: canvas, paint: .solid(color.premultipliedPixel), opacity: opacity, depth: depth, into: &items)
+                appendQuad(bounds, to: canvas, groupSpace: groupSpace, paint: .solid(color.premultipliedPixel), opacity: opacity, into: &items)
             }
             if let image = contents, let place {
                 let texelToCanvas = Homography(mapping: place.source, to: place.destination).concatenating(canvas)
@@ -116,23 +117,25 @@ extension Layer {
                     let s = place.source
                     let box = (x0: max(0, Int(s.minX.rounded(.down))), y0: max(0, Int(s.minY.rounded(.down))),
                                x1: min(image.width, Int(s.maxX.rounded(.up))), y1: min(image.height, Int(s.maxY.rounded(.up))))
-                    appendQuad(place.destination, to: canvas, paint: .image(image, source: box, toTexel: toTexel),
-                               opacity: opacity, depth: depth, into: &items)
+                    appendQuad(place.destination, to: canvas, groupSpace: groupSpace, paint: .image(image, source: box, toTexel: toTexel),
+                               opacity: opacity, into: &items)
                 }
             }
         }
 
+        // Sublayers of a 3D group are measured in the group's superlayer space (after the
+        // group's own transform); inside a flat layer they are flattened into its plane.
+        let childrenSpace: Transform3D? = preserves3D ? (groupSpace ?? step) : groupSpace
         var children: [DrawItem] = []
         let sublayerSpace = sublayerPlacement
         for child in sublayers.enumerated().sorted(by: { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }) {
-            let step = child.element.placement.concatenating(sublayerSpace)
-            let kept = preserves3D ? step : step.flattened
-            let childToGroup: Transform3D? = preserves3D ? kept.concatenating(toGroup ?? .identity) : toGroup.map { kept.concatenating($0) }
-            child.element.collect(toCanvas: kept.concatenating(toCanvas), toGroup: childToGroup, opacity: opacity, into: &children)
+            let childStep = child.element.placement.concatenating(sublayerSpace)
+            let kept = preserves3D ? childStep : childStep.flattened
+            child.element.collect(toCanvas: kept.concatenating(toCanvas), step: childStep,
+                                  groupSpace: childrenSpace.map { kept.concatenating($0) }, opacity: opacity, into: &children)
         }
-        if preserves3D {
-            // Painter's order inside a 3D group: farthest first; equal depths keep layer order.
-            children = children.enumerated().sorted { ($0.element.depth, $0.offset) < ($1.element.depth, $1.offset) }.map(\.element)
+        if preserves3D && groupSpace == nil {
+            children = depthOrdered(children)
         }
         items.append(contentsOf: children)
     }
@@ -146,13 +149,19 @@ extension Layer {
         return signedArea(corners.map { Point(x: $0.x / $0.w, y: $0.y / $0.w) }) < 0
     }
 
-    private func appendQuad(_ rect: Rect, to canvas: Homography, paint: Paint, opacity: Double, depth: Double,
+    private func appendQuad(_ rect: Rect, to canvas: Homography, groupSpace: Transform3D?, paint: Paint, opacity: Double,
                             into items: inout [DrawItem]) {
         let projected = Layer.corners(of: rect).map { canvas.apply($0) }
         guard projected.allSatisfy({ $0.w > nearPlaneW }) else { return }
         let corners = projected.map { Point(x: $0.x / $0.w, y: $0.y / $0.w) }
         guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return }
-        items.append(DrawItem(corners: corners, paint: paint, opacity: opacity, depth: depth, name: name))
+        let solid = groupSpace.map { space in
+            Layer.corners(of: rect).map { c -> SIMD3<Double> in
+                let h = space.apply(x: c.x, y: c.y)
+                return SIMD3(h.x / h.w, h.y / h.w, h.z / h.w)
+            }
+        }
+        items.append(DrawItem(corners: corners, paint: paint, opacity: opacity, groupCorners: solid, name: name))
     }
 
     static func corners(of r: Rect) -> [Point] {

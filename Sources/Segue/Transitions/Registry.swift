@@ -4,6 +4,7 @@ public enum TransitionKind: String, CaseIterable, Codable, Sendable {
     case telegramCube = "telegram-cube"
     case crossfade
     case slide
+    case cubeFold = "cube-fold"
 
     public static var names: [String] { allCases.map(\.rawValue) }
 }
@@ -14,6 +15,7 @@ public enum TransitionChoice: Equatable, Sendable {
     case telegramCube(TelegramCube.Parameters)
     case crossfade(Crossfade.Parameters)
     case slide(Slide.Parameters)
+    case cubeFold(CubeFold.Parameters)
 
     public var kind: TransitionKind {
         switch self {
@@ -21,6 +23,7 @@ public enum TransitionChoice: Equatable, Sendable {
         case .telegramCube: return .telegramCube
         case .crossfade: return .crossfade
         case .slide: return .slide
+        case .cubeFold: return .cubeFold
         }
     }
 
@@ -31,6 +34,7 @@ public enum TransitionChoice: Equatable, Sendable {
         case let .telegramCube(parameters): return TelegramCube(parameters)
         case let .crossfade(parameters): return Crossfade(parameters)
         case let .slide(parameters): return Slide(parameters)
+        case let .cubeFold(parameters): return CubeFold(parameters)
         }
     }
 
@@ -41,6 +45,7 @@ public enum TransitionChoice: Equatable, Sendable {
         case .telegramCube: return .telegramCube(try TelegramCube.Parameters(reading: &reader))
         case .crossfade: return .crossfade(try Crossfade.Parameters(reading: &reader))
         case .slide: return .slide(try Slide.Parameters(reading: &reader))
+        case .cubeFold: return .cubeFold(try CubeFold.Parameters(reading: &reader))
         }
     }
 }

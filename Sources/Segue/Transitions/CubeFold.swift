@@ -1,0 +1,174 @@
+import Foundation
+
+/// Core Animation's six-face cube (seed 004, WWDC 2011 "Layers in Perspective"): a
+/// flattened cross of six faces folds into a cube by the seed's per-face anchor points,
+/// positions and quarter turns, seen through the seed's camera (a sublayerTransform with
+/// m34 = -1/500, turned π/8 about x and y, scaled 0.7); the cube then orbits and unfolds.
+///
+/// Screens: the flat cross, the closed cube, the closed cube after its orbit, and the flat
+/// cross again. Faces carry the inputs in order, cycled when there are fewer than six (the
+/// first six are used). While the cube is open every face is two-sided, as in the seed; once
+/// closed, a face is drawn only when its outside faces the viewer. The seed also sets face
+/// 4's zPosition to the side width on top of its translation by the side width, which would
+/// float it a side's width in front of the cube; here face 4 sits on the cube, at z = side.
+public struct CubeFold: Transition {
+    public struct Parameters: Codable, Equatable, Sendable {
+        /// Side of a face in points. Default 120; range 10...2000.
+        public var side: Double = 120
+        /// The camera's eye distance in points; the seed's m34 = -1 / 500. Default 500; range 100...100000.
+        public var perspective: Double = 500
+        /// The camera's turn about x and about y, in degrees; the seed's π/8. Default 22.5 each; range -90...90.
+        public var tiltX: Double = 22.5
+        public var tiltY: Double = 22.5
+        /// The camera's scale; the seed's 0.7. Default 0.7; range 0.1...10.
+        public var cameraScale: Double = 0.7
+        /// Seconds of the orbit; folding and unfolding take `transition.duration`. Default 3; range 0...600.
+        public var orbitDuration: Double = 3
+        /// Degrees the cube turns about its vertical axis during the orbit. Default 360; range -3600...3600.
+        public var orbitYaw: Double = 360
+        /// Degrees the cube tips forward at the middle of the orbit (and back by its end). Default 20; range -90...90.
+        public var orbitPitch: Double = 20
+
+        public init(side: Double = 120, perspective: Double = 500, tiltX: Double = 22.5, tiltY: Double = 22.5,
+                    cameraScale: Double = 0.7, orbitDuration: Double = 3, orbitYaw: Double = 360, orbitPitch: Double = 20) {
+            self.side = side
+            self.perspective = perspective
+            self.tiltX = tiltX
+            self.tiltY = tiltY
+            self.cameraScale = cameraScale
+            self.orbitDuration = orbitDuration
+            self.orbitYaw = orbitYaw
+            self.orbitPitch = orbitPitch
+        }
+
+        init(reading r: inout ConfigReader) throws {
+            side = try r.number("side", default: 120, in: 10...2000, "Side of a face in points.")
+            perspective = try r.number("perspective", default: 500, in: 100...100_000, "The camera's eye distance in points; m34 = -1 / perspective.")
+            tiltX = try r.number("tiltX", default: 22.5, in: -90...90, "The camera's turn about x, in degrees.")
+            tiltY = try r.number("tiltY", default: 22.5, in: -90...90, "The camera's turn about y, in degrees.")
+            cameraScale = try r.number("cameraScale", default: 0.7, in: 0.1...10, "The camera's scale.")
+            orbitDuration = try r.number("orbitDuration", default: 3, in: 0...600, "Seconds of the orbit.")
+            orbitYaw = try r.number("orbitYaw", default: 360, in: -3600...3600, "Degrees the cube turns about its vertical axis while orbiting.")
+            orbitPitch = try r.number("orbitPitch", default: 20, in: -90...90, "Degrees the cube tips at the middle of the orbit.")
+        }
+    }
+
+    public var parameters: Parameters
+
+    public init(_ parameters: Parameters = Parameters()) { self.parameters = parameters }
+
+    // MARK: The seed's geometry
+
+    /// `CATransform3D.transformFor3DCubeSide(number, zWidth:)`, with the fold angle scaled by
+    /// `amount` (0 flat, 1 folded).
+    static func sideTransform(_ number: Int, side: Double, amount: Double) -> Transform3D {
+        let halfPi = Double.pi / 2 * amount
+        switch number {
+        case 1: return Transform3D(rotationAngle: halfPi, x: 0, y: 1, z: 0)
+        case 3: return Transform3D(rotationAngle: -halfPi, x: 0, y: 1, z: 0)
+        case 4: return Transform3D(translationX: 0, y: 0, z: side * amount)
+        case 5: return Transform3D(rotationAngle: -halfPi, x: 1, y: 0, z: 0)
+        case 6: return Transform3D(rotationAngle: halfPi, x: 1, y: 0, z: 0)
+        default: return .identity
+        }
+    }
+
+    /// `CGPoint.anchorPointAndPositionForCubeSideLayer(number:sideSize:)`.
+    static func anchorAndPosition(_ number: Int, side: Double) -> (anchorPoint: Point, position: Point) {
+        let half = side / 2
+        switch number {
+        case 1: return (Point(x: 1, y: 0.5), Point(x: -half, y: 0))
+        case 3: return (Point(x: 0, y: 0.5), Point(x: half, y: 0))
+        case 5: return (Point(x: 0.5, y: 1), Point(x: 0, y: -half))
+        case 6: return (Point(x: 0.5, y: 0), Point(x: 0, y: half))
+        default: return (Point(x: 0.5, y: 0.5), Point(x: 0, y: 0))
+        }
+    }
+
+    /// `CATransform3D.somePerspectiveTransform()`, with the seed's constants as parameters.
+    func camera() -> Transform3D {
+        Transform3D.perspective(m34: -1 / parameters.perspective)
+            .rotated(by: parameters.tiltX * Double.pi / 180, x: 1, y: 0, z: 0)
+            .rotated(by: parameters.tiltY * Double.pi / 180, x: 0, y: 1, z: 0)
+            .scaled(x: parameters.cameraScale, y: parameters.cameraScale, z: parameters.cameraScale)
+    }
+
+    /// The orbit at `t` (0...1) on top of the camera: turns about the cube's center (z = side / 2),
+    /// as the seed's rotationFromDisplacement does for a closed cube.
+    func orbit(_ t: Double) -> Transform3D {
+        let yaw = parameters.orbitYaw * Double.pi / 180 * t
+        let pitch = parameters.orbitPitch * Double.pi / 180 * sin(Double.pi * min(max(t, 0), 1))
+        let half = parameters.side / 2
+        return camera()
+            .translated(x: 0, y: 0, z: half)
+            .rotated(by: pitch, x: 1, y: 0, z: 0)
+            .rotated(by: yaw, x: 0, y: 1, z: 0)
+            .translated(x: 0, y: 0, z: -half)
+    }
+
+    // MARK: Screens and scenes
+
+    public func screens(pages: [Layer], bounds: Rect) -> [Layer] {
+        let faces = (1...6).map { number -> Layer in
+            let (anchor, position) = CubeFold.anchorAndPosition(number, side: parameters.side)
+            var face = Layer(bounds: Rect(x: 0, y: 0, width: parameters.side, height: parameters.side), position: position)
+            face.anchorPoint = anchor
+            face.contents = pages.isEmpty ? nil : pages[(number - 1) % pages.count].contents
+            face.contentsGravity = .fill
+            face.name = "face \(number)"
+            return face
+        }
+        return [cube(faces, fold: 0, orbit: 0, bounds: bounds), cube(faces, fold: 1, orbit: 0, bounds: bounds),
+                cube(faces, fold: 1, orbit: 1, bounds: bounds), cube(faces, fold: 0, orbit: 1, bounds: bounds)]
+    }
+
+    public func scene(step: Int, progress: Double, screens: [Layer], bounds: Rect) -> Layer {
+        let faces = screens[0].sublayers
+        let cubeLayer: Layer
+        switch step {
+        case 0: cubeLayer = cube(faces, fold: progress, orbit: 0, bounds: bounds)
+        case 1: cubeLayer = cube(faces, fold: 1, orbit: progress, bounds: bounds)
+        default: cubeLayer = cube(faces, fold: 1 - progress, orbit: 1, bounds: bounds)
+        }
+        return .root(bounds, [cubeLayer])
+    }
+
+    public func duration(step: Int, base: Double) -> Double { step == 1 ? parameters.orbitDuration : base }
+
+    /// The cube, `fold` of the way closed, `orbit` of the way round, centered on the screen.
+    func cube(_ faces: [Layer], fold: Double, orbit t: Double, bounds: Rect) -> Layer {
+        // A 3D container whose origin is the center of the screen, the faces around it.
+        var container = Layer(bounds: Rect(x: -bounds.width / 2, y: -bounds.height / 2, width: bounds.width, height: bounds.height),
+                              position: Point(x: bounds.midX, y: bounds.midY))
+        container.preserves3D = true
+        container.sublayerTransform = orbit(t)
+        container.name = "cube"
+        let closed = fold >= 1
+        container.sublayers = faces.enumerated().map { index, face in
+            var face = face
+            let number = index + 1
+            face.transform = CubeFold.sideTransform(number, side: parameters.side, amount: fold)
+            // Flat, face 4 lies over face 2 (the seed's zPosition 1); folded, it is the front.
+            face.zPosition = number == 4 ? 1 - min(max(fold, 0), 1) : 0
+            face.isDoubleSided = true
+            return face
+        }
+        if closed {
+            container.sublayers = container.sublayers.enumerated().compactMap { index, face in
+                outsideFacesViewer(face, number: index + 1, in: container, bounds: bounds) ? face : nil
+            }
+        }
+        return container
+    }
+
+    /// Whether a face of the closed cube shows its outside to the viewer. Face 4's front is its
+    /// outside; the other faces fold their fronts inward, so their outside is their back.
+    private func outsideFacesViewer(_ face: Layer, number: Int, in container: Layer, bounds: Rect) -> Bool {
+        var probe = face
+        probe.isDoubleSided = false
+        var single = container
+        single.sublayers = [probe]
+        let frontVisible = !Layer.root(bounds, [single]).drawList(scale: 1).isEmpty
+        return number == 4 ? frontVisible : !frontVisible
+    }
+}
