@@ -141,7 +141,7 @@ struct RenderCLITests {
             (["render", "--size", "91x160", example("a.jpg"), "-o", out], "canvas.size 91x160: MP4 video (yuv420p) needs an even width and height"),
             (["render", "--set", "transition.durration=1", example("a.jpg"), "-o", out], "unknown key 'transition.durration'. Did you mean 'duration'?"),
             (["render", "--set", "transition.kind=cubee", example("a.jpg"), "-o", out], "'transition.kind' is 'cubee' (expected one of: stories-cube"),
-            (["render", "--preset", "nope", example("a.jpg"), "-o", out], "no preset named 'nope' (shipped presets: crossfade, cube-fold, slide, stories-cube, telegram-cube"),
+            (["render", "--preset", "nope", example("a.jpg"), "-o", out], "no preset named 'nope' (shipped presets: crossfade, cube-fold, instagram-zoom, slide, stories-cube, telegram-cube"),
             (["render", "--size", "big", example("a.jpg"), "-o", out], "--size 'big': expected WIDTHxHEIGHT"),
             (["render", example("a.jpg"), "-o", folder.appendingPathComponent("x.avi").path], "cannot tell the format of"),
             (["render", "--frames", "0,500", example("a.jpg"), "-o", "-"], "frame 500 is past the last frame (59)"),

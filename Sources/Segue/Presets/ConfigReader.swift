@@ -77,6 +77,32 @@ public struct ConfigReader {
                 try ConfigReader.integer(items[1], key: fullKey(key), in: range))
     }
 
+    /// A list of numbers, each in `range`, that `accept` accepts as a whole (`expected` says what it wants).
+    public mutating func numbers(_ key: String, default value: [Double], in range: ClosedRange<Double>, expected: String,
+                                 _ meaning: String, accept: ([Double]) -> Bool = { _ in true }) throws -> [Double] {
+        guard let found = lookup(key) else { return value }
+        guard case let .sequence(items) = found.value else {
+            throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "a list of numbers, \(expected)")
+        }
+        let list = try items.map { item -> Double in
+            let number = try ConfigReader.number(item, key: fullKey(key))
+            guard range.contains(number) else {
+                throw PresetError.outOfRange(key: fullKey(key), origin: item.origin, value: format(number),
+                                             range: "\(format(range.lowerBound))...\(format(range.upperBound))")
+            }
+            return number
+        }
+        guard accept(list) else {
+            throw PresetError.invalid(key: fullKey(key), origin: found.origin, value: "[" + list.map(format).joined(separator: ", ") + "]", expected: expected)
+        }
+        return list
+    }
+
+    /// A color: #RRGGBB, #RRGGBBAA or a name.
+    public mutating func color(_ key: String, default value: Color, _ meaning: String) throws -> Color {
+        try parsed(key, default: value, expected: "a color: #RRGGBB, #RRGGBBAA or a name (black, white, ...)", meaning) { Color(parsing: $0) }
+    }
+
     /// true or false.
     public mutating func flag(_ key: String, default value: Bool, _ meaning: String) throws -> Bool {
         guard let found = lookup(key) else { return value }

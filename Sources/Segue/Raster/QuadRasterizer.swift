@@ -48,6 +48,19 @@ struct WarpSource: PixelSource {
     }
 }
 
+/// Another source seen through masks: its color scaled by the part of the pixel the masks let through.
+struct MaskedSource<Inner: PixelSource>: PixelSource {
+    let inner: Inner
+    let clips: [Clip]
+    @inline(__always) func color(x: Int, y: Int) -> UInt32 {
+        var coverage = 1.0
+        for clip in clips { coverage *= clip.coverage(x: x, y: y) }
+        if coverage >= 1 { return inner.color(x: x, y: y) }
+        let k = UInt32((coverage * 256).rounded())
+        return k == 0 ? 0 : scalePixel(inner.color(x: x, y: y), k)
+    }
+}
+
 /// A convex quad prepared for scan conversion: its four edges as lines
 /// `d = nx * x + ny * y + c`, d being the signed distance in pixels, positive inside.
 struct PreparedQuad {

@@ -98,7 +98,7 @@ public struct Compositor: Sendable {
     private func prepare(_ items: [DrawItem], canvas: Canvas) -> [CompiledQuad] {
         items.compactMap { item in
             guard let quad = PreparedQuad(corners: item.corners, opacity: item.opacity, canvasHeight: canvas.height) else { return nil }
-            return CompiledQuad(quad: quad, paint: item.paint)
+            return CompiledQuad(quad: quad, paint: item.paint, clips: item.clips)
         }
     }
 }
@@ -107,26 +107,34 @@ public struct Compositor: Sendable {
 struct CompiledQuad {
     let quad: PreparedQuad
     let paint: Paint
+    let clips: [Clip]
 
     func draw(into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
         switch paint {
         case .solid(let pixel):
-            quad.draw(SolidSource(pixel: pixel), into: frame, width: width, band: band)
+            draw(SolidSource(pixel: pixel), into: frame, width: width, band: band)
         case .image(let image, let box, let map):
             image.pixels.withUnsafeBufferPointer { texels in
                 let base = texels.baseAddress!
                 if let offset = CompiledQuad.wholePixelOffset(map) {
-                    let source = CopySource(texels: base, stride: image.width, dx: offset.dx, dy: offset.dy,
-                                            x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1)
-                    quad.draw(source, into: frame, width: width, band: band)
+                    draw(CopySource(texels: base, stride: image.width, dx: offset.dx, dy: offset.dy,
+                                    x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1), into: frame, width: width, band: band)
                 } else {
-                    let source = WarpSource(texels: base, stride: image.width, map: map,
-                                            lowX: Double(box.x0 * 256), highX: Double((box.x1 - 1) * 256),
-                                            lowY: Double(box.y0 * 256), highY: Double((box.y1 - 1) * 256),
-                                            x1: box.x1, y1: box.y1)
-                    quad.draw(source, into: frame, width: width, band: band)
+                    draw(WarpSource(texels: base, stride: image.width, map: map,
+                                    lowX: Double(box.x0 * 256), highX: Double((box.x1 - 1) * 256),
+                                    lowY: Double(box.y0 * 256), highY: Double((box.y1 - 1) * 256),
+                                    x1: box.x1, y1: box.y1), into: frame, width: width, band: band)
                 }
             }
+        }
+    }
+
+    @inline(__always)
+    private func draw<S: PixelSource>(_ source: S, into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
+        if clips.isEmpty {
+            quad.draw(source, into: frame, width: width, band: band)
+        } else {
+            quad.draw(MaskedSource(inner: source, clips: clips), into: frame, width: width, band: band)
         }
     }
 

@@ -67,6 +67,37 @@ enum Paint {
     case image(Image, source: (x0: Int, y0: Int, x1: Int, y1: Int), toTexel: Homography)
 }
 
+/// A rounded rectangle that limits what shows of a quad: the mask of the quad's layer or of
+/// an ancestor. `toLocal` takes a canvas pixel to the shape's own space, where one pixel
+/// spans about `pixelSize` units.
+struct Clip {
+    let shape: RoundedRect
+    let toLocal: Homography
+    let pixelSize: Double
+
+    init?(_ shape: RoundedRect, canvas: Homography) {
+        guard let inverse = canvas.inverse else { return nil }
+        // The size of a pixel in the shape's space, measured at the shape's center.
+        let c = canvas.apply(Point(x: shape.rect.midX, y: shape.rect.midY))
+        let px = Point(x: c.x / c.w, y: c.y / c.w)
+        func local(_ p: Point) -> SIMD2<Double> { let h = inverse.apply(p); return SIMD2(h.x / h.w, h.y / h.w) }
+        let o = local(px), u = local(Point(x: px.x + 1, y: px.y)) - o, v = local(Point(x: px.x, y: px.y + 1)) - o
+        let area = abs(u.x * v.y - u.y * v.x)
+        guard area > 0, area.isFinite else { return nil }
+        self.shape = shape
+        self.toLocal = inverse
+        self.pixelSize = area.squareRoot()
+    }
+
+    /// The part of canvas pixel (x, y) inside the shape, 0...1.
+    @inline(__always)
+    func coverage(x: Int, y: Int) -> Double {
+        let h = toLocal.apply(Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
+        let d = shape.signedDistance(Point(x: h.x / h.w, y: h.y / h.w))
+        return min(max(d / pixelSize + 0.5, 0), 1)
+    }
+}
+
 /// One quad to draw, in canvas pixels: the flattened form of a layer's background or
 /// contents. Corners run top left, top right, bottom right, bottom left of the source rect.
 struct DrawItem {
@@ -76,6 +107,8 @@ struct DrawItem {
     /// The corners in the space of the enclosing 3D group, after its perspective divide,
     /// where the viewer looks down the z axis from +z; nil outside a 3D group.
     var groupCorners: [SIMD3<Double>]?
+    /// Masks the quad is seen through.
+    var clips: [Clip] = []
     /// The layer's name, for tests.
     var name: String?
 }
@@ -89,7 +122,7 @@ extension Layer {
     func drawList(scale: Double) -> [DrawItem] {
         var items: [DrawItem] = []
         collect(toCanvas: placement.flattened.concatenating(Transform3D(scaleX: scale, y: scale)),
-                step: placement, groupSpace: nil, opacity: 1, into: &items)
+                step: placement, groupSpace: nil, opacity: 1, clips: [], into: &items)
         return items
     }
 
@@ -98,10 +131,19 @@ extension Layer {
     /// `groupSpace` maps it into the space of the enclosing 3D group, if any, where the
     /// group's quads are put in depth order.
     private func collect(toCanvas: Transform3D, step: Transform3D, groupSpace: Transform3D?, opacity parentOpacity: Double,
-                         into items: inout [DrawItem]) {
+                         clips parentClips: [Clip], into items: inout [DrawItem]) {
         let opacity = parentOpacity * self.opacity
         guard opacity > 0 else { return }
         let canvas = Homography(toCanvas)
+        // The mask clips everything the layer draws; rounded corners clip its background, and
+        // with masksToBounds its contents and sublayers too.
+        var clips = parentClips
+        if let mask, let clip = Clip(mask, canvas: canvas) { clips.append(clip) }
+        let rounded = cornerRadius > 0 ? Clip(RoundedRect(rect: bounds, cornerRadius: cornerRadius, cornerCurve: cornerCurve), canvas: canvas) : nil
+        let backgroundClips = clips + (rounded.map { [$0] } ?? [])
+        if masksToBounds {
+            if let rounded { clips.append(rounded) } else if let clip = Clip(RoundedRect(rect: bounds), canvas: canvas) { clips.append(clip) }
+        }
 
         if !isBackFacing(canvas) {
             let place = contents.map { contentsGravity.placement(of: $0.size, in: bounds) }
@@ -109,7 +151,8 @@ extension Layer {
             // only darken the anti-aliased edges.
             let hidden = contents?.isOpaque == true && place?.destination == bounds
             if let color = backgroundColor, color.alpha > 0, !hidden {
-                appendQuad(bounds, to: canvas, groupSpace: groupSpace, paint: .solid(color.premultipliedPixel), opacity: opacity, into: &items)
+                appendQuad(bounds, to: canvas, groupSpace: groupSpace, paint: .solid(color.premultipliedPixel), opacity: opacity,
+                           clips: backgroundClips, into: &items)
             }
             if let image = contents, let place {
                 let texelToCanvas = Homography(mapping: place.source, to: place.destination).concatenating(canvas)
@@ -118,7 +161,7 @@ extension Layer {
                     let box = (x0: max(0, Int(s.minX.rounded(.down))), y0: max(0, Int(s.minY.rounded(.down))),
                                x1: min(image.width, Int(s.maxX.rounded(.up))), y1: min(image.height, Int(s.maxY.rounded(.up))))
                     appendQuad(place.destination, to: canvas, groupSpace: groupSpace, paint: .image(image, source: box, toTexel: toTexel),
-                               opacity: opacity, into: &items)
+                               opacity: opacity, clips: clips, into: &items)
                 }
             }
         }
@@ -132,7 +175,7 @@ extension Layer {
             let childStep = child.element.placement.concatenating(sublayerSpace)
             let kept = preserves3D ? childStep : childStep.flattened
             child.element.collect(toCanvas: kept.concatenating(toCanvas), step: childStep,
-                                  groupSpace: childrenSpace.map { kept.concatenating($0) }, opacity: opacity, into: &children)
+                                  groupSpace: childrenSpace.map { kept.concatenating($0) }, opacity: opacity, clips: clips, into: &children)
         }
         if preserves3D && groupSpace == nil {
             children = depthOrdered(children)
@@ -150,7 +193,7 @@ extension Layer {
     }
 
     private func appendQuad(_ rect: Rect, to canvas: Homography, groupSpace: Transform3D?, paint: Paint, opacity: Double,
-                            into items: inout [DrawItem]) {
+                            clips: [Clip], into items: inout [DrawItem]) {
         let projected = Layer.corners(of: rect).map { canvas.apply($0) }
         guard projected.allSatisfy({ $0.w > nearPlaneW }) else { return }
         let corners = projected.map { Point(x: $0.x / $0.w, y: $0.y / $0.w) }
@@ -161,7 +204,7 @@ extension Layer {
                 return SIMD3(h.x / h.w, h.y / h.w, h.z / h.w)
             }
         }
-        items.append(DrawItem(corners: corners, paint: paint, opacity: opacity, groupCorners: solid, name: name))
+        items.append(DrawItem(corners: corners, paint: paint, opacity: opacity, groupCorners: solid, clips: clips, name: name))
     }
 
     static func corners(of r: Rect) -> [Point] {

@@ -30,6 +30,15 @@ public struct Layer: Sendable {
     /// An image drawn in the bounds according to `contentsGravity`, never outside them.
     public var contents: Image?
     public var contentsGravity: ContentsGravity = .fill
+    /// Rounds the corners of the background, and of everything when `masksToBounds` is set.
+    public var cornerRadius: Double = 0
+    public var cornerCurve: CornerCurve = .circular
+    /// Clips the contents and the sublayers to the (rounded) bounds.
+    public var masksToBounds = false
+    /// Shows only what lies inside this rounded rectangle, given in the layer's bounds space
+    /// (the alpha of a mask layer with a background color and a corner radius, as the
+    /// shared zoom's mask view is); it moves with the layer's transform.
+    public var mask: RoundedRect?
     /// CATransformLayer semantics: sublayers stay in 3D and are ordered by depth.
     public var preserves3D = false
     /// Drawn after the layer, back to front by `zPosition` (then in order).

@@ -5,6 +5,7 @@ public enum TransitionKind: String, CaseIterable, Codable, Sendable {
     case crossfade
     case slide
     case cubeFold = "cube-fold"
+    case sharedZoom = "shared-zoom"
 
     public static var names: [String] { allCases.map(\.rawValue) }
 }
@@ -16,6 +17,7 @@ public enum TransitionChoice: Equatable, Sendable {
     case crossfade(Crossfade.Parameters)
     case slide(Slide.Parameters)
     case cubeFold(CubeFold.Parameters)
+    case sharedZoom(SharedZoom.Parameters)
 
     public var kind: TransitionKind {
         switch self {
@@ -24,6 +26,7 @@ public enum TransitionChoice: Equatable, Sendable {
         case .crossfade: return .crossfade
         case .slide: return .slide
         case .cubeFold: return .cubeFold
+        case .sharedZoom: return .sharedZoom
         }
     }
 
@@ -35,6 +38,7 @@ public enum TransitionChoice: Equatable, Sendable {
         case let .crossfade(parameters): return Crossfade(parameters)
         case let .slide(parameters): return Slide(parameters)
         case let .cubeFold(parameters): return CubeFold(parameters)
+        case let .sharedZoom(parameters): return SharedZoom(parameters)
         }
     }
 
@@ -46,6 +50,7 @@ public enum TransitionChoice: Equatable, Sendable {
         case .crossfade: return .crossfade(try Crossfade.Parameters(reading: &reader))
         case .slide: return .slide(try Slide.Parameters(reading: &reader))
         case .cubeFold: return .cubeFold(try CubeFold.Parameters(reading: &reader))
+        case .sharedZoom: return .sharedZoom(try SharedZoom.Parameters(reading: &reader))
         }
     }
 }

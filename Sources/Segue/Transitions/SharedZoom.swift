@@ -1,0 +1,213 @@
+import Foundation
+
+/// Instagram's shared-element zoom (seed 002): a profile grid of the inputs; tapping a
+/// thumbnail pushes its detail screen, which grows out of the thumbnail (the detail screen
+/// starts under the seed's aspect-fill transform and returns to identity while its mask
+/// grows from the thumbnail's shape to the whole screen and its continuous corners go from
+/// 0 to 39 points), over a white placeholder in the thumbnail's cell and a black overlay on
+/// the grid that darkens from 0 to 0.5. Pop is the same in reverse. The video tours the
+/// inputs: grid, push into image 1, hold, pop, push into image 2, and so on, ending on the
+/// grid. A pop may follow a scripted drag: progress keyframes that may go back, as a finger
+/// that hesitates or starts to cancel before letting go.
+public struct SharedZoom: Transition {
+    public struct Parameters: Codable, Equatable, Sendable {
+        /// Thumbnails per row of the grid. Default 3; range 1...10.
+        public var columns = 3
+        /// Points between thumbnails. Default 2; range 0...50.
+        public var spacing = 2.0
+        /// Points above the grid (the profile's header). Default 140; range 0...2000.
+        public var gridTop = 140.0
+        /// The grid screen's color. Default white.
+        public var gridBackground = Color.white
+        /// Points above the detail image (the post's header). Default 100; range 0...2000.
+        public var detailTop = 100.0
+        /// The detail screen's color. Default white.
+        public var detailBackground = Color.white
+        /// The mask's corner radius at full screen, in points; the seed's 39. Default 39; range 0...200.
+        public var cornerRadius = 39.0
+        /// The darkest the grid gets behind the detail screen; the seed's 0.5. Default 0.5; range 0...1.
+        public var overlayOpacity = 0.5
+        /// What covers the tapped thumbnail's cell meanwhile; the seed's white. Default white.
+        public var placeholder = Color.white
+        /// Progress keyframes a pop follows instead of the timing curve, evenly spaced over its
+        /// duration, from 0 to 1; values may go back. Default none.
+        public var popDrag: [Double] = []
+
+        public init() {}
+
+        init(reading r: inout ConfigReader) throws {
+            columns = try r.integer("columns", default: 3, in: 1...10, "Thumbnails per row of the grid.")
+            spacing = try r.number("spacing", default: 2, in: 0...50, "Points between thumbnails.")
+            gridTop = try r.number("gridTop", default: 140, in: 0...2000, "Points above the grid.")
+            gridBackground = try r.color("gridBackground", default: .white, "The grid screen's color.")
+            detailTop = try r.number("detailTop", default: 100, in: 0...2000, "Points above the detail image.")
+            detailBackground = try r.color("detailBackground", default: .white, "The detail screen's color.")
+            cornerRadius = try r.number("cornerRadius", default: 39, in: 0...200, "The mask's corner radius at full screen, in points.")
+            overlayOpacity = try r.number("overlayOpacity", default: 0.5, in: 0...1, "The darkest the grid gets behind the detail screen.")
+            placeholder = try r.color("placeholder", default: .white, "What covers the tapped thumbnail's cell.")
+            popDrag = try r.numbers("popDrag", default: [], in: 0...1, expected: "none, or at least two values, the first 0 and the last 1",
+                                    "Progress keyframes a pop follows, evenly spaced over its duration.") {
+                $0.isEmpty || ($0.count >= 2 && $0.first == 0 && $0.last == 1)
+            }
+        }
+    }
+
+    public var parameters: Parameters
+
+    public init(_ parameters: Parameters = Parameters()) { self.parameters = parameters }
+
+    // MARK: The seed's helpers
+
+    /// `CGAffineTransform.transform(parent:soChild:aspectFills:)`: the scale and translation
+    /// (about the parent's center, as UIView.transform) that make `child`, a rect inside
+    /// `parent`, cover `rect` with its aspect ratio kept.
+    public static func transform(parent: Rect, soChild child: Rect, aspectFills rect: Rect) -> Transform3D {
+        let childRatio = child.width / child.height
+        let rectRatio = rect.width / rect.height
+        let scaleX = rect.width / child.width
+        let scaleY = rect.height / child.height
+        let scaleFactor = rectRatio < childRatio ? scaleY : scaleX
+        let offsetX = rect.midX - parent.midX
+        let offsetY = rect.midY - parent.midY
+        let centerOffsetX = (parent.midX - child.midX) * scaleFactor
+        let centerOffsetY = (parent.midY - child.midY) * scaleFactor
+        let translateX = offsetX + centerOffsetX
+        let translateY = offsetY + centerOffsetY
+        return Transform3D(scaleX: scaleFactor, y: scaleFactor).concatenating(Transform3D(translationX: translateX, y: translateY))
+    }
+
+    /// `CGRect.aspectFit(to:)`, as the seed writes it (its width-limited branch multiplies by
+    /// the ratio where a division would keep the aspect; the two agree for square thumbnails).
+    public static func aspectFit(_ r: Rect, to frame: Rect) -> Rect {
+        let ratio = r.width / r.height
+        let frameRatio = frame.width / frame.height
+        if frameRatio < ratio {
+            let height = frame.width * ratio
+            return Rect(x: frame.minX, y: frame.minY + (frame.height - height) / 2, width: frame.width, height: height)
+        } else {
+            let width = frame.height * (r.height / r.width)
+            return Rect(x: frame.minX + (frame.width - width) / 2, y: frame.minY, width: width, height: frame.height)
+        }
+    }
+
+    // MARK: Layout
+
+    /// The grid cell of input `index`, in points.
+    public func cellFrame(_ index: Int, bounds: Rect) -> Rect {
+        let columns = parameters.columns, spacing = parameters.spacing
+        let side = (bounds.width - Double(columns - 1) * spacing) / Double(columns)
+        let row = index / columns, column = index % columns
+        return Rect(x: bounds.minX + Double(column) * (side + spacing), y: bounds.minY + parameters.gridTop + Double(row) * (side + spacing),
+                    width: side, height: side)
+    }
+
+    /// Where the detail screen shows an image of `size`: the screen's width, below
+    /// `detailTop`, as tall as the aspect ratio makes it (a tall image runs off the bottom).
+    public func detailFrame(for size: Size, bounds: Rect) -> Rect {
+        Rect(x: bounds.minX, y: bounds.minY + parameters.detailTop, width: bounds.width, height: bounds.width * size.height / size.width)
+    }
+
+    // MARK: Screens
+
+    public func screens(pages: [Layer], bounds: Rect) -> [Layer] {
+        var grid = Layer(frame: bounds)
+        grid.backgroundColor = parameters.gridBackground
+        grid.name = "grid"
+        grid.sublayers = pages.indices.map { i in
+            var cell = Layer(frame: cellFrame(i, bounds: bounds))
+            cell.contents = pages[i].contents
+            cell.contentsGravity = .fill
+            cell.name = "thumbnail \(i + 1)"
+            return cell
+        }
+        var screens = [grid]
+        for (i, page) in pages.enumerated() {
+            var detail = Layer(frame: bounds)
+            detail.backgroundColor = parameters.detailBackground
+            detail.name = "detail \(i + 1)"
+            if let image = page.contents {
+                var imageView = Layer(frame: detailFrame(for: image.size, bounds: bounds))
+                imageView.contents = image
+                imageView.contentsGravity = .stretch
+                imageView.name = "image \(i + 1)"
+                detail.sublayers = [imageView]
+            }
+            screens += [detail, grid]
+        }
+        return screens
+    }
+
+    /// Step 2k pushes into input k; step 2k + 1 pops back to the grid.
+    public func scene(step: Int, progress: Double, screens: [Layer], bounds: Rect) -> Layer {
+        if progress <= 0 { return .root(bounds, [screens[step]]) }
+        if progress >= 1 { return .root(bounds, [screens[step + 1]]) }
+        let index = step / 2
+        let cell = cellFrame(index, bounds: bounds)
+        if step % 2 == 0 {
+            return push(grid: screens[step], detail: screens[step + 1], cell: cell, progress: progress, bounds: bounds)
+        }
+        return pop(detail: screens[step], grid: screens[step + 1], cell: cell, progress: progress, bounds: bounds)
+    }
+
+    public func progress(step: Int, linear: Double, curve: TimingCurve) -> Double {
+        let keys = parameters.popDrag
+        guard step % 2 == 1, keys.count >= 2 else { return curve(linear) }
+        let position = min(max(linear, 0), 1) * Double(keys.count - 1)
+        let i = min(Int(position), keys.count - 2)
+        return keys[i] + (keys[i + 1] - keys[i]) * (position - Double(i))
+    }
+
+    /// The rect of the detail image in its screen.
+    private func imageFrame(_ detail: Layer) -> Rect { detail.sublayers.first?.frame ?? detail.bounds }
+
+    /// The seed's pushAnimation at `p`: everything animates from its start value to its end
+    /// value, linearly in the eased progress (UIView.animate).
+    func push(grid: Layer, detail: Layer, cell fromFrame: Rect, progress p: Double, bounds: Rect) -> Layer {
+        let toFrame = imageFrame(detail)
+        var toView = detail
+        toView.transform = SharedZoom.lerp(SharedZoom.transform(parent: detail.frame, soChild: toFrame, aspectFills: fromFrame), .identity, p)
+        toView.mask = RoundedRect(rect: SharedZoom.lerp(SharedZoom.aspectFit(fromFrame, to: toFrame), detail.bounds, p),
+                                  cornerRadius: parameters.cornerRadius * p, cornerCurve: .continuous)
+        let fromView = covered(grid, cell: fromFrame, overlay: parameters.overlayOpacity * p, bounds: bounds)
+        return .root(bounds, [fromView, toView])
+    }
+
+    /// The seed's popAnimation at `p`.
+    func pop(detail: Layer, grid: Layer, cell toFrame: Rect, progress p: Double, bounds: Rect) -> Layer {
+        let fromFrame = imageFrame(detail)
+        var fromView = detail
+        fromView.transform = SharedZoom.lerp(.identity, SharedZoom.transform(parent: detail.frame, soChild: fromFrame, aspectFills: toFrame), p)
+        fromView.mask = RoundedRect(rect: SharedZoom.lerp(detail.bounds, SharedZoom.aspectFit(toFrame, to: fromFrame), p),
+                                    cornerRadius: parameters.cornerRadius * (1 - p), cornerCurve: .continuous)
+        let toView = covered(grid, cell: toFrame, overlay: parameters.overlayOpacity * (1 - p), bounds: bounds)
+        return .root(bounds, [toView, fromView])
+    }
+
+    /// The grid with the placeholder over the cell and the dark overlay over everything.
+    private func covered(_ grid: Layer, cell: Rect, overlay opacity: Double, bounds: Rect) -> Layer {
+        var grid = grid
+        var placeholder = Layer(frame: cell)
+        placeholder.backgroundColor = parameters.placeholder
+        placeholder.name = "placeholder"
+        var overlay = Layer(frame: grid.bounds)
+        overlay.backgroundColor = .black
+        overlay.opacity = opacity
+        overlay.name = "overlay"
+        grid.sublayers += [placeholder, overlay]
+        return grid
+    }
+
+    static func lerp(_ a: Double, _ b: Double, _ t: Double) -> Double { a + (b - a) * t }
+
+    static func lerp(_ a: Rect, _ b: Rect, _ t: Double) -> Rect {
+        Rect(x: lerp(a.minX, b.minX, t), y: lerp(a.minY, b.minY, t), width: lerp(a.width, b.width, t), height: lerp(a.height, b.height, t))
+    }
+
+    /// Entry by entry, as Core Animation interpolates a scale and a translation.
+    static func lerp(_ a: Transform3D, _ b: Transform3D, _ t: Double) -> Transform3D {
+        Transform3D(m11: lerp(a.m11, b.m11, t), m12: lerp(a.m12, b.m12, t), m13: lerp(a.m13, b.m13, t), m14: lerp(a.m14, b.m14, t),
+                    m21: lerp(a.m21, b.m21, t), m22: lerp(a.m22, b.m22, t), m23: lerp(a.m23, b.m23, t), m24: lerp(a.m24, b.m24, t),
+                    m31: lerp(a.m31, b.m31, t), m32: lerp(a.m32, b.m32, t), m33: lerp(a.m33, b.m33, t), m34: lerp(a.m34, b.m34, t),
+                    m41: lerp(a.m41, b.m41, t), m42: lerp(a.m42, b.m42, t), m43: lerp(a.m43, b.m43, t), m44: lerp(a.m44, b.m44, t))
+    }
+}
