@@ -59,3 +59,34 @@ struct TimingTests {
         #expect(t.moment(at: 209) == .hold(index: 2))
     }
 }
+
+@Suite("Spring timing curve")
+struct SpringTests {
+    @Test("an underdamped spring overshoots, then settles exactly on 1")
+    func underdamped() {
+        let curve = TimingCurve(parsing: "spring(0.3, 2)")!
+        #expect(curve == .spring(dampingRatio: 0.3, frequency: 2))
+        let samples = stride(from: 0.0, through: 1, by: 0.01).map { curve($0) }
+        #expect(samples.max()! > 1.2)
+        #expect(samples.first == 0 && samples.last == 1)
+        // The position follows the damped oscillator: 1 - e^(-ζωt)(cos ω_d t + ζω/ω_d sin ω_d t), plus the end fold.
+        let t = 0.2, w = 2 * Double.pi * 2, wd = w * (1 - 0.09).squareRoot()
+        let raw = 1 - exp(-0.3 * w * t) * (cos(wd * t) + 0.3 * w / wd * sin(wd * t))
+        #expect(abs(curve(t) - raw) < 0.001)
+    }
+
+    @Test("critically damped and overdamped springs rise without overshoot")
+    func damped() {
+        for text in ["spring(1, 1.5)", "spring(1.8, 1.5)"] {
+            let curve = TimingCurve(parsing: text)!
+            let samples = stride(from: 0.0, through: 1, by: 0.01).map { curve($0) }
+            #expect(zip(samples, samples.dropFirst()).allSatisfy { $0 <= $1 + 1e-12 }, "\(text)")
+            #expect(samples.last == 1 && samples.max()! <= 1)
+        }
+    }
+
+    @Test("out-of-range springs are refused")
+    func refused() {
+        #expect(TimingCurve(parsing: "spring(0, 1)") == nil && TimingCurve(parsing: "spring(0.5)") == nil && TimingCurve(parsing: "spring(0.5, 50)") == nil)
+    }
+}
