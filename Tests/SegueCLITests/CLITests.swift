@@ -119,6 +119,35 @@ struct RenderCLITests {
         #expect(ours.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == 46)
     }
 
+    @Test("crossfade equals FFmpeg's xfade fade of the same two hold frames, within rounding")
+    func crossfadeMatchesXfade() throws {
+        let folder = temporaryFolder()
+        let frames = folder.appendingPathComponent("frames").path
+        let r = try segue("render", "--preset", "crossfade", "--size", "90x160", "--set", "canvas.scale=0.25", "--set", "hold=1",
+                          example("a.jpg"), example("b.png"), "-o", frames)
+        #expect(r.status == 0, "\(r.stderr)")
+        // 2 x 1 s + 0.5 s at 30 fps: frames 30...44 fade, 75 in all. Give xfade the two still screens.
+        func raw(_ arguments: [String]) throws -> [UInt8] {
+            let out = folder.appendingPathComponent("raw-\(UUID().uuidString)").path
+            let run = try tool("ffmpeg", ["-v", "error"] + arguments + ["-f", "rawvideo", "-pix_fmt", "rgba", out])
+            #expect(run.status == 0, "\(run.stderr)")
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        let ours = try raw(["-framerate", "30", "-i", frames + "/frame-%05d.png"])
+        let theirs = try raw(["-loop", "1", "-framerate", "30", "-t", "1.5", "-i", frames + "/frame-00000.png",
+                              "-loop", "1", "-framerate", "30", "-t", "1.5", "-i", frames + "/frame-00074.png",
+                              "-filter_complex", "[0]format=rgba[a];[1]format=rgba[b];[a][b]xfade=transition=fade:duration=0.5:offset=1"])
+        let frameSize = 90 * 160 * 4
+        #expect(ours.count == 75 * frameSize && theirs.count == 75 * frameSize)
+        var largest = 0
+        for i in 0..<min(ours.count, theirs.count) { largest = max(largest, abs(Int(ours[i]) - Int(theirs[i]))) }
+        // Both round, at different steps: within 2 of 255.
+        #expect(largest <= 2, "largest difference \(largest)")
+        // The middle frame is a real mix, unlike either end.
+        let middle = Array(ours[37 * frameSize..<38 * frameSize])
+        #expect(middle != Array(ours[0..<frameSize]) && middle != Array(ours[74 * frameSize..<75 * frameSize]))
+    }
+
     @Test("--frames picks frame indices for png and framemd5 output")
     func frameSelection() throws {
         let out = temporaryFolder().appendingPathComponent("some").path

@@ -2,10 +2,28 @@
 /// key it was not asked for. Each read names its key, default, accepted range and meaning,
 /// so the reads themselves are the schema.
 public struct ConfigReader {
+    /// One key as a read declares it: the preset reference is made of these.
+    public struct Field: Equatable, Sendable {
+        public var key: String
+        public var type: String
+        public var defaultValue: String
+        public var range: String
+        public var meaning: String
+    }
+
+    /// Collects the fields that reads declare, across nested sections.
+    public final class Schema {
+        public private(set) var fields: [Field] = []
+        public init() {}
+        func add(_ field: Field) { if !fields.contains(field) { fields.append(field) } }
+    }
+
     let node: ConfigNode
     /// The dotted path of this mapping ("" at the top, "transition", ...).
     let path: String
     private(set) var asked: [String] = []
+    /// When set, every read also records its field here.
+    var schema: Schema?
 
     public init(_ node: ConfigNode, path: String = "") throws {
         guard case .mapping = node.value else {
@@ -18,14 +36,15 @@ public struct ConfigReader {
 
     func fullKey(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    private mutating func lookup(_ key: String) -> ConfigNode? {
+    private mutating func lookup(_ key: String, _ type: String, _ defaultValue: String, _ range: String, _ meaning: String) -> ConfigNode? {
         asked.append(key)
+        schema?.add(Field(key: fullKey(key), type: type, defaultValue: defaultValue, range: range, meaning: meaning))
         return node[key]
     }
 
     /// A number in `range`.
     public mutating func number(_ key: String, default value: Double, in range: ClosedRange<Double>, _ meaning: String) throws -> Double {
-        guard let found = lookup(key) else { return value }
+        guard let found = lookup(key, "number", format(value), "\(format(range.lowerBound))...\(format(range.upperBound))", meaning) else { return value }
         let number = try ConfigReader.number(found, key: fullKey(key))
         guard range.contains(number) else {
             throw PresetError.outOfRange(key: fullKey(key), origin: found.origin, value: format(number),
@@ -36,13 +55,13 @@ public struct ConfigReader {
 
     /// A whole number in `range`.
     public mutating func integer(_ key: String, default value: Int, in range: ClosedRange<Int>, _ meaning: String) throws -> Int {
-        guard let found = lookup(key) else { return value }
+        guard let found = lookup(key, "integer", "\(value)", "\(range.lowerBound)...\(range.upperBound)", meaning) else { return value }
         return try ConfigReader.integer(found, key: fullKey(key), in: range)
     }
 
     /// One of `choices`.
     public mutating func choice(_ key: String, default value: String?, among choices: [String], _ meaning: String) throws -> String {
-        let found = lookup(key)
+        let found = lookup(key, "text", value ?? "(required)", choices.joined(separator: " \\| "), meaning)
         guard let found else {
             if let value { return value }
             throw PresetError.missingKey(key: fullKey(key), origin: node.origin, expected: "one of: \(choices.joined(separator: ", "))")
@@ -57,9 +76,9 @@ public struct ConfigReader {
     }
 
     /// Any text, parsed by `parse` (nil means not accepted; `expected` says what is).
-    public mutating func parsed<T>(_ key: String, default value: T, expected: String, _ meaning: String,
+    public mutating func parsed<T>(_ key: String, default value: T, type: String = "text", expected: String, _ meaning: String,
                                    _ parse: (String) -> T?) throws -> T {
-        guard let found = lookup(key) else { return value }
+        guard let found = lookup(key, type, "\(value)", expected, meaning) else { return value }
         let text = try ConfigReader.string(found, key: fullKey(key))
         guard let result = parse(text) else {
             throw PresetError.invalid(key: fullKey(key), origin: found.origin, value: "'\(text)'", expected: expected)
@@ -69,7 +88,7 @@ public struct ConfigReader {
 
     /// A pair of whole numbers, `[a, b]`, each in `range`.
     public mutating func integerPair(_ key: String, default value: (Int, Int), in range: ClosedRange<Int>, _ meaning: String) throws -> (Int, Int) {
-        guard let found = lookup(key) else { return value }
+        guard let found = lookup(key, "[integer, integer]", "[\(value.0), \(value.1)]", "each \(range.lowerBound)...\(range.upperBound)", meaning) else { return value }
         guard case let .sequence(items) = found.value, items.count == 2 else {
             throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "a list of two whole numbers, like [1080, 1920]")
         }
@@ -80,7 +99,8 @@ public struct ConfigReader {
     /// A list of numbers, each in `range`, that `accept` accepts as a whole (`expected` says what it wants).
     public mutating func numbers(_ key: String, default value: [Double], in range: ClosedRange<Double>, expected: String,
                                  _ meaning: String, accept: ([Double]) -> Bool = { _ in true }) throws -> [Double] {
-        guard let found = lookup(key) else { return value }
+        let shown = "[" + value.map(format).joined(separator: ", ") + "]"
+        guard let found = lookup(key, "[number]", shown, "each \(format(range.lowerBound))...\(format(range.upperBound)); \(expected)", meaning) else { return value }
         guard case let .sequence(items) = found.value else {
             throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "a list of numbers, \(expected)")
         }
@@ -100,12 +120,12 @@ public struct ConfigReader {
 
     /// A color: #RRGGBB, #RRGGBBAA or a name.
     public mutating func color(_ key: String, default value: Color, _ meaning: String) throws -> Color {
-        try parsed(key, default: value, expected: "a color: #RRGGBB, #RRGGBBAA or a name (black, white, ...)", meaning) { Color(parsing: $0) }
+        try parsed(key, default: value, type: "color", expected: "#RRGGBB, #RRGGBBAA or a name (black, white, ...)", meaning) { Color(parsing: $0) }
     }
 
     /// true or false.
     public mutating func flag(_ key: String, default value: Bool, _ meaning: String) throws -> Bool {
-        guard let found = lookup(key) else { return value }
+        guard let found = lookup(key, "boolean", "\(value)", "true \\| false", meaning) else { return value }
         guard case let .scalar(text, false) = found.value, let flag = ["true": true, "false": false][text] else {
             throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "true or false")
         }
@@ -114,14 +134,16 @@ public struct ConfigReader {
 
     /// A free-form text.
     public mutating func text(_ key: String, default value: String, _ meaning: String) throws -> String {
-        guard let found = lookup(key) else { return value }
+        guard let found = lookup(key, "text", value.isEmpty ? "''" : value, "any text", meaning) else { return value }
         return try ConfigReader.string(found, key: fullKey(key))
     }
 
     /// A reader for the nested mapping at `key` (an empty one if absent).
     public mutating func section(_ key: String) throws -> ConfigReader {
         asked.append(key)
-        return try ConfigReader(node[key] ?? ConfigNode(.mapping([]), origin: node.origin), path: fullKey(key))
+        var reader = try ConfigReader(node[key] ?? ConfigNode(.mapping([]), origin: node.origin), path: fullKey(key))
+        reader.schema = schema
+        return reader
     }
 
     /// Fails on the first key of the mapping that no read asked for.

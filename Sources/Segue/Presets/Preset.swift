@@ -44,16 +44,18 @@ public struct Preset: Equatable, Sendable {
 
     public init() {}
 
-    /// Reads a preset from its configuration tree, validating every key.
-    public init(_ node: ConfigNode) throws {
+    /// Reads a preset from its configuration tree, validating every key; `schema`, if given,
+    /// records each key read.
+    public init(_ node: ConfigNode, schema: ConfigReader.Schema? = nil) throws {
         var r = try ConfigReader(node)
+        r.schema = schema
         description = try r.text("description", default: "", "One line saying what the preset makes.")
 
         var c = try r.section("canvas")
         (canvas.width, canvas.height) = try c.integerPair("size", default: (1080, 1920), in: 2...16384,
                                                           "Output size in pixels, [width, height]; even for MP4.")
         canvas.scale = try c.number("scale", default: 3, in: 0.25...16, "Pixels per point; the scene is laid out in size ÷ scale points.")
-        canvas.background = try c.parsed("background", default: .black, expected: "an opaque color: #RRGGBB or a name (black, white, ...)",
+        canvas.background = try c.parsed("background", default: .black, type: "color", expected: "opaque: #RRGGBB or a name (black, white, ...)",
                                          "Color beneath the pages.") { text in
             Color(parsing: text).flatMap { $0.alpha == 1 ? $0 : nil }
         }
@@ -94,6 +96,45 @@ public struct Preset: Equatable, Sendable {
         return Timeline(screenCount: screens, fps: fps, hold: hold,
                         durations: (0..<max(0, screens - 1)).map { transition.duration(step: $0, base: base) },
                         progress: { step, linear in transition.progress(step: step, linear: linear, curve: curve) })
+    }
+
+    /// Every key a preset may have when its transition is `kind`, with type, default, range
+    /// and meaning.
+    public static func schema(for kind: TransitionKind) -> [ConfigReader.Field] {
+        let schema = ConfigReader.Schema()
+        let node = ConfigNode(.mapping([("transition", ConfigNode(.mapping([("kind", ConfigNode(.scalar(kind.rawValue, quoted: false), origin: .builtIn))]), origin: .builtIn))]), origin: .builtIn)
+        _ = try? Preset(node, schema: schema)
+        return schema.fields
+    }
+
+    /// The preset reference as Markdown: the keys every preset has, then each transition's own.
+    public static func referenceMarkdown() -> String {
+        func table(_ fields: [ConfigReader.Field]) -> String {
+            "| key | type | default | accepted | meaning |\n|---|---|---|---|---|\n" + fields.map { f in
+                "| `\(f.key)` | \(f.type) | `\(f.defaultValue)` | \(f.range) | \(f.meaning) |"
+            }.joined(separator: "\n") + "\n"
+        }
+        let shared = ["transition.kind", "transition.duration", "transition.curve"]
+        let all = TransitionKind.allCases.map { ($0, schema(for: $0)) }
+        let common = all[0].1.filter { !$0.key.hasPrefix("transition.") || shared.contains($0.key) }
+        var text = """
+            # Preset reference
+
+            A preset is a YAML file of these keys; any key may be overridden on the command line
+            with `--set KEY=VALUE` (the value read as YAML). Keys left out take their default.
+            This page is generated from the schema the preset reader declares, and a test checks
+            that it is current.
+
+            ## Keys of every preset
+
+            \(table(common))
+            """
+        for (kind, fields) in all {
+            let own = fields.filter { $0.key.hasPrefix("transition.") && !shared.contains($0.key) }
+            text += "\n## `transition.kind: \(kind.rawValue)`\n\n"
+            text += own.isEmpty ? "No keys of its own.\n" : table(own)
+        }
+        return text
     }
 
     /// Loads a preset by name (from the preset folders) or by file path, then applies
