@@ -55,7 +55,7 @@ public struct Preset: Equatable, Sendable {
         (canvas.width, canvas.height) = try c.integerPair("size", default: (1080, 1920), in: 2...16384,
                                                           "Output size in pixels, [width, height]; even for MP4.")
         canvas.scale = try c.number("scale", default: 3, in: 0.25...16, "Pixels per point; the scene is laid out in size ÷ scale points.")
-        canvas.background = try c.parsed("background", default: .black, type: "color", expected: "opaque: #RRGGBB or a name (black, white, ...)",
+        canvas.background = try c.parsed("background", default: .black, type: "color", expected: "an opaque color: #RRGGBB or a name (black, white, ...)",
                                          "Color beneath the pages.") { text in
             Color(parsing: text).flatMap { $0.alpha == 1 ? $0 : nil }
         }
