@@ -56,11 +56,11 @@ struct CubeFoldTests {
         let screens = CubeFold().screens(pages: EndCheck().pages(), bounds: bounds)
         let flat = screens[0]
         let frames = Dictionary(uniqueKeysWithValues: flat.sublayers.map { ($0.name!, $0.frame) })
-        #expect(frames["face 1"] == Rect(x: -180, y: -60, width: 120, height: 120))
-        #expect(frames["face 2"] == Rect(x: -60, y: -60, width: 120, height: 120))
-        #expect(frames["face 3"] == Rect(x: 60, y: -60, width: 120, height: 120))
-        #expect(frames["face 5"] == Rect(x: -60, y: -180, width: 120, height: 120))
-        #expect(frames["face 6"] == Rect(x: -60, y: 60, width: 120, height: 120))
+        #expect(frames["face 1"] == Rect(x: -240, y: -80, width: 160, height: 160))
+        #expect(frames["face 2"] == Rect(x: -80, y: -80, width: 160, height: 160))
+        #expect(frames["face 3"] == Rect(x: 80, y: -80, width: 160, height: 160))
+        #expect(frames["face 5"] == Rect(x: -80, y: -240, width: 160, height: 160))
+        #expect(frames["face 6"] == Rect(x: -80, y: 80, width: 160, height: 160))
         let order = Layer.root(bounds, [flat]).drawList(scale: 1).compactMap(\.name)
         #expect(order.firstIndex(of: "face 4")! > order.firstIndex(of: "face 2")!)
     }

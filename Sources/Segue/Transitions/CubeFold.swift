@@ -13,8 +13,8 @@ import Foundation
 /// float it a side's width in front of the cube; here face 4 sits on the cube, at z = side.
 public struct CubeFold: Transition {
     public struct Parameters: Codable, Equatable, Sendable {
-        /// Side of a face in points. Default 120; range 10...2000.
-        public var side: Double = 120
+        /// Side of a face in points. Default 160; range 10...2000.
+        public var side: Double = 160
         /// The camera's eye distance in points; the seed's m34 = -1 / 500. Default 500; range 100...100000.
         public var perspective: Double = 500
         /// The camera's turn about x and about y, in degrees; the seed's π/8. Default 22.5 each; range -90...90.
@@ -29,7 +29,7 @@ public struct CubeFold: Transition {
         /// Degrees the cube tips forward at the middle of the orbit (and back by its end). Default 20; range -90...90.
         public var orbitPitch: Double = 20
 
-        public init(side: Double = 120, perspective: Double = 500, tiltX: Double = 22.5, tiltY: Double = 22.5,
+        public init(side: Double = 160, perspective: Double = 500, tiltX: Double = 22.5, tiltY: Double = 22.5,
                     cameraScale: Double = 0.7, orbitDuration: Double = 3, orbitYaw: Double = 360, orbitPitch: Double = 20) {
             self.side = side
             self.perspective = perspective
@@ -42,7 +42,7 @@ public struct CubeFold: Transition {
         }
 
         init(reading r: inout ConfigReader) throws {
-            side = try r.number("side", default: 120, in: 10...2000, "Side of a face in points.")
+            side = try r.number("side", default: 160, in: 10...2000, "Side of a face in points.")
             perspective = try r.number("perspective", default: 500, in: 100...100_000, "The camera's eye distance in points; m34 = -1 / perspective.")
             tiltX = try r.number("tiltX", default: 22.5, in: -90...90, "The camera's turn about x, in degrees.")
             tiltY = try r.number("tiltY", default: 22.5, in: -90...90, "The camera's turn about y, in degrees.")
