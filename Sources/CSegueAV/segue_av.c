@@ -62,7 +62,7 @@ static int decode_first_frame(AVFormatContext *format, int stream_index, int64_t
                               AVFrame *frame, SegueAVError *err) {
     AVStream *stream = format->streams[stream_index];
     const AVCodec *codec = avcodec_find_decoder(stream->codecpar->codec_id);
-    if (!codec) return fail_text(err, AVERROR_DECODER_NOT_FOUND, "no decoder for this image format");
+    if (!codec) return fail_text(err, SEGUE_AV_UNSUPPORTED, "no decoder for this image format");
 
     AVCodecContext *context = avcodec_alloc_context3(codec);
     if (!context) return fail(err, AVERROR(ENOMEM), "avcodec_alloc_context3");
@@ -115,12 +115,17 @@ int segue_image_decode(const char *path, int64_t max_pixels, SegueDecodedImage *
     memset(out, 0, sizeof *out);
     AVFormatContext *format = NULL;
     int ret = avformat_open_input(&format, path, NULL, NULL);
+    if (ret == AVERROR_INVALIDDATA) {
+        fail(err, ret, "avformat_open_input");
+        if (err) err->code = SEGUE_AV_UNSUPPORTED;
+        return SEGUE_AV_UNSUPPORTED;
+    }
     if (ret < 0) return fail(err, ret, "avformat_open_input");
 
     int stream_index = -1;
     for (unsigned i = 0; i < format->nb_streams; i++)
         if (format->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO) { stream_index = (int)i; break; }
-    if (stream_index < 0) { avformat_close_input(&format); return fail_text(err, AVERROR_INVALIDDATA, "the file holds no picture"); }
+    if (stream_index < 0) { avformat_close_input(&format); return fail_text(err, SEGUE_AV_UNSUPPORTED, "the file holds no picture"); }
 
     AVFrame *frame = av_frame_alloc();
     ret = decode_first_frame(format, stream_index, max_pixels, frame, err);

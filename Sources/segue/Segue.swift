@@ -8,25 +8,27 @@ struct SegueCommand: ParsableCommand {
         commandName: "segue",
         abstract: "Turns still images into MP4 videos joined by the transitions of social apps.",
         discussion: """
-            Exit codes: 0 success, 1 a failure while exporting (an unreadable image, an \
-            output that cannot be written), 2 a usage or validation error (a bad option, \
-            preset key or value).
+            Exit codes: 0 success; 1 a failure while exporting (a damaged image, an output \
+            that cannot be written, a failed batch job); 2 a usage or validation error (a bad \
+            option, preset key or value, a missing or unsupported input, an output that \
+            exists); 130 or 143 interrupted by SIGINT or SIGTERM (nothing is left at the output).
             """,
-        subcommands: [Render.self],
-        defaultSubcommand: nil
+        subcommands: [Render.self, Checksum.self, Batch.self, Presets.self]
     )
 
-    /// Runs the command line; exit codes are 2 for usage and validation errors and 1 for
-    /// failures while exporting.
+    /// Runs the command line, mapping errors to the exit codes above.
     static func main() {
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch let error as PresetError {
             fail(error.description, code: 2)
+        } catch ExportError.cancelled {
+            Foundation.exit(128 + (Interruption.shared.signal ?? SIGINT))
         } catch let error as ExportError {
-            if case .invalidJob = error { fail(error.description, code: 2) }
-            fail(error.description, code: 1)
+            fail(error.description, code: error.isUsageError ? 2 : 1)
+        } catch let error as BatchFailed {
+            Foundation.exit(error.code)
         } catch {
             let code = exitCode(for: error)
             if code == .success || error is CleanExit { exit(withError: error) }
@@ -39,5 +41,28 @@ struct SegueCommand: ParsableCommand {
     static func fail(_ message: String, code: Int32) -> Never {
         FileHandle.standardError.write(Data("segue: error: \(message)\n".utf8))
         Foundation.exit(code)
+    }
+}
+
+/// SIGINT and SIGTERM cancel the export in progress instead of killing the process, so it
+/// can remove what it was writing; the exit code is then 128 + the signal.
+final class Interruption: @unchecked Sendable {
+    static let shared = Interruption()
+    let cancellation = Cancellation()
+    private(set) var signal: Int32?
+    private var sources: [DispatchSourceSignal] = []
+
+    func install() {
+        guard sources.isEmpty else { return }
+        for number in [SIGINT, SIGTERM] {
+            Foundation.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [unowned self] in
+                if signal == nil { signal = number }
+                cancellation.cancel()
+            }
+            source.resume()
+            sources.append(source)
+        }
     }
 }

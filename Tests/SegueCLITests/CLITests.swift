@@ -174,7 +174,7 @@ struct RenderCLITests {
             (["render", "--size", "big", example("a.jpg"), "-o", out], "--size 'big': expected WIDTHxHEIGHT"),
             (["render", example("a.jpg"), "-o", folder.appendingPathComponent("x.avi").path], "cannot tell the format of"),
             (["render", "--frames", "0,500", example("a.jpg"), "-o", "-"], "frame 500 is past the last frame (59)"),
-            (["render", "--frames", "0,10", example("a.jpg"), "-o", out], "--frames selects frames for png and framemd5 output"),
+            (["render", "--frames", "0,10", example("a.jpg"), "-o", out], "--frames selects frames for png, framemd5 and sheet output"),
             (["render", "-o", out], "Give at least one input image."),
             (["render", example("a.jpg")], "Missing expected argument '-o <OUTPUT>'"),
         ]
@@ -196,7 +196,7 @@ struct RenderCLITests {
         #expect(r.status == 1)
         #expect(r.stderr.contains("\(bogus): cannot read the image"), "\(r.stderr)")
         let missing = try segue("render", folder.appendingPathComponent("gone.png").path, "-o", out)
-        #expect(missing.status == 1 && missing.stderr.contains("gone.png: cannot read the image: no such file"))
+        #expect(missing.status == 2 && missing.stderr.contains("gone.png: no such input file"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["photo.jpg"])
     }
 

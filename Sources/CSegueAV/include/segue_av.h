@@ -21,6 +21,9 @@ typedef struct SegueAVError {
     char message[768];   /* "call: FFmpeg's message (last log line)" */
 } SegueAVError;
 
+/* Returned by segue_image_decode when the file is not an image format FFmpeg can read. */
+#define SEGUE_AV_UNSUPPORTED (-1000001)
+
 /* A decoded still image: straight (not premultiplied) RGBA, rows packed (stride width*4). */
 typedef struct SegueDecodedImage {
     int width;

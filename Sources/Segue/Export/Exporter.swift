@@ -120,24 +120,29 @@ public enum Exporter {
     /// Frames composed ahead of the encoder.
     static let queueDepth = 3
 
+    /// Exports a job. `progress` is called on the calling thread after each frame is written;
+    /// cancelling `cancellation` (from any thread, a signal handler's queue say) stops the
+    /// export within a frame, removes what it wrote and throws `ExportError.cancelled`.
     @discardableResult
-    public static func run(_ job: Job, progress: ((ExportProgress) -> Void)? = nil) throws -> ExportResult {
+    public static func run(_ job: Job, cancellation: Cancellation? = nil,
+                           progress: ((ExportProgress) -> Void)? = nil) throws -> ExportResult {
         let start = DispatchTime.now()
         try job.validate()
         let storyboard = try Storyboard(job: job)
+        if cancellation?.isCancelled == true { throw ExportError.cancelled }
         let timeline = storyboard.timeline
-        let indices = job.frames?.indices(below: timeline.frameCount) ?? Array(0..<timeline.frameCount)
+        let indices = job.frameIndices(count: timeline.frameCount)
         let sink = try makeSink(job)
         let compositor = Compositor(threads: job.threads)
 
         let queue = BlockingQueue<Message>(capacity: queueDepth)
         let pool = BlockingQueue<FrameBuffer>(capacity: queueDepth + 2)
         for _ in 0..<(queueDepth + 2) { pool.put(FrameBuffer(width: storyboard.canvas.width, height: storyboard.canvas.height)) }
-        let stop = Flag()
+        let stop = Cancellation()
         let producer = Thread {
             var previous: Moment?
             for index in indices {
-                if stop.isSet { break }
+                if stop.isCancelled || cancellation?.isCancelled == true { break }
                 let moment = timeline.moment(at: index)
                 if moment == previous { queue.put(.repeatLast(index)); continue }
                 guard let frame = pool.take(unless: stop) else { break }
@@ -154,6 +159,7 @@ public enum Exporter {
         var last: FrameBuffer?
         do {
             loop: while true {
+                if cancellation?.isCancelled == true { throw ExportError.cancelled }
                 switch queue.take() {
                 case let .frame(index, frame):
                     try sink.write(frame, index: index)
@@ -163,6 +169,7 @@ public enum Exporter {
                 case let .repeatLast(index):
                     try sink.write(last!, index: index)
                 case .end:
+                    if cancellation?.isCancelled == true { throw ExportError.cancelled }
                     break loop
                 }
                 done += 1
@@ -170,7 +177,7 @@ public enum Exporter {
             }
             try sink.finish()
         } catch {
-            stop.set()
+            stop.cancel()
             pool.wakeAll()
             drain(queue)
             sink.abort()
@@ -189,6 +196,8 @@ public enum Exporter {
             return try PNGSink(folder: job.output)
         case .framemd5:
             return try FrameMD5Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps)
+        case .sheet:
+            return try SheetSink(path: job.output, frameWidth: canvas.width, frameHeight: canvas.height)
         }
     }
 
@@ -208,12 +217,16 @@ public enum Exporter {
     }
 }
 
-/// A set-once flag shared between threads.
-final class Flag: @unchecked Sendable {
+/// A request to stop, set once from any thread and read from any other.
+public final class Cancellation: @unchecked Sendable {
     private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
+    private var cancelled = false
+
+    public init() {}
+
+    public var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+
+    public func cancel() { lock.lock(); cancelled = true; lock.unlock() }
 }
 
 /// A first-in, first-out queue of bounded size whose `put` waits while it is full and whose
@@ -249,12 +262,12 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Like `take`, but gives nil once `stop` is set and nothing is queued.
-    func take(unless stop: Flag) -> Element? {
+    /// Like `take`, but gives nil once `stop` is cancelled and nothing is queued.
+    func take(unless stop: Cancellation) -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while items.isEmpty {
-            if stop.isSet { return nil }
+            if stop.isCancelled { return nil }
             condition.wait()
         }
         let item = items.removeFirst()

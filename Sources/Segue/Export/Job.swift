@@ -8,9 +8,12 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case png
     /// FFmpeg's framemd5 checksums of the RGBA frames, to a file or `-` (standard output).
     case framemd5
+    /// One PNG contact sheet of frames sampled across the video.
+    case sheet
 
     /// The format an output name implies: `-` or `.framemd5`/`.md5` is framemd5, `.mp4` is
-    /// MP4, a name with no extension (or an existing folder) is a PNG folder.
+    /// MP4, `.png` is a contact sheet, a name with no extension (or an existing folder) is a
+    /// folder of PNG frames.
     public static func inferred(from output: String) -> OutputFormat? {
         if output == "-" { return .framemd5 }
         var isFolder: ObjCBool = false
@@ -18,6 +21,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         switch (output as NSString).pathExtension.lowercased() {
         case "mp4": return .mp4
         case "framemd5", "md5": return .framemd5
+        case "png": return .sheet
         case "": return .png
         default: return nil
         }
@@ -67,10 +71,15 @@ public struct Job: Sendable {
     /// Compositor threads. Any number gives the same pixels.
     public var threads: Int
     public var limits: DecodeLimits
+    /// Whether an existing output may be replaced.
+    public var overwrite: Bool
+
+    /// Frames a contact sheet samples when no frames are chosen.
+    public static let sheetFrames = 12
 
     public init(preset: Preset, inputs: [String], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                limits: DecodeLimits = DecodeLimits()) throws {
+                limits: DecodeLimits = DecodeLimits(), overwrite: Bool = false) throws {
         guard let resolved = format ?? OutputFormat.inferred(from: output) else {
             throw ExportError.invalidJob("cannot tell the format of '\(output)' from its name (expected .mp4, .framemd5, '-' or a folder); pass --format mp4|png|framemd5")
         }
@@ -81,6 +90,15 @@ public struct Job: Sendable {
         self.frames = frames
         self.threads = max(1, threads)
         self.limits = limits
+        self.overwrite = overwrite
+    }
+
+    /// The frames written, of `count`: those chosen, or all (a sheet samples evenly).
+    public func frameIndices(count: Int) -> [Int] {
+        if let frames { return frames.indices(below: count) }
+        guard format == .sheet else { return Array(0..<count) }
+        let n = min(count, Job.sheetFrames)
+        return n <= 1 ? [0] : (0..<n).map { Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
     }
 
     /// The video's timeline (it depends on the inputs only through their number).
@@ -90,9 +108,19 @@ public struct Job: Sendable {
     /// that go together.
     public func validate() throws {
         guard !inputs.isEmpty else { throw ExportError.invalidJob("no input images given (expected one or more image files)") }
+        for input in inputs where !FileManager.default.fileExists(atPath: input) {
+            throw ExportError.missingInput(input)
+        }
+        if output != "-", !overwrite {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) {
+                let empty = isFolder.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: output))?.isEmpty ?? false)
+                if !empty { throw ExportError.outputExists(output) }
+            }
+        }
         if let frames {
             guard format != .mp4 else {
-                throw ExportError.invalidJob("--frames selects frames for png and framemd5 output; an MP4 holds every frame")
+                throw ExportError.invalidJob("--frames selects frames for png, framemd5 and sheet output; an MP4 holds every frame")
             }
             let count = timeline.frameCount
             guard frames.maximum < count else {

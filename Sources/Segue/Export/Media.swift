@@ -9,6 +9,18 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case encoder(path: String, reason: String)
     case output(path: String, reason: String)
     case invalidJob(String)
+    case outputExists(String)
+    case missingInput(String)
+    case unsupportedImage(path: String, reason: String)
+    case cancelled
+
+    /// True for errors in what was asked (exit code 2), false for failures while doing it (1).
+    public var isUsageError: Bool {
+        switch self {
+        case .invalidJob, .outputExists, .missingInput, .unsupportedImage, .imageTooLarge: return true
+        case .unreadableImage, .encoder, .output, .cancelled: return false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -17,6 +29,10 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .encoder(path, reason): return "\(path): cannot encode the video: \(reason)"
         case let .output(path, reason): return "\(path): cannot write: \(reason)"
         case let .invalidJob(message): return message
+        case let .outputExists(path): return "\(path): already exists; pass --force to replace it"
+        case let .missingInput(path): return "\(path): no such input file"
+        case let .unsupportedImage(path, reason): return "\(path): not an image Segue can read (JPEG, PNG, WebP, ...): \(reason)"
+        case .cancelled: return "cancelled; nothing was written"
         }
     }
 }
@@ -43,7 +59,9 @@ extension Image {
         }
         var decoded = SegueDecodedImage()
         var error = SegueAVError()
-        guard segue_image_decode(path, Int64(limits.maxPixels), &decoded, &error) == 0 else {
+        let status = segue_image_decode(path, Int64(limits.maxPixels), &decoded, &error)
+        guard status == 0 else {
+            if status == SEGUE_AV_UNSUPPORTED { throw ExportError.unsupportedImage(path: path, reason: error.text) }
             throw ExportError.unreadableImage(path: path, reason: error.text)
         }
         defer { segue_image_free(&decoded) }

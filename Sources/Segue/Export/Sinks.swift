@@ -17,10 +17,29 @@ final class StagedFile {
 
     init(target: String) throws {
         self.target = target
+        try StagedFile.makeFolder(URL(fileURLWithPath: target).deletingLastPathComponent().path, for: target)
+        temporary = StagedFile.temporaryName(for: target)
+        StagedFile.removeStale(for: target)
+    }
+
+    /// The hidden name beside `target` that this process writes it under.
+    static func temporaryName(for target: String) -> String {
+        let url = URL(fileURLWithPath: target)
+        return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".segue-tmp-\(getpid())"
+    }
+
+    /// Removes what an earlier run left beside `target` when it was killed outright (its
+    /// process is gone), so a SIGKILL leaves no lasting debris.
+    static func removeStale(for target: String) {
         let url = URL(fileURLWithPath: target)
         let folder = url.deletingLastPathComponent().path
-        try StagedFile.makeFolder(folder, for: target)
-        temporary = folder + "/." + url.lastPathComponent + ".segue-tmp-\(getpid())"
+        let prefix = "." + url.lastPathComponent + ".segue-tmp-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: folder + "/" + name)
+            }
+        }
     }
 
     static func makeFolder(_ folder: String, for target: String) throws {
@@ -113,9 +132,8 @@ public final class PNGSink: FrameSink {
             throw ExportError.output(path: folder, reason: "it is a file; PNG frames need a folder")
         }
         target = folder
-        let url = URL(fileURLWithPath: folder)
-        let parent = url.deletingLastPathComponent().path
-        staging = parent + "/." + url.lastPathComponent + ".segue-tmp-\(getpid())"
+        staging = StagedFile.temporaryName(for: folder)
+        StagedFile.removeStale(for: folder)
         try StagedFile.makeFolder(staging, for: folder)
     }
 
@@ -137,6 +155,10 @@ public final class PNGSink: FrameSink {
                 throw ExportError.output(path: target, reason: String(cString: strerror(errno)))
             }
             return
+        }
+        // The target folder exists (replacing it was allowed): its old frames go first.
+        for old in (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? [] where old.hasPrefix("frame-") && old.hasSuffix(".png") {
+            try? FileManager.default.removeItem(atPath: target + "/" + old)
         }
         for name in written {
             guard rename(staging + "/" + name, target + "/" + name) == 0 else {

@@ -136,4 +136,43 @@ public struct ConfigNode: Equatable, Sendable {
         }
         try set(path: path, to: node, fullKey: key)
     }
+
+    /// Removes a key from a mapping.
+    public mutating func remove(_ key: String) {
+        guard case let .mapping(pairs) = value else { return }
+        value = .mapping(pairs.filter { $0.key != key })
+    }
+
+    /// This node laid over `base`: mappings merge key by key (this one's values winning, its
+    /// new keys after the base's); anything else replaces the base.
+    public func merged(over base: ConfigNode) -> ConfigNode {
+        guard case let .mapping(mine) = value, case let .mapping(theirs) = base.value else { return self }
+        var pairs = theirs.map { pair -> (key: String, value: ConfigNode) in
+            guard let over = mine.first(where: { $0.key == pair.key }) else { return pair }
+            return (pair.key, over.value.merged(over: pair.value))
+        }
+        pairs += mine.filter { pair in !theirs.contains { $0.key == pair.key } }
+        return ConfigNode(.mapping(pairs), origin: origin)
+    }
+
+    /// A scalar or a list of scalars as one line of YAML.
+    var inlineYAML: String {
+        switch value {
+        case let .scalar(text, quoted): return quoted ? ConfigNode.quoted(text) : ConfigNode.quotedIfNeeded(text)
+        case let .sequence(items): return "[" + items.map(\.inlineYAML).joined(separator: ", ") + "]"
+        case let .mapping(pairs): return "{" + pairs.map { "\($0.key): \($0.value.inlineYAML)" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// Plain when YAML reads it back as the same text (or it is already a flow list), else double-quoted.
+    static func quotedIfNeeded(_ text: String) -> String {
+        if (text.hasPrefix("[") && text.hasSuffix("]")) || Double(text) != nil { return text }
+        let safe = !text.isEmpty && text.first != " " && text.last != " " && text.first != "-"
+            && text.allSatisfy { $0.isLetter || $0.isNumber || "._-+(), ".contains($0) }
+        return safe ? text : quoted(text)
+    }
 }

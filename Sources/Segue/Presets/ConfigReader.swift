@@ -9,6 +9,8 @@ public struct ConfigReader {
         public var defaultValue: String
         public var range: String
         public var meaning: String
+        /// The value in effect, as YAML: the one read, or the default.
+        public var value: String
     }
 
     /// Collects the fields that reads declare, across nested sections.
@@ -38,8 +40,10 @@ public struct ConfigReader {
 
     private mutating func lookup(_ key: String, _ type: String, _ defaultValue: String, _ range: String, _ meaning: String) -> ConfigNode? {
         asked.append(key)
-        schema?.add(Field(key: fullKey(key), type: type, defaultValue: defaultValue, range: range, meaning: meaning))
-        return node[key]
+        let found = node[key]
+        schema?.add(Field(key: fullKey(key), type: type, defaultValue: defaultValue, range: range, meaning: meaning,
+                          value: found?.inlineYAML ?? ConfigNode.quotedIfNeeded(defaultValue)))
+        return found
     }
 
     /// A number in `range`.

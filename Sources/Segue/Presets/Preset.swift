@@ -107,6 +107,25 @@ public struct Preset: Equatable, Sendable {
         return schema.fields
     }
 
+    /// A preset's configuration with every key in effect (defaults filled in), as YAML.
+    public static func resolvedYAML(_ node: ConfigNode) throws -> String {
+        let schema = ConfigReader.Schema()
+        _ = try Preset(node, schema: schema)
+        var text = ""
+        var section = ""
+        for field in schema.fields {
+            let parts = field.key.split(separator: ".", maxSplits: 1).map(String.init)
+            if parts.count == 2 {
+                if parts[0] != section { text += "\(parts[0]):\n"; section = parts[0] }
+                text += "  \(parts[1]): \(field.value)\n"
+            } else {
+                section = ""
+                text += "\(field.key): \(field.value)\n"
+            }
+        }
+        return text
+    }
+
     /// The preset reference as Markdown: the keys every preset has, then each transition's own.
     public static func referenceMarkdown() -> String {
         func table(_ fields: [ConfigReader.Field]) -> String {
@@ -138,11 +157,22 @@ public struct Preset: Equatable, Sendable {
     }
 
     /// Loads a preset by name (from the preset folders) or by file path, then applies
-    /// `overrides` (`KEY=VALUE`, the value read as YAML).
-    public static func load(_ nameOrPath: String, overrides: [String] = []) throws -> Preset {
+    /// `overrides` (`KEY=VALUE`, the value read as YAML), then `settings` (dotted keys with
+    /// values from another file, a batch manifest's `set`).
+    public static func load(_ nameOrPath: String, overrides: [String] = [],
+                            settings: [(key: String, value: ConfigNode)] = []) throws -> Preset {
+        try Preset(resolvedNode(nameOrPath, overrides: overrides, settings: settings))
+    }
+
+    /// The configuration tree `load` reads, with extends, overrides and settings applied.
+    public static func resolvedNode(_ nameOrPath: String, overrides: [String] = [],
+                                    settings: [(key: String, value: ConfigNode)] = []) throws -> ConfigNode {
         var node = try PresetLibrary.standard.node(for: nameOrPath)
         for text in overrides { try node.apply(override: text) }
-        return try Preset(node)
+        for (key, value) in settings {
+            try node.set(path: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init), to: value, fullKey: key)
+        }
+        return node
     }
 }
 
@@ -185,8 +215,7 @@ public struct PresetLibrary: Sendable {
 
     /// The file a name or path refers to.
     public func path(for nameOrPath: String) throws -> String {
-        let looksLikePath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml")
-        if looksLikePath {
+        if PresetLibrary.looksLikePath(nameOrPath) {
             guard FileManager.default.fileExists(atPath: nameOrPath) else {
                 throw PresetError.unreadable(nameOrPath, reason: "no such file")
             }
@@ -199,17 +228,60 @@ public struct PresetLibrary: Sendable {
         throw PresetError.presetNotFound(nameOrPath, searched: folders.filter { FileManager.default.fileExists(atPath: $0) }, available: names)
     }
 
-    /// The configuration tree of a preset.
+    /// The largest preset file read, in bytes.
+    public static let maxFileSize = 1 << 20
+
+    /// The configuration tree of a preset, with what it `extends:` merged beneath it.
     public func node(for nameOrPath: String) throws -> ConfigNode {
-        let path = try path(for: nameOrPath)
+        try node(for: nameOrPath, relativeTo: nil, chain: [])
+    }
+
+    private func node(for nameOrPath: String, relativeTo folder: String?, chain: [String]) throws -> ConfigNode {
+        var reference = nameOrPath
+        if let folder, PresetLibrary.looksLikePath(nameOrPath), !nameOrPath.hasPrefix("/") {
+            reference = folder + "/" + nameOrPath
+        }
+        let path = try path(for: reference)
+        let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard !chain.contains(canonical) else {
+            throw PresetError.invalid(key: "extends", origin: .file(chain.last ?? path, line: 1), value: "'\(nameOrPath)'",
+                                      expected: "a preset that does not extend itself (the chain is \((chain + [canonical]).joined(separator: " -> ")))")
+        }
+        guard chain.count < 16 else {
+            throw PresetError.invalid(key: "extends", origin: .file(path, line: 1), value: "a chain of \(chain.count + 1) presets", expected: "at most 16")
+        }
         let text: String
         do {
+            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= PresetLibrary.maxFileSize else {
+                throw PresetError.unreadable(path, reason: "it is \(size) bytes, over the limit of \(PresetLibrary.maxFileSize) for a preset")
+            }
             text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch let error as PresetError {
+            throw error
         } catch {
             throw PresetError.unreadable(path, reason: "not a readable UTF-8 text file")
         }
-        let name = nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml")
-            ? nameOrPath : (path as NSString).lastPathComponent
-        return try ConfigNode.parse(yaml: text, name: "preset \(name)")
+        let name = PresetLibrary.looksLikePath(nameOrPath) ? reference : (path as NSString).lastPathComponent
+        var node = try ConfigNode.parse(yaml: text, name: "preset \(name)")
+        guard let base = node["extends"] else { return node }
+        guard case let .scalar(baseName, _) = base.value, !baseName.isEmpty else {
+            throw PresetError.wrongType(key: "extends", origin: base.origin, found: ConfigReader.kind(of: base), expected: "a preset's name or file")
+        }
+        node.remove("extends")
+        let baseNode = try self.node(for: baseName, relativeTo: (path as NSString).deletingLastPathComponent, chain: chain + [canonical])
+        return node.merged(over: baseNode)
+    }
+
+    static func looksLikePath(_ text: String) -> Bool {
+        text.contains("/") || text.hasSuffix(".yaml") || text.hasSuffix(".yml")
+    }
+
+    /// Each shipped preset's name and description.
+    public func catalog() -> [(name: String, description: String)] {
+        names.map { name in
+            let description = (try? Preset(node(for: name)).description) ?? "(does not load: run 'segue presets show \(name)')"
+            return (name, description)
+        }
     }
 }

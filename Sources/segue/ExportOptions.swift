@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import Segue
+
+/// The options that shape every export, for render, checksum and batch alike.
+struct ExportOptions: ParsableArguments {
+    @Option(name: .customLong("set"), help: ArgumentHelp("Overrides a preset key by its dotted path, for example transition.duration=0.4; repeatable.", valueName: "KEY=VALUE"))
+    var overrides: [String] = []
+
+    @Option(help: ArgumentHelp("The output size in pixels (canvas.size); the scene is laid out in size ÷ canvas.scale points.", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: "Frames per second (fps).")
+    var fps: Int?
+
+    @Option(help: ArgumentHelp("The video codec (encode.codec): h264 or hevc.", valueName: "CODEC"))
+    var codec: String?
+
+    @Option(help: "Compositor threads; any number gives the same pixels. Defaults to the number of cores.")
+    var threads: Int?
+
+    @Flag(help: "Replaces outputs that already exist.")
+    var force = false
+
+    @Option(help: ArgumentHelp("Progress on stderr: auto (a live line on a terminal, else none), json (one object per line) or none.", valueName: "MODE"))
+    var progress: ProgressMode = .auto
+
+    @Flag(name: .shortAndLong, help: "Prints nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        if let size, ExportOptions.parseSize(size) == nil {
+            throw ValidationError("--size '\(size)': expected WIDTHxHEIGHT in pixels, for example 1080x1920.")
+        }
+        if let fps, !(1...240).contains(fps) { throw ValidationError("--fps \(fps): expected 1...240.") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads \(threads): expected 1...256.") }
+        if let codec, Preset.Codec(rawValue: codec) == nil {
+            throw ValidationError("--codec '\(codec)': expected one of: \(Preset.Codec.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    static func parseSize(_ text: String) -> (Int, Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        return (w, h)
+    }
+
+    /// The options as preset overrides, in the order they apply (a job's own `set` comes after).
+    var presetOverrides: [String] {
+        var sets = overrides
+        if let size, let (w, h) = ExportOptions.parseSize(size) { sets.append("canvas.size=[\(w), \(h)]") }
+        if let fps { sets.append("fps=\(fps)") }
+        if let codec { sets.append("encode.codec=\(codec)") }
+        return sets
+    }
+
+    var effectiveProgress: ProgressMode { quiet ? .none : progress }
+}
+
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+    case auto, json, none
+}
+
+/// Reports a job's progress on stderr: a live line on a terminal, or one JSON object per
+/// frame for pipelines.
+final class ProgressReporter {
+    let mode: ProgressMode
+    let job: String
+    private var lastDraw = 0.0
+    private let live: Bool
+
+    init(mode: ProgressMode, job: String) {
+        self.mode = mode
+        self.job = job
+        live = mode == .auto && isatty(STDERR_FILENO) == 1
+    }
+
+    func report(_ p: ExportProgress) {
+        switch mode {
+        case .json:
+            let name = String(data: try! JSONEncoder().encode(job), encoding: .utf8)!
+            let line = "{\"job\":\(name),\"frame\":\(p.framesDone),\"total\":\(p.frameCount),\"elapsed\":\(String(format: "%.3f", p.elapsed))}\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        case .auto where live:
+            guard p.elapsed - lastDraw >= 0.1 || p.framesDone == p.frameCount else { return }
+            lastDraw = p.elapsed
+            let fps = p.elapsed > 0 ? Double(p.framesDone) / p.elapsed : 0
+            let eta = fps > 0 ? Double(p.frameCount - p.framesDone) / fps : 0
+            let line = String(format: "\r\u{1B}[2K%@: %d/%d frames, %.1f fps, ETA %.1f s", job, p.framesDone, p.frameCount, fps, eta)
+            FileHandle.standardError.write(Data(line.utf8))
+        default:
+            break
+        }
+    }
+
+    /// Ends the live line.
+    func finish() {
+        if live { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+
+/// Small renders: 90x160 pixels, short holds.
+let small = ["--size", "90x160", "--set", "canvas.scale=0.25", "--set", "hold=0.3"]
+
+func frameCount(_ mp4: String) throws -> Int? {
+    let probe = try tool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                      "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", mp4])
+    return Int(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+func files(in folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+}
+
+@Suite("segue batch")
+struct BatchCLITests {
+    /// A manifest of ten jobs; jobs 4 and 8 are broken (a missing input, an unknown preset key).
+    func tenJobs(in folder: URL) throws -> String {
+        var text = "jobs:\n"
+        for i in 1...10 {
+            let inputs = i == 4 ? "[\"\(example("a.jpg"))\", missing.jpg]" : "[\"\(example("a.jpg"))\", \"\(example("b.png"))\"]"
+            let set = i == 8 ? "\n    set: {transition.perspectiv: 800}" : (i % 3 == 0 ? "\n    set: {transition.duration: 0.2}" : "")
+            text += "  - name: job\(i)\n    preset: \(["stories-cube", "slide", "crossfade", "telegram-cube"][i % 4])\(set)\n    inputs: \(inputs)\n    output: out/job\(i).mp4\n"
+        }
+        let path = folder.appendingPathComponent("manifest.yaml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("10 jobs with 2 broken: 8 valid MP4s, a summary naming both failures and why, exit 1, a JSON report")
+    func brokenJobs() throws {
+        let folder = temporaryFolder()
+        let manifest = try tenJobs(in: folder)
+        let report = folder.appendingPathComponent("report.json").path
+        let r = try segue(["batch", manifest, "--jobs", "2", "--report", report] + small)
+        #expect(r.status == 1, "\(r.stderr)")
+        let outputs = files(in: folder.appendingPathComponent("out").path)
+        #expect(outputs == ["job1.mp4", "job10.mp4", "job2.mp4", "job3.mp4", "job5.mp4", "job6.mp4", "job7.mp4", "job9.mp4"])
+        for name in outputs {
+            let path = folder.appendingPathComponent("out/\(name)").path
+            let probe = try tool("ffprobe", ["-v", "error", path])
+            #expect(probe.status == 0 && probe.stderr.isEmpty, "\(name)")
+            let count = try frameCount(path) ?? 0
+            #expect(count > 0)
+        }
+        // The summary table on stdout names every job; the failures carry their reasons.
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 11 && lines[0].hasPrefix("job"))
+        let job4 = try #require(lines.first { $0.hasPrefix("4 job4") }), job8 = try #require(lines.first { $0.hasPrefix("8 job8") })
+        #expect(job4.contains("failed") && job4.contains("missing.jpg: no such input file"))
+        #expect(job8.contains("failed") && job8.contains("unknown key 'transition.perspectiv'. Did you mean 'perspective'?"))
+        #expect(lines.filter { $0.contains(" ok") }.count == 8)
+        #expect(r.stderr.contains("job 4 (job4) failed") && r.stderr.contains("job 8 (job8) failed"))
+
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as! [String: Any]
+        #expect(json["succeeded"] as? Int == 8 && json["failed"] as? Int == 2)
+        let jobs = json["jobs"] as! [[String: Any]]
+        #expect(jobs.count == 10 && jobs.filter { $0["status"] as? String == "failed" }.compactMap { $0["job"] as? Int } == [4, 8])
+        #expect(jobs[0]["frames"] as? Int == 33) // 2 x 0.3 + 0.5 s at 30 fps
+    }
+
+    @Test("shards 1/3, 2/3 and 3/3 together write every output exactly once")
+    func shards() throws {
+        let folder = temporaryFolder()
+        let manifest = try tenJobs(in: folder)
+        var written: [String] = []
+        for k in 1...3 {
+            let before = Set(files(in: folder.appendingPathComponent("out").path))
+            let r = try segue(["batch", manifest, "--shard", "\(k)/3", "--quiet"] + small)
+            #expect(r.status == (k == 1 || k == 2 ? 1 : 0), "shard \(k): \(r.stderr)") // job 4 is in shard 1, job 8 in shard 2
+            #expect(r.stdout.isEmpty)
+            let after = Set(files(in: folder.appendingPathComponent("out").path))
+            written += after.subtracting(before)
+        }
+        #expect(written.sorted() == ["job1.mp4", "job10.mp4", "job2.mp4", "job3.mp4", "job5.mp4", "job6.mp4", "job7.mp4", "job9.mp4"])
+        #expect(Set(written).count == written.count)
+    }
+
+    @Test("a broken manifest is a validation error with its line")
+    func brokenManifest() throws {
+        let folder = temporaryFolder()
+        let path = folder.appendingPathComponent("m.yaml").path
+        try "jobs:\n  - preset: slide\n    inputs: [a.jpg]\n    outptu: x.mp4\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try segue("batch", path)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("manifest \(path), line 4: unknown key 'jobs[1].outptu'. Did you mean 'output'?"), "\(r.stderr)")
+        let bad = try segue("batch", path, "--shard", "4/3")
+        #expect(bad.status == 2 && bad.stderr.contains("--shard '4/3': expected K/N"))
+    }
+
+    @Test("the shipped example manifest runs")
+    func exampleManifest() throws {
+        let folder = temporaryFolder()
+        // Copy it beside the example images so its relative paths hold, with outputs redirected.
+        let text = try String(contentsOfFile: example("batch.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "../out/batch/", with: folder.path + "/")
+            .replacingOccurrences(of: "[a.jpg", with: "[\(example("a.jpg"))").replacingOccurrences(of: ", a.jpg]", with: ", \(example("a.jpg"))]")
+            .replacingOccurrences(of: "b.png", with: example("b.png")).replacingOccurrences(of: "c.webp", with: example("c.webp"))
+        let manifest = folder.appendingPathComponent("batch.yaml").path
+        try text.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let r = try segue(["batch", manifest] + small)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(files(in: folder.path) == ["batch.yaml", "crossfade-720p.mp4", "cube-fold-sheet.png", "stories.mp4", "telegram-backward.mp4"])
+    }
+}
+
+@Suite("Pipelines: progress, quiet, signals, overwriting, exit codes")
+struct PipelineCLITests {
+    @Test("--progress json prints one JSON object per frame on stderr; stdout stays empty")
+    func jsonProgress() throws {
+        let out = temporaryFolder().appendingPathComponent("v.mp4").path
+        let r = try segue(["render", "--progress", "json", example("a.jpg"), example("b.png"), "-o", out] + small)
+        #expect(r.status == 0 && r.stdout.isEmpty)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 33)
+        for (i, line) in lines.enumerated() {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            #expect(object["job"] as? String == out && object["frame"] as? Int == i + 1 && object["total"] as? Int == 33)
+            #expect(object["elapsed"] is Double)
+        }
+    }
+
+    @Test("--quiet prints nothing on success; checksum prints only the checksums")
+    func quiet() throws {
+        let out = temporaryFolder().appendingPathComponent("v.mp4").path
+        let r = try segue(["render", "--quiet", example("a.jpg"), "-o", out] + small)
+        #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty)
+        let sums = try segue(["checksum", example("a.jpg"), example("b.png")] + small)
+        let render = try segue(["render", example("a.jpg"), example("b.png"), "-o", "-"] + small)
+        #expect(sums.status == 0 && sums.stderr.isEmpty && sums.stdout == render.stdout && sums.stdout.hasPrefix("#format: frame checksums"))
+    }
+
+    @Test("an existing output is refused without --force and replaced with it")
+    func overwrite() throws {
+        let out = temporaryFolder().appendingPathComponent("v.mp4").path
+        try "old".write(toFile: out, atomically: true, encoding: .utf8)
+        let refused = try segue(["render", example("a.jpg"), "-o", out] + small)
+        #expect(refused.status == 2 && refused.stderr.contains("\(out): already exists; pass --force to replace it"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "old")
+        let forced = try segue(["render", "--force", example("a.jpg"), "-o", out] + small)
+        let count = try frameCount(out)
+        #expect(forced.status == 0 && count == 9)
+    }
+
+    @Test("missing and unsupported inputs exit 2, damaged ones 1, each naming the file; nothing is written")
+    func inputErrors() throws {
+        let folder = temporaryFolder()
+        let out = folder.appendingPathComponent("v.mp4").path
+        let notImage = folder.appendingPathComponent("notes.txt").path
+        try "hello".write(toFile: notImage, atomically: true, encoding: .utf8)
+        let damaged = folder.appendingPathComponent("half.png").path
+        let data = try Data(contentsOf: URL(fileURLWithPath: example("b.png")))
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: damaged))
+        let cases: [(String, Int32, String)] = [
+            (folder.appendingPathComponent("gone.jpg").path, 2, "gone.jpg: no such input file"),
+            (notImage, 2, "notes.txt: not an image Segue can read"),
+            (damaged, 1, "half.png: cannot read the image"),
+        ]
+        for (input, code, message) in cases {
+            let r = try segue(["render", example("a.jpg"), input, "-o", out] + small)
+            #expect(r.status == code, "\(input): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(r.stderr)")
+        }
+        #expect(files(in: folder.path) == ["half.png", "notes.txt"])
+    }
+
+    /// Starts a longer render, signals it once it is writing, and checks it stops cleanly.
+    func interrupt(with signal: Int32, expecting code: Int32) throws {
+        let folder = temporaryFolder()
+        let out = folder.appendingPathComponent("long.mp4").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: segueBinary)
+        process.arguments = ["render", "--size", "360x640", "--set", "canvas.scale=1", "--set", "hold=20",
+                             example("a.jpg"), example("b.png"), "-o", out]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the temporary file is there, so the signal lands mid-export.
+        let deadline = Date().addingTimeInterval(20)
+        while files(in: folder.path).isEmpty, Date() < deadline { usleep(20_000) }
+        usleep(300_000)
+        let sent = Date()
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(sent) < 2)
+        #expect(process.terminationStatus == code)
+        #expect(files(in: folder.path).isEmpty, "left behind: \(files(in: folder.path))")
+    }
+
+    @Test("SIGINT stops a render within 2 s with exit 130, leaving no output and no temporary file")
+    func sigint() throws { try interrupt(with: SIGINT, expecting: 130) }
+
+    @Test("SIGTERM does the same with exit 143")
+    func sigterm() throws { try interrupt(with: SIGTERM, expecting: 143) }
+
+    @Test("a contact sheet is one PNG of frames sampled across the video; hevc encodes with libx265")
+    func sheetAndHEVC() throws {
+        let folder = temporaryFolder()
+        let sheet = folder.appendingPathComponent("sheet.png").path
+        let r = try segue(["render", example("a.jpg"), example("b.png"), "-o", sheet] + small)
+        #expect(r.status == 0, "\(r.stderr)")
+        let size = try tool("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", sheet])
+        // 12 thumbnails of 90x160 in rows of 6, 4 pixels apart.
+        #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(6 * 90 + 7 * 4),\(2 * 160 + 3 * 4)")
+        let hevc = folder.appendingPathComponent("h.mp4").path
+        let h = try segue(["render", "--codec", "hevc", example("a.jpg"), "-o", hevc] + small)
+        #expect(h.status == 0, "\(h.stderr)")
+        let codec = try tool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,codec_tag_string", "-of", "csv=p=0", hevc])
+        #expect(codec.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "hevc,hvc1")
+    }
+
+    @Test("presets lists the shipped presets; show prints YAML that loads back the same; a user preset extends a shipped one")
+    func presets() throws {
+        let list = try segue("presets")
+        #expect(list.status == 0)
+        for name in ["crossfade", "cube-fold", "instagram-zoom", "slide", "stories-cube", "telegram-cube"] {
+            #expect(list.stdout.split(separator: "\n").contains { $0.hasPrefix(name + " ") }, "\(name)")
+        }
+        let folder = temporaryFolder()
+        let mine = folder.appendingPathComponent("mine.yaml").path
+        try "extends: telegram-cube\ndescription: mine\ntransition: {maxAngle: 45}\ncanvas: {background: '#102030'}\n"
+            .write(toFile: mine, atomically: true, encoding: .utf8)
+        let show = try segue("presets", "show", mine)
+        #expect(show.status == 0 && show.stdout.contains("  maxAngle: 45\n") && show.stdout.contains("  perspective: 500\n")
+                && show.stdout.contains("  background: \"#102030\"\n") && show.stdout.contains("description: mine\n"))
+        let resolved = folder.appendingPathComponent("resolved.yaml").path
+        try show.stdout.write(toFile: resolved, atomically: true, encoding: .utf8)
+        let again = try segue("presets", "show", resolved)
+        #expect(again.stdout == show.stdout)
+        // The user's preset renders like the shipped one with the same overrides.
+        let a = try segue(["checksum", "--preset", mine, example("a.jpg"), example("b.png")] + small)
+        let b = try segue(["checksum", "--preset", "telegram-cube", "--set", "transition.maxAngle=45", "--set", "canvas.background=#102030",
+                           example("a.jpg"), example("b.png")] + small)
+        #expect(a.status == 0 && a.stdout == b.stdout)
+        let loop = folder.appendingPathComponent("loop.yaml").path
+        try "extends: loop.yaml\n".write(toFile: loop, atomically: true, encoding: .utf8)
+        let cycle = try segue("presets", "show", loop)
+        #expect(cycle.status == 2 && cycle.stderr.contains("a preset that does not extend itself"))
+    }
+
+    @Test("every command has help naming its options")
+    func help() throws {
+        let expected: [String: [String]] = [
+            "render": ["--preset", "--set <KEY=VALUE>", "--size <WxH>", "--fps", "--codec <CODEC>", "--threads", "--force", "--progress <MODE>",
+                       "--quiet", "--format <FORMAT>", "--frames <LIST>", "-o <OUTPUT>"],
+            "checksum": ["--preset", "--set <KEY=VALUE>", "--frames <LIST>"],
+            "batch": ["--jobs", "--report <FILE>", "--shard <K/N>", "--set <KEY=VALUE>", "--force", "--progress <MODE>"],
+            "presets": ["list", "show"],
+        ]
+        for (command, options) in expected {
+            let r = try segue(command, "--help")
+            #expect(r.status == 0)
+            for option in options { #expect(r.stdout.contains(option), "\(command): \(option)") }
+        }
+        let root = try segue("--help")
+        #expect(root.stdout.contains("Exit codes: 0 success; 1 a failure while exporting"))
+    }
+}
