@@ -2,55 +2,29 @@ import ArgumentParser
 import Foundation
 import Segue
 
-struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Renders images joined by a preset's transition to an MP4, PNG frames, frame checksums or a contact sheet.",
-        discussion: """
-            The format follows from OUTPUT unless --format says: '-' or a .framemd5 file \
-            is framemd5, a .mp4 file is MP4, a .png file is a contact sheet, a name with no \
-            extension (or an existing folder) is a folder of frame-NNNNN.png files, named by \
-            frame index. Outputs are written under a temporary name and renamed into place \
-            when complete; an existing output is replaced only with --force.
-            """
-    )
-
+/// What a render draws: the preset, the images, and which frames.
+struct RenderInputs: ParsableArguments {
     @Option(name: .long, help: "A shipped preset's name or a preset file's path.")
     var preset = "stories-cube"
 
-    @OptionGroup var options: ExportOptions
-
-    @Option(help: ArgumentHelp("The output format: mp4, png, framemd5 or sheet.", valueName: "FORMAT"))
-    var format: String?
-
     @Option(help: ArgumentHelp("Only these frame indices, for png, framemd5 and sheet output, for example 0,10,20-25.", valueName: "LIST"))
     var frames: String?
-
-    @Option(name: .short, help: ArgumentHelp("The output: a file, a folder for PNG frames, or - for framemd5 on stdout.", valueName: "OUTPUT"))
-    var output: String
 
     @Argument(help: ArgumentHelp("The images, in order (JPEG, PNG, WebP).", valueName: "INPUT"))
     var inputs: [String] = []
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Give at least one input image.") }
-        if let format, OutputFormat(rawValue: format) == nil {
-            throw ValidationError("--format '\(format)': expected one of: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
         if let frames, FrameSelection(parsing: frames) == nil {
             throw ValidationError("--frames '\(frames)': expected frame indices and ranges, for example 0,10,20-25.")
         }
     }
 
-    func run() throws {
-        try Render.export(preset: preset, options: options, inputs: inputs, output: output,
-                          format: format.flatMap(OutputFormat.init(rawValue:)), frames: frames.flatMap(FrameSelection.init(parsing:)))
-    }
-
     /// One export as the command line runs it: interruptible, reporting progress on stderr.
-    static func export(preset name: String, options: ExportOptions, inputs: [String], output: String,
-                       format: OutputFormat?, frames: FrameSelection?) throws {
-        let preset = try Preset.load(name, overrides: options.presetOverrides)
-        var job = try Job(preset: preset, inputs: inputs, output: output, format: format, frames: frames, overwrite: options.force)
+    func export(options: ExportOptions, output: String, format: OutputFormat?) throws {
+        let preset = try Preset.load(self.preset, overrides: options.presetOverrides)
+        var job = try Job(preset: preset, inputs: inputs, output: output, format: format,
+                          frames: frames.flatMap(FrameSelection.init(parsing:)), overwrite: options.force)
         if let threads = options.threads { job.threads = threads }
         Interruption.shared.install()
         let reporter = ProgressReporter(mode: options.effectiveProgress, job: output)
@@ -63,32 +37,50 @@ struct Render: ParsableCommand {
     }
 }
 
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Renders images joined by a preset's transition to an MP4, PNG frames, frame checksums or a contact sheet.",
+        discussion: """
+            The format follows from OUTPUT unless --format says: '-' or a .framemd5 file \
+            is framemd5, a .mp4 file is MP4, a .png file is a contact sheet, a name with no \
+            extension (or an existing folder) is a folder of frame-NNNNN.png files, named by \
+            frame index. Outputs are written under a temporary name and renamed into place \
+            when complete; an existing output is replaced only with --force.
+            """
+    )
+
+    @OptionGroup var what: RenderInputs
+
+    @OptionGroup var options: ExportOptions
+
+    @Option(help: ArgumentHelp("The output format: mp4, png, framemd5 or sheet.", valueName: "FORMAT"))
+    var format: String?
+
+    @Option(name: .short, help: ArgumentHelp("The output: a file, a folder for PNG frames, or - for framemd5 on stdout.", valueName: "OUTPUT"))
+    var output: String
+
+    func validate() throws {
+        if let format, OutputFormat(rawValue: format) == nil {
+            throw ValidationError("--format '\(format)': expected one of: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        try what.export(options: options, output: output, format: format.flatMap(OutputFormat.init(rawValue:)))
+    }
+}
+
 struct Checksum: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Prints the framemd5 checksums of a render on stdout, to pin a video in a test.",
         discussion: "The same as 'segue render --format framemd5 -o - ...'."
     )
 
-    @Option(name: .long, help: "A shipped preset's name or a preset file's path.")
-    var preset = "stories-cube"
+    @OptionGroup var what: RenderInputs
 
     @OptionGroup var options: ExportOptions
 
-    @Option(help: ArgumentHelp("Only these frame indices, for example 0,10,20-25.", valueName: "LIST"))
-    var frames: String?
-
-    @Argument(help: ArgumentHelp("The images, in order (JPEG, PNG, WebP).", valueName: "INPUT"))
-    var inputs: [String] = []
-
-    func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("Give at least one input image.") }
-        if let frames, FrameSelection(parsing: frames) == nil {
-            throw ValidationError("--frames '\(frames)': expected frame indices and ranges, for example 0,10,20-25.")
-        }
-    }
-
     func run() throws {
-        try Render.export(preset: preset, options: options, inputs: inputs, output: "-", format: .framemd5,
-                          frames: frames.flatMap(FrameSelection.init(parsing:)))
+        try what.export(options: options, output: "-", format: .framemd5)
     }
 }
