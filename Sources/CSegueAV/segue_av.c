@@ -1,5 +1,6 @@
 #include "segue_av.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -176,7 +177,6 @@ struct SegueEncoder {
     AVStream *stream;
     AVFrame *frame;
     AVPacket *packet;
-    struct SwsContext *sws;
     int64_t next_pts;
     int header_written;
 };
@@ -188,7 +188,6 @@ void segue_encoder_free(SegueEncoder *e) {
     avcodec_free_context(&e->codec);
     av_frame_free(&e->frame);
     av_packet_free(&e->packet);
-    sws_freeContext(e->sws);
     av_free(e);
 }
 
@@ -257,13 +256,6 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     e->frame->height = cc->height;
     if ((ret = av_frame_get_buffer(e->frame, 0)) < 0) return open_failed(e, err, ret, "av_frame_get_buffer");
 
-    e->sws = sws_getContext(c->width, c->height, AV_PIX_FMT_RGBA, c->width, c->height, AV_PIX_FMT_YUV420P,
-                            SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL, NULL);
-    if (!e->sws) return open_failed(e, err, AVERROR(EINVAL), "sws_getContext");
-    /* Full-range RGB in, BT.709 limited-range YUV out, matching the stream's color tags. */
-    sws_setColorspaceDetails(e->sws, sws_getCoefficients(SWS_CS_ITU709), 1,
-                             sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
-
     if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) return open_failed(e, err, ret, "avio_open");
     AVDictionary *options = NULL;
     av_dict_set(&options, "movflags", "+faststart", 0);
@@ -286,15 +278,21 @@ static int drain_packets(SegueEncoder *e, SegueAVError *err) {
     }
 }
 
-int segue_encoder_write(SegueEncoder *e, const uint8_t *rgba, int stride, SegueAVError *err) {
+int segue_encoder_planes(SegueEncoder *e, uint8_t *planes[3], int strides[3], SegueAVError *err) {
     begin();
     int ret = av_frame_make_writable(e->frame);
     if (ret < 0) return fail(err, ret, "av_frame_make_writable");
-    const uint8_t *planes[4] = { rgba, NULL, NULL, NULL };
-    int strides[4] = { stride, 0, 0, 0 };
-    sws_scale(e->sws, planes, strides, 0, e->codec->height, e->frame->data, e->frame->linesize);
+    for (int i = 0; i < 3; i++) {
+        planes[i] = e->frame->data[i];
+        strides[i] = e->frame->linesize[i];
+    }
+    return 0;
+}
+
+int segue_encoder_send(SegueEncoder *e, SegueAVError *err) {
+    begin();
     e->frame->pts = e->next_pts++;
-    ret = avcodec_send_frame(e->codec, e->frame);
+    int ret = avcodec_send_frame(e->codec, e->frame);
     if (ret < 0) return fail(err, ret, "avcodec_send_frame");
     return drain_packets(e, err);
 }
@@ -364,4 +362,8 @@ done:
 
 void segue_md5(const uint8_t *data, size_t length, uint8_t digest[16]) {
     av_md5_sum(digest, data, length);
+}
+
+void segue_return_large_blocks(void) {
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
 }

@@ -30,8 +30,11 @@ struct RenderInputs: ParsableArguments {
         let reporter = ProgressReporter(mode: options.effectiveProgress, job: output)
         let result = try Exporter.run(job, cancellation: Interruption.shared.cancellation, progress: reporter.report)
         reporter.finish()
-        if output != "-", !options.quiet, options.effectiveProgress != .json {
-            let line = String(format: "segue: wrote %@ (%d frames, %.2f s)\n", output, result.frameCount, result.seconds)
+        if output != "-" || job.format == .null, !options.quiet, options.effectiveProgress != .json {
+            let composeRate = result.composeSeconds > 0 ? Double(result.framesComposed) / result.composeSeconds : 0
+            let line = String(format: "segue: wrote %@ (%d frames, %.2f s; %d composed in %.3f s, %.1f fps; inputs prepared in %.3f s)\n",
+                              job.format == .null ? "nothing" : output, result.frameCount, result.seconds,
+                              result.framesComposed, result.composeSeconds, composeRate, result.prepareSeconds)
             FileHandle.standardError.write(Data(line.utf8))
         }
     }
@@ -53,7 +56,7 @@ struct Render: ParsableCommand {
 
     @OptionGroup var options: ExportOptions
 
-    @Option(help: ArgumentHelp("The output format: mp4, png, framemd5 or sheet.", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("The output format: mp4, png, framemd5, sheet, or null (compose and drop, to time rendering).", valueName: "FORMAT"))
     var format: String?
 
     @Option(name: .short, help: ArgumentHelp("The output: a file, a folder for PNG frames, or - for framemd5 on stdout.", valueName: "OUTPUT"))

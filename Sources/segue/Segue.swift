@@ -18,6 +18,8 @@ struct SegueCommand: ParsableCommand {
 
     /// Runs the command line, mapping errors to the exit codes above.
     static func main() {
+        // Frames and pictures are megabytes each: give their memory back when freed.
+        Memory.returnLargeBlocks()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -28,14 +28,15 @@ func run(_ executable: String, _ arguments: [String]) throws -> Run {
     process.standardError = err
     try process.run()
     // Read both pipes while the program runs, so a large output cannot block it.
-    var errData = Data()
-    let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    final class Box: @unchecked Sendable { var data = Data() }
+    let errData = Box()
+    let reader = Thread { errData.data = err.fileHandleForReading.readDataToEndOfFile() }
     reader.start()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     while !reader.isFinished { usleep(1000) }
     return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-               stderr: String(decoding: errData, as: UTF8.self))
+               stderr: String(decoding: errData.data, as: UTF8.self))
 }
 
 /// The `segue` executable built beside the test bundle.

@@ -72,7 +72,7 @@ struct CubeFoldTests {
         // The camera turns the bottom (+y) and left (-x) toward the viewer: the front, bottom and left faces show.
         #expect(drawn == ["face 4", "face 6", "face 1"])
         // Half way round the orbit the back face (2) shows instead of the front.
-        let half = CubeFold().scene(step: 1, progress: 0.5, screens: screens, bounds: bounds)
+        let half = CubeFold().scene(step: 1, progress: 0.5, from: screens[1], to: screens[2], bounds: bounds)
         let behind = Set(half.drawList(scale: 1).compactMap(\.name))
         #expect(behind.contains("face 2") && !behind.contains("face 4") && behind.count == 3)
     }

@@ -54,8 +54,12 @@ typedef struct SegueEncoder SegueEncoder;
 
 /* Opens the file and writes the container header. NULL on failure, with err filled. */
 SegueEncoder *segue_encoder_open(const SegueEncoderConfig *config, SegueAVError *err);
-/* Encodes one opaque RGBA frame of the configured size; frames are timed 0, 1, 2, ... */
-int segue_encoder_write(SegueEncoder *encoder, const uint8_t *rgba, int stride, SegueAVError *err);
+/* The planes of the next frame to encode (yuv420p, BT.709 limited range), made writable;
+ * fill them, then call segue_encoder_send. */
+int segue_encoder_planes(SegueEncoder *encoder, uint8_t *planes[3], int strides[3], SegueAVError *err);
+/* Encodes the frame in the planes as the next frame (timed 0, 1, 2, ...). Sending again
+ * without refilling the planes encodes the same picture again, as a still hold needs. */
+int segue_encoder_send(SegueEncoder *encoder, SegueAVError *err);
 /* Flushes the encoder and writes the trailer (moving the index to the front). */
 int segue_encoder_finish(SegueEncoder *encoder, SegueAVError *err);
 /* Frees everything; an unfinished file is closed as it is (the caller deletes it). */
@@ -63,6 +67,11 @@ void segue_encoder_free(SegueEncoder *encoder);
 
 /* Writes one RGBA image (straight alpha) as a PNG file. */
 int segue_png_write(const char *path, const uint8_t *rgba, int width, int height, int stride, SegueAVError *err);
+
+/* Makes glibc keep blocks of 1 MiB and more in their own mappings, returned to the system
+ * when freed (it otherwise raises that threshold after the first free and keeps the space),
+ * so a long export's memory stays flat. Process-wide; the command line calls it once. */
+void segue_return_large_blocks(void);
 
 /* MD5 of a byte range, as FFmpeg's framemd5 computes it. */
 void segue_md5(const uint8_t *data, size_t length, uint8_t digest[16]);

@@ -141,25 +141,9 @@ public enum BatchRunner {
     /// `progress` may be called from several threads at once when jobs run in parallel.
     public static func run(_ entries: [Manifest.Entry], settings: BatchSettings, cancellation: Cancellation? = nil,
                            progress: (@Sendable (Manifest.Entry, ExportProgress) -> Void)? = nil) -> [JobOutcome] {
-        let lock = NSLock()
-        var outcomes = [JobOutcome?](repeating: nil, count: entries.count)
-        var next = 0
-        let workers = max(1, min(settings.parallel, entries.count))
-        let work = {
-            while true {
-                lock.lock()
-                let i = next
-                next += 1
-                lock.unlock()
-                guard i < entries.count else { return }
-                let outcome = runOne(entries[i], settings: settings, cancellation: cancellation, progress: progress)
-                lock.lock()
-                outcomes[i] = outcome
-                lock.unlock()
-            }
-        }
-        if workers == 1 { work() } else { DispatchQueue.concurrentPerform(iterations: workers) { _ in work() } }
-        return outcomes.map { $0! }
+        (try? parallelMap(entries, threads: max(1, settings.parallel)) { entry in
+            runOne(entry, settings: settings, cancellation: cancellation, progress: progress)
+        }) ?? []
     }
 
     static func runOne(_ entry: Manifest.Entry, settings: BatchSettings, cancellation: Cancellation?,

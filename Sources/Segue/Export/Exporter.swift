@@ -18,30 +18,34 @@ public struct ExportResult: Sendable {
     public var frameCount: Int
     /// Frames actually composed; the rest repeated the frame before them (still holds).
     public var framesComposed: Int
+    /// Seconds spent composing those frames (on the rendering thread, beside the encoder).
+    public var composeSeconds: Double
+    /// Seconds spent decoding and resampling the inputs before the first frame.
+    public var prepareSeconds: Double
     public var seconds: Double
 }
 
 /// The inputs of a job, decoded once and resampled once to the size they are drawn at, the
 /// screens the transition shows them on, and the scene of any frame.
-public struct Storyboard: Sendable {
+///
+/// The first screen is ready when the storyboard is made; the others are resampled on a
+/// thread of their own meanwhile, in order, so the encoder starts on the first hold at once
+/// and a screen is waited for only if it is needed before it is ready.
+public final class Storyboard: @unchecked Sendable {
     public let canvas: Canvas
     public let timeline: Timeline
     public let transition: any Transition
-    /// The still screens, their images resampled to the pixels they cover.
-    public let screens: [Layer]
+    private let screens: ScreenBaker
 
-    public init(job: Job) throws {
-        var decoded: [String: Image] = [:]
-        var images: [Image] = []
-        for path in job.inputs {
-            let image = try decoded[path] ?? Image.decode(path: path, limits: job.limits)
-            decoded[path] = image
-            images.append(image)
-        }
-        self.init(images: images, preset: job.preset)
+    public convenience init(job: Job) throws {
+        // Each distinct file is decoded once; files are decoded in parallel.
+        let paths = Array(Set(job.inputs)).sorted()
+        let decoded = try parallelMap(paths, threads: job.threads) { try Image.decode(path: $0, limits: job.limits) }
+        let byPath = Dictionary(uniqueKeysWithValues: zip(paths, decoded))
+        self.init(images: job.inputs.map { byPath[$0]! }, preset: job.preset, threads: job.threads)
     }
 
-    public init(images: [Image], preset: Preset) {
+    public init(images: [Image], preset: Preset, threads: Int = 2) {
         let canvas = preset.canvas
         self.canvas = canvas
         let transition = preset.transition.choice.transition
@@ -54,28 +58,38 @@ public struct Storyboard: Sendable {
             page.name = "page"
             return page
         }
-        var baker = Baker(scale: canvas.scale)
-        screens = transition.screens(pages: pages, bounds: canvas.bounds).map { baker.bake($0) }
+        screens = ScreenBaker(transition.screens(pages: pages, bounds: canvas.bounds), scale: canvas.scale, threads: threads)
         timeline = preset.timeline(screens: screens.count)
     }
+
+    deinit { screens.stop() }
+
+    /// Still screen `index`, its images resampled (waiting for them if need be).
+    public func screen(_ index: Int) -> Layer { screens[index] }
 
     /// The scene of a moment of the timeline.
     public func scene(_ moment: Moment) -> Layer {
         switch moment {
         case let .hold(index):
-            return .root(canvas.bounds, [screens[index]])
+            return .root(canvas.bounds, [screen(index)])
         case let .transition(step, progress, _):
-            return transition.scene(step: step, progress: progress, screens: screens, bounds: canvas.bounds)
+            return transition.scene(step: step, progress: progress, from: screen(step), to: screen(step + 1), bounds: canvas.bounds)
         }
     }
 }
 
-/// Resamples every image of a layer tree once, to the pixels its layer covers at rest
+/// Resamples every image of some layer trees once, to the pixels its layer covers at rest
 /// (bounds x scale), cropped as its contents gravity crops it; an image drawn at the same
-/// size twice is resampled once.
-struct Baker {
+/// size twice is resampled once. The first tree is done at once, its images in parallel;
+/// the rest on a background thread, tree by tree.
+final class ScreenBaker: @unchecked Sendable {
     let scale: Double
+    let count: Int
+    private let condition = NSCondition()
+    private var raw: [Layer?]
+    private var baked: [Layer?]
     private var cache: [Key: Image] = [:]
+    private var stopped = false
 
     private struct Key: Hashable {
         let image: ObjectIdentifier
@@ -83,24 +97,85 @@ struct Baker {
         let width: Int, height: Int
     }
 
-    init(scale: Double) { self.scale = scale }
-
-    mutating func bake(_ layer: Layer) -> Layer {
-        var layer = layer
-        if let image = layer.contents {
-            let pixels = Rect(x: 0, y: 0, width: layer.bounds.width * scale, height: layer.bounds.height * scale)
-            let place = layer.contentsGravity.placement(of: image.size, in: pixels)
-            let width = Baker.length(place.destination.width, within: pixels.width)
-            let height = Baker.length(place.destination.height, within: pixels.height)
-            let key = Key(image: ObjectIdentifier(image), source: place.source, width: width, height: height)
-            let baked = cache[key] ?? image.resampled(from: place.source, width: width, height: height)
-            cache[key] = baked
-            layer.contents = baked
-            // The baked image has the shape it is drawn with: a fill is already cropped.
-            if layer.contentsGravity == .fill { layer.contentsGravity = .stretch }
+    init(_ trees: [Layer], scale: Double, threads: Int) {
+        self.scale = scale
+        count = trees.count
+        raw = trees
+        baked = Array(repeating: nil, count: trees.count)
+        guard !trees.isEmpty else { return }
+        bake(0, threads: threads)
+        guard trees.count > 1 else { return }
+        let worker = Thread { [self] in
+            for i in 1..<count {
+                condition.lock()
+                let stop = stopped
+                condition.unlock()
+                if stop { return }
+                bake(i, threads: 1)
+            }
         }
-        layer.sublayers = layer.sublayers.map { bake($0) }
-        return layer
+        worker.start()
+    }
+
+    subscript(index: Int) -> Layer {
+        condition.lock()
+        defer { condition.unlock() }
+        while baked[index] == nil { condition.wait() }
+        return baked[index]!
+    }
+
+    /// Asks the background thread to give up (the export ended early).
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.unlock()
+    }
+
+    private func bake(_ index: Int, threads: Int) {
+        condition.lock()
+        guard let tree = raw[index] else { condition.unlock(); return }
+        var requests: [Key: (Image, Rect, Int, Int)] = [:]
+        func collect(_ layer: Layer) {
+            if let image = layer.contents {
+                let (key, source, width, height) = plan(layer, image)
+                if cache[key] == nil { requests[key] = (image, source, width, height) }
+            }
+            layer.sublayers.forEach(collect)
+        }
+        collect(tree)
+        condition.unlock()
+
+        let keys = Array(requests.keys)
+        let images = (try? parallelMap(keys, threads: threads) { key -> Image in
+            let (image, source, width, height) = requests[key]!
+            return image.resampled(from: source, width: width, height: height)
+        }) ?? []
+
+        condition.lock()
+        for (key, image) in zip(keys, images) { cache[key] = image }
+        func replace(_ layer: Layer) -> Layer {
+            var layer = layer
+            if let image = layer.contents {
+                layer.contents = cache[plan(layer, image).0]
+                // The baked image has the shape it is drawn with: a fill is already cropped.
+                if layer.contentsGravity == .fill { layer.contentsGravity = .stretch }
+            }
+            layer.sublayers = layer.sublayers.map(replace)
+            return layer
+        }
+        baked[index] = replace(tree)
+        raw[index] = nil   // let go of the full-size pictures once nothing needs them
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The part of `image` a layer shows and the whole pixels it is drawn at.
+    private func plan(_ layer: Layer, _ image: Image) -> (Key, Rect, Int, Int) {
+        let pixels = Rect(x: 0, y: 0, width: layer.bounds.width * scale, height: layer.bounds.height * scale)
+        let place = layer.contentsGravity.placement(of: image.size, in: pixels)
+        let width = ScreenBaker.length(place.destination.width, within: pixels.width)
+        let height = ScreenBaker.length(place.destination.height, within: pixels.height)
+        return (Key(image: ObjectIdentifier(image), source: place.source, width: width, height: height), place.source, width, height)
     }
 
     /// Whole pixels for a drawn length, with the parity of the length it is centered in, so
@@ -129,6 +204,7 @@ public enum Exporter {
         let start = DispatchTime.now()
         try job.validate()
         let storyboard = try Storyboard(job: job)
+        let prepareSeconds = seconds(since: start)
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
         let timeline = storyboard.timeline
         let indices = job.frameIndices(count: timeline.frameCount)
@@ -139,6 +215,7 @@ public enum Exporter {
         let pool = BlockingQueue<FrameBuffer>(capacity: queueDepth + 2)
         for _ in 0..<(queueDepth + 2) { pool.put(FrameBuffer(width: storyboard.canvas.width, height: storyboard.canvas.height)) }
         let stop = Cancellation()
+        let composeTime = Accumulator()
         let producer = Thread {
             var previous: Moment?
             for index in indices {
@@ -146,7 +223,9 @@ public enum Exporter {
                 let moment = timeline.moment(at: index)
                 if moment == previous { queue.put(.repeatLast(index)); continue }
                 guard let frame = pool.take(unless: stop) else { break }
+                let began = DispatchTime.now()
                 compositor.render(storyboard.scene(moment), canvas: storyboard.canvas, into: frame)
+                composeTime.add(seconds(since: began))
                 previous = moment
                 queue.put(.frame(index, frame))
             }
@@ -162,12 +241,12 @@ public enum Exporter {
                 if cancellation?.isCancelled == true { throw ExportError.cancelled }
                 switch queue.take() {
                 case let .frame(index, frame):
-                    try sink.write(frame, index: index)
+                    try sink.write(frame, index: index, repeated: false)
                     if let last { pool.put(last) }
                     last = frame
                     composed += 1
                 case let .repeatLast(index):
-                    try sink.write(last!, index: index)
+                    try sink.write(last!, index: index, repeated: true)
                 case .end:
                     if cancellation?.isCancelled == true { throw ExportError.cancelled }
                     break loop
@@ -184,7 +263,8 @@ public enum Exporter {
             throw error
         }
         return ExportResult(output: job.output, format: job.format, frameCount: indices.count,
-                            framesComposed: composed, seconds: seconds(since: start))
+                            framesComposed: composed, composeSeconds: composeTime.value, prepareSeconds: prepareSeconds,
+                            seconds: seconds(since: start))
     }
 
     static func makeSink(_ job: Job) throws -> FrameSink {
@@ -198,6 +278,8 @@ public enum Exporter {
             return try FrameMD5Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps)
         case .sheet:
             return try SheetSink(path: job.output, frameWidth: canvas.width, frameHeight: canvas.height)
+        case .null:
+            return NullSink()
         }
     }
 
@@ -205,7 +287,7 @@ public enum Exporter {
         while true { if case .end = queue.take() { return } }
     }
 
-    private static func seconds(since start: DispatchTime) -> Double {
+    static func seconds(since start: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
@@ -215,6 +297,37 @@ public enum Exporter {
         case repeatLast(Int)
         case end
     }
+}
+
+/// `transform` applied to each element, `threads` at a time; the first error thrown, if any,
+/// is rethrown once all are done.
+func parallelMap<T, R>(_ items: [T], threads: Int, _ transform: (T) throws -> R) throws -> [R] {
+    guard items.count > 1, threads > 1 else { return try items.map(transform) }
+    var results = [Result<R, Error>?](repeating: nil, count: items.count)
+    let lock = NSLock()
+    var next = 0
+    DispatchQueue.concurrentPerform(iterations: min(threads, items.count)) { _ in
+        while true {
+            lock.lock()
+            let i = next
+            next += 1
+            lock.unlock()
+            guard i < items.count else { return }
+            let result = Result { try transform(items[i]) }
+            lock.lock()
+            results[i] = result
+            lock.unlock()
+        }
+    }
+    return try results.map { try $0!.get() }
+}
+
+/// A sum of seconds kept by one thread and read by another.
+final class Accumulator: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total = 0.0
+    var value: Double { lock.lock(); defer { lock.unlock() }; return total }
+    func add(_ seconds: Double) { lock.lock(); total += seconds; lock.unlock() }
 }
 
 /// A request to stop, set once from any thread and read from any other.

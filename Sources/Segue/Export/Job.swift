@@ -10,6 +10,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case framemd5
     /// One PNG contact sheet of frames sampled across the video.
     case sheet
+    /// Nothing: frames are composed and dropped, to measure rendering alone.
+    case null
 
     /// The format an output name implies: `-` or `.framemd5`/`.md5` is framemd5, `.mp4` is
     /// MP4, `.png` is a contact sheet, a name with no extension (or an existing folder) is a
@@ -111,7 +113,7 @@ public struct Job: Sendable {
         for input in inputs where !FileManager.default.fileExists(atPath: input) {
             throw ExportError.missingInput(input)
         }
-        if output != "-", !overwrite {
+        if output != "-", format != .null, !overwrite {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) {
                 let empty = isFolder.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: output))?.isEmpty ?? false)

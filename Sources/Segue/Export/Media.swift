@@ -97,6 +97,14 @@ extension FrameBuffer {
     }
 }
 
+/// Process-wide memory settings for programs built on Segue.
+public enum Memory {
+    /// Keeps blocks of 1 MiB and more (frames, pictures) in mappings of their own that go
+    /// back to the system when freed, so memory stays flat over a long export instead of
+    /// growing to what glibc decides to keep. Call once, early; it affects the whole process.
+    public static func returnLargeBlocks() { segue_return_large_blocks() }
+}
+
 extension SegueAVError {
     /// The message as Swift text.
     var text: String {

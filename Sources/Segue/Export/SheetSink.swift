@@ -19,7 +19,7 @@ public final class SheetSink: FrameSink {
         thumbWidth = max(1, Int((Double(frameWidth) * Double(thumbHeight) / Double(frameHeight)).rounded()))
     }
 
-    public func write(_ frame: FrameBuffer, index: Int) throws {
+    public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
         let image = frame.image()
         thumbnails.append(image.resampled(from: Rect(size: image.size), width: thumbWidth, height: thumbHeight))
     }

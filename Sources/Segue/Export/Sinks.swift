@@ -1,10 +1,11 @@
 import CSegueAV
 import Foundation
 
-/// Where rendered frames go. Frames arrive in increasing index order; `finish` completes the
-/// output, `abort` removes whatever was written.
+/// Where rendered frames go. Frames arrive in increasing index order; `repeated` says the
+/// frame is the one written just before, unchanged (a still hold), which a sink may use to
+/// skip work. `finish` completes the output, `abort` removes whatever was written.
 public protocol FrameSink: AnyObject {
-    func write(_ frame: FrameBuffer, index: Int) throws
+    func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws
     func finish() throws
     func abort()
 }
@@ -65,6 +66,8 @@ final class StagedFile {
 public final class MP4Sink: FrameSink {
     private let file: StagedFile
     private var encoder: OpaquePointer?
+    /// Bands converted to YUV at once.
+    private let conversionThreads = 2
 
     public init(path: String, width: Int, height: Int, fps: Int, encode: Preset.EncodeSettings) throws {
         file = try StagedFile(target: path)
@@ -90,12 +93,19 @@ public final class MP4Sink: FrameSink {
 
     deinit { abort() }
 
-    public func write(_ frame: FrameBuffer, index: Int) throws {
+    public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
         var error = SegueAVError()
-        let result = frame.pixels.withMemoryRebound(to: UInt8.self, capacity: frame.width * frame.height * 4) {
-            segue_encoder_write(encoder, $0, Int32(frame.width * 4), &error)
+        if !repeated {
+            var planes: [UnsafeMutablePointer<UInt8>?] = [nil, nil, nil]
+            var strides: [Int32] = [0, 0, 0]
+            guard segue_encoder_planes(encoder, &planes, &strides, &error) == 0 else {
+                throw ExportError.encoder(path: file.target, reason: error.text)
+            }
+            frame.convert(to: YUVPlanes(y: planes[0]!, yStride: Int(strides[0]), u: planes[1]!, uStride: Int(strides[1]),
+                                        v: planes[2]!, vStride: Int(strides[2])), threads: conversionThreads)
         }
-        guard result == 0 else { throw ExportError.encoder(path: file.target, reason: error.text) }
+        // The same frame again (a still hold) is sent without converting it again.
+        guard segue_encoder_send(encoder, &error) == 0 else { throw ExportError.encoder(path: file.target, reason: error.text) }
     }
 
     public func finish() throws {
@@ -141,7 +151,7 @@ public final class PNGSink: FrameSink {
 
     public static func fileName(index: Int) -> String { String(format: "frame-%05d.png", index) }
 
-    public func write(_ frame: FrameBuffer, index: Int) throws {
+    public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
         let name = PNGSink.fileName(index: index)
         try frame.writePNG(to: staging + "/" + name)
         written.append(name)
@@ -181,6 +191,7 @@ public final class FrameMD5Sink: FrameSink {
     private let handle: FileHandle
     private var pending = ""
     private var done = false
+    private var lastDigest = ""
 
     /// `path` "-" writes to standard output.
     public init(path: String, width: Int, height: Int, fps: Int) throws {
@@ -225,8 +236,9 @@ public final class FrameMD5Sink: FrameSink {
         return "0, \(pad(index, 10)), \(pad(index, 10)), \(pad(1, 8)), \(pad(size, 8)), \(md5)\n"
     }
 
-    public func write(_ frame: FrameBuffer, index: Int) throws {
-        let digest = frame.withUnsafeBytes { md5Hex($0) }
+    public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
+        let digest = repeated ? lastDigest : frame.withUnsafeBytes { md5Hex($0) }
+        lastDigest = digest
         pending += FrameMD5Sink.line(index: index, size: frame.width * frame.height * 4, md5: digest)
         if pending.utf8.count > 1 << 14 { try flush() }
     }
@@ -257,4 +269,12 @@ public final class FrameMD5Sink: FrameSink {
             file.discard()
         }
     }
+}
+
+/// Drops every frame: for measuring rendering alone.
+public final class NullSink: FrameSink {
+    public init() {}
+    public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {}
+    public func finish() throws {}
+    public func abort() {}
 }

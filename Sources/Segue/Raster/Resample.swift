@@ -1,15 +1,12 @@
 import Foundation
 
 /// The taps of a 1D resampling filter: for each output sample, the first input index and
-/// its fixed-point weights (summing to exactly `FilterTaps.one`).
+/// its weights (summing to 1).
 struct FilterTaps {
-    static let shift = 14
-    static let one: Int32 = 1 << 14
-
     var starts: [Int] = []
     var counts: [Int] = []
     var offsets: [Int] = []
-    var weights: [Int32] = []
+    var weights: [Float] = []
 
     /// Lanczos-3 taps mapping `outputCount` samples onto `[from, from + length)` of an input
     /// of `inputCount` samples. When shrinking, the filter is widened by the scale factor so
@@ -25,10 +22,7 @@ struct FilterTaps {
             let center = from + (Double(i) + 0.5) * scale
             let first = max(low, Int((center - support).rounded(.down)))
             let last = min(high, Int((center + support).rounded(.up)))
-            var raw: [Double] = []
-            for j in first...last {
-                raw.append(FilterTaps.lanczos3((Double(j) + 0.5 - center) / stretch))
-            }
+            var raw = (first...last).map { FilterTaps.lanczos3((Double($0) + 0.5 - center) / stretch) }
             var total = raw.reduce(0, +)
             if total <= 0 {
                 // Only possible for a window cut off far from its center: take the nearest sample.
@@ -36,14 +30,10 @@ struct FilterTaps {
                 raw = (first...last).map { $0 == nearest ? 1 : 0 }
                 total = 1
             }
-            var fixed = raw.map { Int32(($0 / total * Double(FilterTaps.one)).rounded()) }
-            // Put the rounding error on the largest tap, so a flat input stays exactly flat.
-            let error = FilterTaps.one - fixed.reduce(0, +)
-            if let largest = fixed.indices.max(by: { fixed[$0] < fixed[$1] }) { fixed[largest] += error }
             starts.append(first)
-            counts.append(fixed.count)
+            counts.append(raw.count)
             offsets.append(weights.count)
-            weights.append(contentsOf: fixed)
+            weights.append(contentsOf: raw.map { Float($0 / total) })
         }
     }
 
@@ -60,7 +50,8 @@ extension Image {
     /// The part `source` of this image (in pixels, fractions allowed) resampled to
     /// `width` x `height` with a Lanczos-3 filter, in premultiplied alpha.
     ///
-    /// Integer fixed-point arithmetic throughout, so the result is the same on every machine.
+    /// Two passes over four channels at once in single precision, the same operations in the
+    /// same order on every x86-64 or arm64 machine, so the result is the same everywhere.
     public func resampled(from source: Rect, width outWidth: Int, height outHeight: Int) -> Image {
         precondition(outWidth > 0 && outHeight > 0)
         if source == Rect(size: size) && outWidth == width && outHeight == height { return self }
@@ -71,49 +62,55 @@ extension Image {
         let firstRow = vertical.starts.first!
         let lastRow = zip(vertical.starts, vertical.counts).map { $0 + $1 - 1 }.max()!
         let rows = lastRow - firstRow + 1
-        var middle = [UInt32](repeating: 0, count: rows * outWidth)
-        pixels.withUnsafeBufferPointer { src in
-            middle.withUnsafeMutableBufferPointer { mid in
+        let middle = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: rows * outWidth)
+        let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(width, outWidth))
+        defer { middle.deallocate(); line.deallocate() }
+
+        horizontal.weights.withUnsafeBufferPointer { hw in
+            pixels.withUnsafeBufferPointer { src in
                 for r in 0..<rows {
-                    let srcRow = (firstRow + r) * width
+                    let row = src.baseAddress! + (firstRow + r) * width
+                    for x in 0..<width { line[x] = Image.unpack(row[x]) }
+                    let out = middle + r * outWidth
                     for x in 0..<outWidth {
-                        mid[r * outWidth + x] = Image.filter(horizontal, x) { src[srcRow + $0] }
+                        let start = horizontal.starts[x], offset = horizontal.offsets[x]
+                        var sum = SIMD4<Float>()
+                        for k in 0..<horizontal.counts[x] { sum += hw[offset + k] * line[start + k] }
+                        out[x] = sum
                     }
                 }
             }
         }
-        var out = [UInt32](repeating: 0, count: outWidth * outHeight)
-        middle.withUnsafeBufferPointer { mid in
-            out.withUnsafeMutableBufferPointer { dst in
+
+        var result = [UInt32](repeating: 0, count: outWidth * outHeight)
+        vertical.weights.withUnsafeBufferPointer { vw in
+            result.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<outHeight {
-                    for x in 0..<outWidth {
-                        dst[y * outWidth + x] = Image.filter(vertical, y) { mid[($0 - firstRow) * outWidth + x] }
+                    let start = vertical.starts[y] - firstRow, offset = vertical.offsets[y]
+                    for x in 0..<outWidth { line[x] = SIMD4<Float>() }
+                    for k in 0..<vertical.counts[y] {
+                        let w = vw[offset + k], row = middle + (start + k) * outWidth
+                        for x in 0..<outWidth { line[x] += w * row[x] }
                     }
+                    let out = dst.baseAddress! + y * outWidth
+                    for x in 0..<outWidth { out[x] = Image.pack(line[x]) }
                 }
             }
         }
-        return Image(width: outWidth, height: outHeight, pixels: out)
+        return Image(width: outWidth, height: outHeight, pixels: result)
     }
 
-    /// One output pixel of a 1D pass: the weighted sum of the taps of sample `i`, rounded,
-    /// clamped to 0...255 and to a valid premultiplied pixel (no channel above alpha).
     @inline(__always)
-    private static func filter(_ taps: FilterTaps, _ i: Int, _ read: (Int) -> UInt32) -> UInt32 {
-        var r: Int32 = 0, g: Int32 = 0, b: Int32 = 0, a: Int32 = 0
-        let start = taps.starts[i], offset = taps.offsets[i]
-        for k in 0..<taps.counts[i] {
-            let w = taps.weights[offset + k]
-            let p = read(start + k)
-            r += w * Int32(p & 0xFF)
-            g += w * Int32((p >> 8) & 0xFF)
-            b += w * Int32((p >> 16) & 0xFF)
-            a += w * Int32(p >> 24)
-        }
-        @inline(__always) func channel(_ v: Int32, _ limit: Int32) -> UInt32 {
-            UInt32(min(max((v + (FilterTaps.one >> 1)) >> FilterTaps.shift, 0), limit))
-        }
-        let alpha = channel(a, 255)
-        let limit = Int32(alpha)
-        return channel(r, limit) | channel(g, limit) << 8 | channel(b, limit) << 16 | alpha << 24
+    static func unpack(_ p: UInt32) -> SIMD4<Float> {
+        SIMD4(Float(p & 0xFF), Float((p >> 8) & 0xFF), Float((p >> 16) & 0xFF), Float(p >> 24))
+    }
+
+    /// Rounded to whole levels, clamped to 0...255 and to a valid premultiplied pixel (no
+    /// channel above alpha).
+    @inline(__always)
+    static func pack(_ v: SIMD4<Float>) -> UInt32 {
+        let a = min(max((v.w + 0.5).rounded(.down), 0), 255)
+        let c = (v + 0.5).rounded(.down).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: a))
+        return UInt32(c.x) | UInt32(c.y) << 8 | UInt32(c.z) << 16 | UInt32(a) << 24
     }
 }

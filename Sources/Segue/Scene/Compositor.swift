@@ -118,12 +118,12 @@ struct CompiledQuad {
                 let base = texels.baseAddress!
                 if let offset = CompiledQuad.wholePixelOffset(map) {
                     draw(CopySource(texels: base, stride: image.width, dx: offset.dx, dy: offset.dy,
-                                    x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1), into: frame, width: width, band: band)
+                                    x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1, opaque: image.isOpaque),
+                         into: frame, width: width, band: band)
                 } else {
                     draw(WarpSource(texels: base, stride: image.width, map: map,
-                                    lowX: Double(box.x0 * 256), highX: Double((box.x1 - 1) * 256),
-                                    lowY: Double(box.y0 * 256), highY: Double((box.y1 - 1) * 256),
-                                    x1: box.x1, y1: box.y1), into: frame, width: width, band: band)
+                                    lowX: box.x0 * 256, highX: (box.x1 - 1) * 256, lowY: box.y0 * 256, highY: (box.y1 - 1) * 256,
+                                    opaque: image.isOpaque), into: frame, width: width, band: band)
                 }
             }
         }

@@ -122,8 +122,8 @@ public struct CubeFold: Transition {
                 cube(faces, fold: 1, orbit: 1, bounds: bounds), cube(faces, fold: 0, orbit: 1, bounds: bounds)]
     }
 
-    public func scene(step: Int, progress: Double, screens: [Layer], bounds: Rect) -> Layer {
-        let faces = screens[0].sublayers
+    public func scene(step: Int, progress: Double, from: Layer, to: Layer, bounds: Rect) -> Layer {
+        let faces = from.sublayers   // every screen holds all six faces
         let cubeLayer: Layer
         switch step {
         case 0: cubeLayer = cube(faces, fold: progress, orbit: 0, bounds: bounds)
@@ -151,11 +151,13 @@ public struct CubeFold: Transition {
             // Flat, face 4 lies over face 2 (the seed's zPosition 1); folded, it is the front.
             face.zPosition = number == 4 ? 1 - min(max(fold, 0), 1) : 0
             face.isDoubleSided = true
+            face.opacity = 1
             return face
         }
         if closed {
-            container.sublayers = container.sublayers.enumerated().compactMap { index, face in
-                outsideFacesViewer(face, number: index + 1, in: container, bounds: bounds) ? face : nil
+            // A face that turns its outside away is hidden (kept, so any screen holds all six faces).
+            for i in container.sublayers.indices where !outsideFacesViewer(container.sublayers[i], number: i + 1, in: container, bounds: bounds) {
+                container.sublayers[i].opacity = 0
             }
         }
         return container

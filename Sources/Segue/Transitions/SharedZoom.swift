@@ -138,15 +138,15 @@ public struct SharedZoom: Transition {
     }
 
     /// Step 2k pushes into input k; step 2k + 1 pops back to the grid.
-    public func scene(step: Int, progress: Double, screens: [Layer], bounds: Rect) -> Layer {
-        if progress <= 0 { return .root(bounds, [screens[step]]) }
-        if progress >= 1 { return .root(bounds, [screens[step + 1]]) }
+    public func scene(step: Int, progress: Double, from: Layer, to: Layer, bounds: Rect) -> Layer {
+        if progress <= 0 { return .root(bounds, [from]) }
+        if progress >= 1 { return .root(bounds, [to]) }
         let index = step / 2
         let cell = cellFrame(index, bounds: bounds)
         if step % 2 == 0 {
-            return push(grid: screens[step], detail: screens[step + 1], cell: cell, progress: progress, bounds: bounds)
+            return push(grid: from, detail: to, cell: cell, progress: progress, bounds: bounds)
         }
-        return pop(detail: screens[step], grid: screens[step + 1], cell: cell, progress: progress, bounds: bounds)
+        return pop(detail: from, grid: to, cell: cell, progress: progress, bounds: bounds)
     }
 
     public func progress(step: Int, linear: Double, curve: TimingCurve) -> Double {

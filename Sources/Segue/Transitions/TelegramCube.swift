@@ -52,13 +52,13 @@ public struct TelegramCube: Transition {
         return [empty] + pages
     }
 
-    public func scene(step: Int, progress: Double, screens: [Layer], bounds: Rect) -> Layer {
+    public func scene(step: Int, progress: Double, from: Layer, to: Layer, bounds: Rect) -> Layer {
         let width = bounds.width
         let forward = parameters.direction == .forward
         // The collection view: `to` is the next cell (forward) or the previous one (backward),
         // and the content offset moves toward it by progress x width.
         let xOffset = (forward ? 1 : -1) * progress * width
-        var cells = [screens[step], screens[step + 1]]
+        var cells = [from, to]
         cells[0].setFrame(bounds)
         cells[1].setFrame(bounds.offsetBy(dx: forward ? width : -width, dy: 0))
         let visibleRect = bounds.offsetBy(dx: xOffset, dy: 0)

@@ -9,10 +9,10 @@ public protocol Transition: Sendable {
     /// them are drawn at the size their layers have here; they are resampled once to it.
     func screens(pages: [Layer], bounds: Rect) -> [Layer]
 
-    /// The scene of transition `step`, from `screens[step]` to `screens[step + 1]`, at
-    /// `progress` (0...1, beyond it for a curve that overshoots). At progress 0 it shows
-    /// exactly the first screen; at 1 exactly the second.
-    func scene(step: Int, progress: Double, screens: [Layer], bounds: Rect) -> Layer
+    /// The scene of transition `step`, from screen `step` (`from`) to screen `step + 1`
+    /// (`to`), at `progress` (0...1, beyond it for a curve that overshoots). At progress 0
+    /// it shows exactly `from`; at 1 exactly `to`.
+    func scene(step: Int, progress: Double, from: Layer, to: Layer, bounds: Rect) -> Layer
 
     /// Seconds of transition `step`, given the preset's `transition.duration`.
     func duration(step: Int, base: Double) -> Double
@@ -34,8 +34,8 @@ public protocol PageTransition: Transition {
 }
 
 extension PageTransition {
-    public func scene(step: Int, progress: Double, screens: [Layer], bounds: Rect) -> Layer {
-        scene(from: screens[step], to: screens[step + 1], progress: progress, bounds: bounds)
+    public func scene(step: Int, progress: Double, from: Layer, to: Layer, bounds: Rect) -> Layer {
+        scene(from: from, to: to, progress: progress, bounds: bounds)
     }
 }
 
