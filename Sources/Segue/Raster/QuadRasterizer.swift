@@ -58,6 +58,11 @@ struct CopySource: PixelSource {
             for x in a..<inA { row[x] = source[x0] }
             (row + inA).update(from: source + inA + dx, count: inB - inA)
             for x in inB..<b { row[x] = source[x1 - 1] }
+        } else if opaque {
+            // An opaque image partly through: a straight mix with what is beneath.
+            for x in a..<inA { row[x] = lerpPixel(row[x], source[x0], k) }
+            for x in inA..<inB { row[x] = lerpPixel(row[x], source[x + dx], k) }
+            for x in inB..<b { row[x] = lerpPixel(row[x], source[x1 - 1], k) }
         } else {
             for x in a..<b {
                 let p = source[min(max(x + dx, x0), x1 - 1)]
@@ -153,6 +158,11 @@ struct WarpSource: PixelSource {
                         row[i] = sample(u, v)
                         u &+= du; v &+= dv
                     }
+                }
+            } else if opaque {
+                for i in x..<next {
+                    row[i] = lerpPixel(row[i], sample(u, v), k)
+                    u &+= du; v &+= dv
                 }
             } else {
                 for i in x..<next {
