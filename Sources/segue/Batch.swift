@@ -53,7 +53,8 @@ struct Batch: ParsableCommand {
         let entries = shard.flatMap(Batch.parseShard).map { loaded.shard($0.0, of: $0.1) } ?? loaded.entries
         Interruption.shared.install()
         let mode = options.effectiveProgress
-        let settings = BatchSettings(overrides: options.presetOverrides, threads: options.threads, overwrite: options.force, parallel: jobs)
+        var settings = BatchSettings(overrides: options.presetOverrides, threads: options.threads, overwrite: options.force, parallel: jobs)
+        settings.limits = options.limits
         let reporters = Dictionary(uniqueKeysWithValues: entries.map { ($0.number, ProgressReporter(mode: jobs == 1 ? mode : (mode == .json ? .json : .none), job: $0.name)) })
         let lock = NSLock()
         let outcomes = BatchRunner.run(entries, settings: settings, cancellation: Interruption.shared.cancellation) { entry, progress in

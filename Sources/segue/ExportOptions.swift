@@ -19,6 +19,12 @@ struct ExportOptions: ParsableArguments {
     @Option(help: "Compositor threads; any number gives the same pixels. Defaults to the number of cores.")
     var threads: Int?
 
+    @Option(help: ArgumentHelp("Refuses images of more pixels than this (default about 33 million), before decoding them.", valueName: "N"))
+    var maxImagePixels: Int?
+
+    @Option(help: ArgumentHelp("Refuses jobs that would compose more frames x pixels than this (default 2e11, about an hour of 1080x1920).", valueName: "N"))
+    var maxPixelFrames: Double?
+
     @Flag(help: "Replaces outputs that already exist.")
     var force = false
 
@@ -34,6 +40,8 @@ struct ExportOptions: ParsableArguments {
         }
         if let fps, !(1...240).contains(fps) { throw ValidationError("--fps \(fps): expected 1...240.") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads \(threads): expected 1...256.") }
+        if let maxImagePixels, maxImagePixels < 1 { throw ValidationError("--max-image-pixels \(maxImagePixels): expected a positive number.") }
+        if let maxPixelFrames, !(maxPixelFrames >= 1) { throw ValidationError("--max-pixel-frames \(maxPixelFrames): expected a positive number.") }
         if let codec, Preset.Codec(rawValue: codec) == nil {
             throw ValidationError("--codec '\(codec)': expected one of: \(Preset.Codec.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -55,6 +63,14 @@ struct ExportOptions: ParsableArguments {
     }
 
     var effectiveProgress: ProgressMode { quiet ? .none : progress }
+
+    /// The limits these options set.
+    var limits: Limits {
+        var limits = Limits()
+        if let maxImagePixels { limits.maxPixels = maxImagePixels; limits.maxSide = max(limits.maxSide, Int(Double(maxImagePixels).squareRoot())) }
+        if let maxPixelFrames { limits.maxPixelFrames = Int(min(maxPixelFrames, 9e18)) }
+        return limits
+    }
 }
 
 enum ProgressMode: String, ExpressibleByArgument, CaseIterable {

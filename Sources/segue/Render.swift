@@ -24,7 +24,7 @@ struct RenderInputs: ParsableArguments {
     func export(options: ExportOptions, output: String, format: OutputFormat?) throws {
         let preset = try Preset.load(self.preset, overrides: options.presetOverrides)
         var job = try Job(preset: preset, inputs: inputs, output: output, format: format,
-                          frames: frames.flatMap(FrameSelection.init(parsing:)), overwrite: options.force)
+                          frames: frames.flatMap(FrameSelection.init(parsing:)), limits: options.limits, overwrite: options.force)
         if let threads = options.threads { job.threads = threads }
         Interruption.shared.install()
         let reporter = ProgressReporter(mode: options.effectiveProgress, job: output)

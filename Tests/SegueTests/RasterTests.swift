@@ -10,6 +10,12 @@ struct RasterTests {
         #expect(image.width == width && image.height == height && image.isOpaque)
     }
 
+    @Test("headers declare the sizes the decoder finds", arguments: [("a.jpg", 720, 1280), ("b.png", 960, 720), ("c.webp", 720, 1280)])
+    func headers(file: String, width: Int, height: Int) throws {
+        let size = try #require(ImageHeader.size(of: example(file)))
+        #expect(size.width == width && size.height == height)
+    }
+
     @Test("decoding is the same every time")
     func decodeIsStable() throws {
         #expect(try Image.decode(path: example("a.jpg")).pixels == Image.decode(path: example("a.jpg")).pixels)
@@ -34,7 +40,7 @@ struct RasterTests {
 
     @Test("a picture over the pixel limit is refused")
     func pixelLimit() {
-        let error = #expect(throws: ExportError.self) { try Image.decode(path: example("b.png"), limits: DecodeLimits(maxPixels: 1000)) }
+        let error = #expect(throws: ExportError.self) { try Image.decode(path: example("b.png"), limits: Limits(maxPixels: 1000)) }
         #expect(error?.description.contains("b.png") == true)
     }
 

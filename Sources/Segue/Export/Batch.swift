@@ -19,8 +19,15 @@ public struct Manifest: Sendable {
     public var path: String
     public var entries: [Entry]
 
+    /// The largest manifest read, in bytes.
+    public static let maxFileSize = 16 << 20
+
     public static func load(_ path: String) throws -> Manifest {
         guard FileManager.default.fileExists(atPath: path) else { throw PresetError.unreadable(path, reason: "no such file") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
+        guard size <= Manifest.maxFileSize else {
+            throw PresetError.unreadable(path, reason: "it is \(size) bytes, over the limit of \(Manifest.maxFileSize) for a manifest")
+        }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw PresetError.unreadable(path, reason: "not a readable UTF-8 text file")
         }
@@ -125,6 +132,7 @@ public struct BatchSettings: Sendable {
     public var overrides: [String] = []
     public var threads: Int?
     public var overwrite = false
+    public var limits = Limits()
     /// Jobs run at once.
     public var parallel = 1
 
@@ -155,7 +163,8 @@ public enum BatchRunner {
         }
         do {
             let preset = try Preset.load(entry.preset, overrides: settings.overrides, settings: entry.settings)
-            var job = try Job(preset: preset, inputs: entry.inputs, output: entry.output, format: entry.format, overwrite: settings.overwrite)
+            var job = try Job(preset: preset, inputs: entry.inputs, output: entry.output, format: entry.format,
+                              limits: settings.limits, overwrite: settings.overwrite)
             if let threads = settings.threads { job.threads = threads }
             let result = try Exporter.run(job, cancellation: cancellation) { progress?(entry, $0) }
             outcome.frames = result.frameCount

@@ -236,6 +236,7 @@ public enum Exporter {
 
         var composed = 0, done = 0
         var last: FrameBuffer?
+        var ended = false
         do {
             loop: while true {
                 if cancellation?.isCancelled == true { throw ExportError.cancelled }
@@ -248,6 +249,7 @@ public enum Exporter {
                 case let .repeatLast(index):
                     try sink.write(last!, index: index, repeated: true)
                 case .end:
+                    ended = true
                     if cancellation?.isCancelled == true { throw ExportError.cancelled }
                     break loop
                 }
@@ -258,7 +260,7 @@ public enum Exporter {
         } catch {
             stop.cancel()
             pool.wakeAll()
-            drain(queue)
+            if !ended { drain(queue) }   // let the producer finish, unless it already has
             sink.abort()
             throw error
         }

@@ -14,18 +14,19 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case null
 
     /// The format an output name implies: `-` or `.framemd5`/`.md5` is framemd5, `.mp4` is
-    /// MP4, `.png` is a contact sheet, a name with no extension (or an existing folder) is a
-    /// folder of PNG frames.
+    /// MP4, `.png` is a contact sheet, a name with no extension (or an existing folder with
+    /// another extension) is a folder of PNG frames.
     public static func inferred(from output: String) -> OutputFormat? {
         if output == "-" { return .framemd5 }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue { return .png }
         switch (output as NSString).pathExtension.lowercased() {
         case "mp4": return .mp4
         case "framemd5", "md5": return .framemd5
         case "png": return .sheet
         case "": return .png
-        default: return nil
+        default:
+            var isFolder: ObjCBool = false
+            let folder = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue
+            return folder ? .png : nil
         }
     }
 }
@@ -72,7 +73,7 @@ public struct Job: Sendable {
     public var frames: FrameSelection?
     /// Compositor threads. Any number gives the same pixels.
     public var threads: Int
-    public var limits: DecodeLimits
+    public var limits: Limits
     /// Whether an existing output may be replaced.
     public var overwrite: Bool
 
@@ -81,7 +82,7 @@ public struct Job: Sendable {
 
     public init(preset: Preset, inputs: [String], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                limits: DecodeLimits = DecodeLimits(), overwrite: Bool = false) throws {
+                limits: Limits = Limits(), overwrite: Bool = false) throws {
         guard let resolved = format ?? OutputFormat.inferred(from: output) else {
             throw ExportError.invalidJob("cannot tell the format of '\(output)' from its name (expected .mp4, .framemd5, '-' or a folder); pass --format mp4|png|framemd5")
         }
@@ -113,12 +114,21 @@ public struct Job: Sendable {
         for input in inputs where !FileManager.default.fileExists(atPath: input) {
             throw ExportError.missingInput(input)
         }
+        var isFolder: ObjCBool = false
+        if output != "-", format != .png, format != .null, FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
+            throw ExportError.invalidJob("\(output): is a folder; \(format.rawValue) output goes to a file (PNG frames go to a folder)")
+        }
         if output != "-", format != .null, !overwrite {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) {
                 let empty = isFolder.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: output))?.isEmpty ?? false)
                 if !empty { throw ExportError.outputExists(output) }
             }
+        }
+        let count = frames.map { $0.indices(below: timeline.frameCount).count } ?? timeline.frameCount
+        let work = count.multipliedReportingOverflow(by: preset.canvas.width * preset.canvas.height)
+        if work.overflow || work.partialValue > limits.maxPixelFrames {
+            throw ExportError.invalidJob("this job would compose \(count) frames of \(preset.canvas.width)x\(preset.canvas.height), over the budget of \(limits.maxPixelFrames) pixel-frames (about an hour of 1080x1920 at 30 fps); raise it with --max-pixel-frames")
         }
         if let frames {
             guard format != .mp4 else {

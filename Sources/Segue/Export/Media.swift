@@ -37,25 +37,40 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Limits on the images a job decodes, checked before their pixels are allocated.
-public struct DecodeLimits: Equatable, Sendable {
-    /// Pixels per image (width x height).
+/// Limits that keep a job bounded in memory and time whatever its inputs: the images it
+/// decodes are checked before their pixels are allocated, the work before it starts.
+public struct Limits: Equatable, Sendable {
+    /// Pixels per image (width x height), about 33 megapixels, as trusted image tools allow.
     public var maxPixels: Int = 16384 * 2048
-    /// Pixels per side.
+    /// Pixels per side of an image.
     public var maxSide: Int = 16384
+    /// Frames x pixels a job may compose: 2 x 10^11 is about an hour of 1080x1920 at 30 fps.
+    public var maxPixelFrames: Int = 200_000_000_000
 
-    public init(maxPixels: Int = 16384 * 2048, maxSide: Int = 16384) {
+    public init(maxPixels: Int = 16384 * 2048, maxSide: Int = 16384, maxPixelFrames: Int = 200_000_000_000) {
         self.maxPixels = maxPixels
         self.maxSide = maxSide
+        self.maxPixelFrames = maxPixelFrames
+    }
+
+    func check(width: Int, height: Int, path: String) throws {
+        guard width <= maxSide, height <= maxSide, width * height <= maxPixels else {
+            throw ExportError.imageTooLarge(path: path, width: width, height: height,
+                                            limit: "\(maxSide) pixels a side and \(maxPixels) pixels in all (raise it with --max-image-pixels)")
+        }
     }
 }
 
 extension Image {
     /// Decodes an image file (JPEG, PNG, WebP, ...) through FFmpeg, turned upright by its
     /// EXIF orientation, in premultiplied alpha.
-    public static func decode(path: String, limits: DecodeLimits = DecodeLimits()) throws -> Image {
+    public static func decode(path: String, limits: Limits = Limits()) throws -> Image {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ExportError.unreadableImage(path: path, reason: "no such file")
+        }
+        // What the header declares is checked before anything is decoded (decompression bombs).
+        if let declared = ImageHeader.size(of: path) {
+            try limits.check(width: declared.width, height: declared.height, path: path)
         }
         var decoded = SegueDecodedImage()
         var error = SegueAVError()
@@ -66,9 +81,7 @@ extension Image {
         }
         defer { segue_image_free(&decoded) }
         let width = Int(decoded.width), height = Int(decoded.height)
-        guard width <= limits.maxSide, height <= limits.maxSide else {
-            throw ExportError.imageTooLarge(path: path, width: width, height: height, limit: "\(limits.maxSide) pixels a side")
-        }
+        try limits.check(width: width, height: height, path: path)
         let count = width * height
         let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
             decoded.rgba.withMemoryRebound(to: UInt32.self, capacity: count) { source in

@@ -49,6 +49,12 @@ public struct ConfigNode: Equatable, Sendable {
     /// Parses YAML text. `name` is how errors refer to the source (a file name, say).
     public static func parse(yaml text: String, name: String, originFor: ((Int) -> ConfigOrigin)? = nil) throws -> ConfigNode {
         let origin = originFor ?? { .file(name, line: $0) }
+        // Anchors and aliases are refused before parsing: an alias bomb would otherwise
+        // expand without bound. Presets and manifests have no use for them.
+        if let line = ConfigNode.lineWithAlias(text) {
+            throw PresetError.invalid(key: "(YAML)", origin: origin(line), value: "an anchor or alias (& or *)",
+                                      expected: "plain values; write each value out")
+        }
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
@@ -81,6 +87,27 @@ public struct ConfigNode: Equatable, Sendable {
         case .alias:
             throw PresetError.invalid(key: "(an alias)", origin: here, value: "a YAML alias", expected: "plain values (aliases are not supported)")
         }
+    }
+
+    /// The first line holding a YAML anchor (`&name`) or alias (`*name`) outside quotes and
+    /// comments, if any.
+    static func lineWithAlias(_ text: String) -> Int? {
+        var line = 1, quote: Character? = nil, comment = false, previous: Character = "\n"
+        for c in text {
+            if c == "\n" { line += 1; comment = false; previous = c; continue }
+            if comment { previous = c; continue }
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "'" || c == "\"" {
+                if " \t[{,:-\n".contains(previous) { quote = c }
+            } else if c == "#" && " \t\n".contains(previous) {
+                comment = true
+            } else if (c == "&" || c == "*") && " \t[{,:-\n".contains(previous) {
+                return line
+            }
+            previous = c
+        }
+        return nil
     }
 
     private static func describe(_ error: YamlError) -> String {

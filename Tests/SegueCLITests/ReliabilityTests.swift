@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+
+/// Runs segue under a fresh python3 so that its peak memory can be read alone (RUSAGE_CHILDREN
+/// of a process whose only child it is). Returns the run and the peak RSS in MB.
+func measured(_ arguments: [String], timeout: Double = 30) throws -> (Run, Int) {
+    let script = """
+        import resource, subprocess, sys
+        try:
+            p = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=\(timeout))
+            code, err = p.returncode, p.stderr
+        except subprocess.TimeoutExpired:
+            code, err = 999, "timed out"
+        sys.stdout.write(str(code) + " " + str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024) + "\\n" + err)
+        """
+    let r = try tool("python3", ["-c", script, segueBinary] + arguments)
+    let head = r.stdout.prefix { $0 != "\n" }.split(separator: " ").compactMap { Int($0) }
+    let stderr = String(r.stdout.drop { $0 != "\n" }.dropFirst())
+    return (Run(status: Int32(head.first ?? -1), stdout: "", stderr: stderr), head.last ?? -1)
+}
+
+@Suite("Reliability: hostile input, faults, determinism")
+struct ReliabilityTests {
+    let small = ["--size", "90x160", "--set", "canvas.scale=0.25", "--set", "hold=0.3"]
+
+    @Test("truncated, flipped, empty and fake images: an error naming the file, non-zero exit, nothing written")
+    func corruptImages() throws {
+        let folder = temporaryFolder()
+        var cases: [String] = []
+        for name in ["a.jpg", "b.png", "c.webp"] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: example(name)))
+            for percent in [25, 50, 90] {
+                let path = folder.appendingPathComponent("cut\(percent)-\(name)").path
+                try data.prefix(data.count * percent / 100).write(to: URL(fileURLWithPath: path))
+                cases.append(path)
+            }
+        }
+        for name in ["a.jpg", "b.png"] {   // formats with checks on their data (lossy WebP has none: see README)
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: example(name))))
+            var seed: UInt64 = 7
+            for _ in 0..<20 {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                let at = bytes.count / 4 + Int(seed >> 33) % (bytes.count * 3 / 4)
+                bytes[at] ^= 0xFF
+            }
+            let path = folder.appendingPathComponent("flipped-\(name)").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            cases.append(path)
+        }
+        let text = folder.appendingPathComponent("letter.jpg").path
+        try "Dear reader, this is not a photo.".write(toFile: text, atomically: true, encoding: .utf8)
+        let empty = folder.appendingPathComponent("empty.png").path
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        cases += [text, empty]
+
+        let out = folder.appendingPathComponent("out.mp4").path
+        for input in cases {
+            let r = try segue(["render", example("a.jpg"), input, "-o", out] + small)
+            #expect(r.status == 1 || r.status == 2, "\(input): exit \(r.status)")
+            #expect(r.stderr.contains(input + ":"), "\(input): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        #expect(!files(in: folder.path).contains { $0.contains("segue-tmp") })
+    }
+
+    /// A PNG whose header claims `width` x `height`, with a few bytes of data.
+    func pngBomb(_ width: Int, _ height: Int, at path: String) throws {
+        func be(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] { be(body.count) + Array(type.utf8) + body + [0, 0, 0, 0] }
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", be(width) + be(height) + [8, 2, 0, 0, 0])
+            + chunk("IDAT", [0x78, 0x9C, 0x63, 0, 0, 0, 1, 0, 1]) + chunk("IEND", [])
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test("decompression bombs are refused from their header, with the size and the limit, in little memory")
+    func bombs() throws {
+        let folder = temporaryFolder()
+        let out = folder.appendingPathComponent("out.mp4").path
+        // A JPEG whose frame header claims 16000x16000.
+        let tiny = folder.appendingPathComponent("tiny.jpg").path
+        _ = try tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=red:s=16x16", "-frames:v", "1", tiny])
+        var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tiny)))
+        let sof = try #require((0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        jpeg[sof + 5] = 0x3E; jpeg[sof + 6] = 0x80; jpeg[sof + 7] = 0x3E; jpeg[sof + 8] = 0x80
+        let jpegBomb = folder.appendingPathComponent("bomb.jpg").path
+        try Data(jpeg).write(to: URL(fileURLWithPath: jpegBomb))
+        let huge = folder.appendingPathComponent("huge.png").path, big = folder.appendingPathComponent("big.png").path
+        try pngBomb(100_000, 100_000, at: huge)
+        try pngBomb(16_000, 16_000, at: big)
+        for (path, size) in [(huge, "100000x100000"), (big, "16000x16000"), (jpegBomb, "16000x16000")] {
+            let (r, peak) = try measured(["render", path, "-o", out] + small)
+            #expect(r.status == 2, "\(path): \(r.stderr)")
+            #expect(r.stderr.contains("\(path): the image is \(size), over the limit of 16384 pixels a side and 33554432 pixels in all"), "\(r.stderr)")
+            #expect(peak > 0 && peak < 100, "peak \(peak) MB")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("hostile YAML: alias bombs, deep nesting, huge files and wrong types fail fast with the line")
+    func hostileYAML() throws {
+        let folder = temporaryFolder()
+        var bomb = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        for i in 1..<10 {
+            let name = String(UnicodeScalar(UInt8(97 + i))), previous = String(UnicodeScalar(UInt8(96 + i)))
+            bomb += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ") + "]\n"
+        }
+        let cases: [(String, String, String)] = [
+            ("bomb.yaml", bomb, "line 1: '(YAML)' is an anchor or alias"),
+            ("deep.yaml", "a: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "\n", "Maximum nesting level reached"),
+            ("huge.yaml", "description: " + String(repeating: "x", count: 2 << 20) + "\n", "over the limit of 1048576 for a preset"),
+            ("types.yaml", "fps: [1, 2]\ntransition: {kind: slide}\n", "line 1: 'fps' is a list (expected a number)"),
+        ]
+        for (name, text, message) in cases {
+            let path = folder.appendingPathComponent(name).path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let start = Date()
+            let (r, peak) = try measured(["presets", "show", path], timeout: 10)
+            #expect(r.status == 2, "\(name): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(name): \(r.stderr)")
+            #expect(Date().timeIntervalSince(start) < 5 && peak < 200, "\(name): \(peak) MB")
+        }
+    }
+
+    @Test("a job that would run for days is refused up front unless the budget is raised")
+    func budget() throws {
+        let out = temporaryFolder().appendingPathComponent("8k.mp4").path
+        let r = try segue("render", "--size", "7680x4320", "--set", "hold=333", example("a.jpg"), "-o", out)
+        #expect(r.status == 2 && r.stderr.contains("this job would compose 9990 frames of 7680x4320, over the budget of 200000000000 pixel-frames"))
+        let tight = try segue(["render", "--max-pixel-frames", "1000", example("a.jpg"), "-o", out] + small)
+        #expect(tight.status == 2 && tight.stderr.contains("over the budget of 1000 pixel-frames"))
+        let raised = try segue(["render", "--max-pixel-frames", "1e12", example("a.jpg"), "-o", out] + small)
+        #expect(raised.status == 0, "\(raised.stderr)")
+    }
+
+    @Test("an unwritable place or a folder in the way: an error naming the path, nothing left behind")
+    func faults() throws {
+        let folder = temporaryFolder()
+        let unwritable = try segue(["render", example("a.jpg"), "-o", "/proc/segue-cannot-write/out.mp4"] + small)
+        #expect(unwritable.status == 1 && unwritable.stderr.contains("/proc/segue-cannot-write/out.mp4: cannot write"), "\(unwritable.stderr)")
+        let inTheWay = folder.appendingPathComponent("video.mp4")
+        try FileManager.default.createDirectory(at: inTheWay.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        let r = try segue(["render", "--force", example("a.jpg"), "-o", inTheWay.path] + small)
+        #expect(r.status == 2 && r.stderr.contains("\(inTheWay.path): is a folder; mp4 output goes to a file"), "\(r.stderr)")
+        #expect(files(in: folder.path) == ["video.mp4"])
+    }
+
+    @Test("a full disk: an error naming the path and the cause, no partial file (needs a tmpfs mount, as root)")
+    func fullDisk() throws {
+        let mountPoint = temporaryFolder()
+        let mount = try tool("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", mountPoint.path])
+        guard mount.status == 0 else {
+            print("full-disk test not run: cannot mount a tmpfs here (\(mount.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            return
+        }
+        defer { _ = try? tool("umount", [mountPoint.path]) }
+        let out = mountPoint.appendingPathComponent("video.mp4").path
+        let r = try segue(["render", example("a.jpg"), example("b.png"), "-o", out, "--size", "360x640", "--set", "canvas.scale=1"])
+        #expect(r.status == 1 && r.stderr.contains(out) && r.stderr.contains("No space left on device"), "\(r.stderr)")
+        #expect(files(in: mountPoint.path).isEmpty)
+    }
+
+    @Test("the same job gives the same MP4 bytes on every run, and the same checksums for 1, 2 and 8 threads")
+    func determinism() throws {
+        let folder = temporaryFolder()
+        var videos: [Data] = []
+        for i in 0..<2 {
+            let out = folder.appendingPathComponent("v\(i).mp4").path
+            let r = try segue(["render", "--preset", "stories-cube", example("a.jpg"), example("b.png"), "-o", out] + small)
+            #expect(r.status == 0)
+            videos.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        #expect(videos[0] == videos[1] && videos[0].count > 1000)
+        let sums = try [1, 2, 8].map { try segue(["checksum", "--preset", "cube-fold", "--threads", "\($0)", example("a.jpg"), example("c.webp")] + small).stdout }
+        #expect(sums[0] == sums[1] && sums[1] == sums[2] && sums[0].contains("#format: frame checksums"))
+    }
+
+    @Test("fuzzing: mutated images, presets and manifests never crash, hang or run away with memory")
+    func fuzz() throws {
+        let iterations = Int(ProcessInfo.processInfo.environment["SEGUE_FUZZ_ITERATIONS"] ?? "") ?? 8
+        let folder = temporaryFolder()
+        var seed: UInt64 = UInt64(ProcessInfo.processInfo.environment["SEGUE_FUZZ_SEED"] ?? "") ?? 1
+        func next() -> Int { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Int(seed >> 33) }
+        func mutate(_ data: [UInt8]) -> [UInt8] {
+            var bytes = data
+            for _ in 0..<(1 + next() % 8) {
+                guard !bytes.isEmpty else { break }
+                switch next() % 4 {
+                case 0: bytes[next() % bytes.count] ^= UInt8(1 << (next() % 8))
+                case 1: bytes[next() % bytes.count] = UInt8(next() % 256)
+                case 2: bytes.removeSubrange((next() % bytes.count)..<bytes.count)
+                default: let at = next() % bytes.count; bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + next() % 64)], at: at)
+                }
+            }
+            return bytes
+        }
+        let images = try ["a.jpg", "b.png", "c.webp"].map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: example($0)))) }
+        let preset = [UInt8](try Data(contentsOf: root.appendingPathComponent("Presets/telegram-cube.yaml")))
+        let manifest = Array("jobs:\n  - preset: slide\n    set: {hold: 0.2}\n    inputs: [\(example("a.jpg")), \(example("b.png"))]\n    output: out.mp4\n".utf8)
+        for i in 0..<iterations {
+            let image = folder.appendingPathComponent("in\(i).\(["jpg", "png", "webp"][i % 3])").path
+            try Data(mutate(images[i % 3])).write(to: URL(fileURLWithPath: image))
+            let presetPath = folder.appendingPathComponent("p\(i).yaml").path
+            try Data(mutate(preset)).write(to: URL(fileURLWithPath: presetPath))
+            let manifestPath = folder.appendingPathComponent("m\(i).yaml").path
+            try Data(mutate(manifest)).write(to: URL(fileURLWithPath: manifestPath))
+            let runs = [
+                ["render", image, example("b.png"), "-o", folder.appendingPathComponent("o\(i).mp4").path] + small,
+                ["checksum", "--preset", presetPath, example("a.jpg"), example("b.png")] + small,
+                ["batch", manifestPath, "--quiet"] + small,
+            ]
+            for arguments in runs {
+                let (r, peak) = try measured(arguments, timeout: 10)
+                #expect([0, 1, 2].contains(r.status), "seed \(seed), iteration \(i): \(arguments) exit \(r.status): \(r.stderr)")
+                #expect(peak < 512, "iteration \(i): \(peak) MB")
+            }
+        }
+    }
+}
