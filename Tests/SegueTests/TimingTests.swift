@@ -57,6 +57,7 @@ struct TimingTests {
         #expect(t.moment(at: 75) == .hold(index: 1)) // t = 2.5 s
         #expect(t.moment(at: 135) == .transition(step: 1, progress: 0, linear: 0)) // t = 4.5 s
         #expect(t.moment(at: 209) == .hold(index: 2))
+        #expect(t.transitionStart(0) == 2 && t.transitionStart(1) == 4.5)
     }
 }
 

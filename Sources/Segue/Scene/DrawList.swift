@@ -54,8 +54,6 @@ struct Homography: Equatable {
     func apply(_ p: Point) -> (x: Double, y: Double, w: Double) {
         (p.x * m11 + p.y * m21 + m31, p.x * m12 + p.y * m22 + m32, p.x * m13 + p.y * m23 + m33)
     }
-
-    var isAffine: Bool { m13 == 0 && m23 == 0 && m33 == 1 }
 }
 
 /// What fills a drawn quad.
