@@ -82,20 +82,22 @@ enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
 final class ProgressReporter {
     let mode: ProgressMode
     let job: String
+    /// The job's name as a JSON string, made once.
+    private let jobJSON: String
     private var lastDraw = 0.0
     private let live: Bool
 
     init(mode: ProgressMode, job: String) {
         self.mode = mode
         self.job = job
+        jobJSON = String(data: (try? JSONEncoder().encode(job)) ?? Data("\"\"".utf8), encoding: .utf8) ?? "\"\""
         live = mode == .auto && isatty(STDERR_FILENO) == 1
     }
 
     func report(_ p: ExportProgress) {
         switch mode {
         case .json:
-            let name = String(data: try! JSONEncoder().encode(job), encoding: .utf8)!
-            let line = "{\"job\":\(name),\"frame\":\(p.framesDone),\"total\":\(p.frameCount),\"elapsed\":\(String(format: "%.3f", p.elapsed))}\n"
+            let line = "{\"job\":\(jobJSON),\"frame\":\(p.framesDone),\"total\":\(p.frameCount),\"elapsed\":\(String(format: "%.3f", p.elapsed))}\n"
             FileHandle.standardError.write(Data(line.utf8))
         case .auto where live:
             guard p.elapsed - lastDraw >= 0.1 || p.framesDone == p.frameCount else { return }

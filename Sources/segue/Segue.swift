@@ -51,8 +51,12 @@ struct SegueCommand: ParsableCommand {
 final class Interruption: @unchecked Sendable {
     static let shared = Interruption()
     let cancellation = Cancellation()
-    private(set) var signal: Int32?
+    private let lock = NSLock()
+    private var received: Int32?
     private var sources: [DispatchSourceSignal] = []
+
+    /// The first signal received, if any (set on a signal queue, read on the main thread).
+    var signal: Int32? { lock.lock(); defer { lock.unlock() }; return received }
 
     func install() {
         guard sources.isEmpty else { return }
@@ -60,7 +64,9 @@ final class Interruption: @unchecked Sendable {
             Foundation.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [unowned self] in
-                if signal == nil { signal = number }
+                lock.lock()
+                if received == nil { received = number }
+                lock.unlock()
                 cancellation.cancel()
             }
             source.resume()

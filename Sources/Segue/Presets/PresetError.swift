@@ -34,7 +34,7 @@ public enum PresetError: Error, Equatable, CustomStringConvertible {
             let list = available.isEmpty ? "none found" : available.joined(separator: ", ")
             return "no preset named '\(name)' (shipped presets: \(list); searched: \(searched.joined(separator: ", ")))"
         case let .unreadable(path, reason):
-            return "\(path): cannot read the preset: \(reason)"
+            return "\(path): cannot read it: \(reason)"
         }
     }
 }
