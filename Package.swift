@@ -29,8 +29,12 @@ let package = Package(
         ),
         .target(
             name: "Segue",
-            dependencies: ["CSegueAV", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CSegueAV", .product(name: "Yams", package: "Yams")],
+            plugins: ["EmbedResources"]
         ),
+        // Presets/*.yaml and the build's commit, compiled into the library at build time.
+        .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["segue-embed"]),
+        .executableTarget(name: "segue-embed"),
         .executableTarget(
             name: "segue",
             dependencies: ["Segue", .product(name: "ArgumentParser", package: "swift-argument-parser")]

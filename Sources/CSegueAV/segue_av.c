@@ -1,6 +1,14 @@
+#define _GNU_SOURCE
 #include "segue_av.h"
 
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
 #include <malloc.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +18,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/md5.h>
 #include <libavutil/opt.h>
+#include <libavutil/sha.h>
 #include <libswscale/swscale.h>
 
 /* ---- errors and logging -------------------------------------------------------------- */
@@ -258,7 +267,12 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
 
     if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) return open_failed(e, err, ret, "avio_open");
     AVDictionary *options = NULL;
-    av_dict_set(&options, "movflags", "+faststart", 0);
+    if (c->fingerprint) {
+        av_dict_set(&e->format->metadata, SEGUE_FINGERPRINT_TAG, c->fingerprint, 0);
+        av_dict_set(&options, "movflags", "+faststart+use_metadata_tags", 0);
+    } else {
+        av_dict_set(&options, "movflags", "+faststart", 0);
+    }
     ret = avformat_write_header(e->format, &options);
     av_dict_free(&options);
     if (ret < 0) return open_failed(e, err, ret, "avformat_write_header");
@@ -307,6 +321,18 @@ int segue_encoder_finish(SegueEncoder *e, SegueAVError *err) {
     if ((ret = e->format->pb->error) < 0) return fail(err, ret, "avio_write");
     if ((ret = avio_closep(&e->format->pb)) < 0) return fail(err, ret, "avio_closep");
     return 0;
+}
+
+int segue_media_tag(const char *path, const char *key, char *out, size_t size) {
+    begin();
+    AVFormatContext *format = NULL;
+    int ret = avformat_open_input(&format, path, NULL, NULL);
+    if (ret < 0) return ret;
+    AVDictionaryEntry *tag = av_dict_get(format->metadata, key, NULL, 0);
+    int found = tag != NULL;
+    if (found && size > 0) snprintf(out, size, "%s", tag->value);
+    avformat_close_input(&format);
+    return found ? 0 : 1;
 }
 
 /* ---- PNG ------------------------------------------------------------------------------ */
@@ -366,4 +392,113 @@ void segue_md5(const uint8_t *data, size_t length, uint8_t digest[16]) {
 
 void segue_return_large_blocks(void) {
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
+}
+
+/* ---- versions ------------------------------------------------------------------------- */
+
+/* Finds the build number in the file name of a loaded libx264 ("libx264.so.164"). */
+static int find_x264(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    const char *name = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    name = name ? name + 1 : info->dlpi_name;
+    if (name && strncmp(name, "libx264.so.", 11) == 0) {
+        snprintf((char *)data, 32, "%s", name + 11);
+        return 1;
+    }
+    return 0;
+}
+
+static void append_version(char *out, size_t size, const char *name, unsigned version) {
+    size_t used = strlen(out);
+    if (used < size)
+        snprintf(out + used, size - used, "%s %u.%u.%u\n", name, AV_VERSION_MAJOR(version), AV_VERSION_MINOR(version),
+                 AV_VERSION_MICRO(version));
+}
+
+void segue_library_versions(char *out, size_t size) {
+    if (size == 0) return;
+    snprintf(out, size, "FFmpeg %s\n", av_version_info());
+    append_version(out, size, "libavcodec", avcodec_version());
+    append_version(out, size, "libavformat", avformat_version());
+    append_version(out, size, "libavutil", avutil_version());
+    append_version(out, size, "libswscale", swscale_version());
+    size_t used = strlen(out);
+    char x264[32] = {0};
+    if (avcodec_find_encoder_by_name("libx264") && dl_iterate_phdr(find_x264, x264))
+        snprintf(out + used, size - used, "libx264 core %s\n", x264);
+    else if (avcodec_find_encoder_by_name("libx264"))
+        snprintf(out + used, size - used, "libx264 (version unknown)\n");
+    else
+        snprintf(out + used, size - used, "libx264 not available\n");
+    used = strlen(out);
+    const char *const *x265 = dlsym(RTLD_DEFAULT, "x265_version_str");
+    if (avcodec_find_encoder_by_name("libx265") && x265 && *x265)
+        snprintf(out + used, size - used, "libx265 %s\n", *x265);
+    else if (avcodec_find_encoder_by_name("libx265"))
+        snprintf(out + used, size - used, "libx265 (version unknown)\n");
+}
+
+/* ---- the machine ---------------------------------------------------------------------- */
+
+int segue_affinity_cpus(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+    return CPU_COUNT(&set);
+}
+
+/* ---- files ---------------------------------------------------------------------------- */
+
+int segue_rename_noreplace(const char *from, const char *to) {
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS) return -errno;
+    /* A file system without RENAME_NOREPLACE: a hard link is refused when the target exists. */
+    if (link(from, to) != 0) return -errno;
+    unlink(from);
+    return 0;
+}
+
+SegueSHA256 *segue_sha256_begin(void) {
+    struct AVSHA *sha = av_sha_alloc();
+    if (!sha) abort();
+    av_sha_init(sha, 256);
+    return (SegueSHA256 *)sha;
+}
+
+void segue_sha256_update(SegueSHA256 *sha, const uint8_t *data, size_t length) {
+    while (length > 0) {
+        unsigned chunk = length > (1u << 30) ? (1u << 30) : (unsigned)length;
+        av_sha_update((struct AVSHA *)sha, data, chunk);
+        data += chunk;
+        length -= chunk;
+    }
+}
+
+void segue_sha256_end(SegueSHA256 *sha, uint8_t digest[32]) {
+    av_sha_final((struct AVSHA *)sha, digest);
+    av_free(sha);
+}
+
+int segue_sha256_file(const char *path, uint8_t digest[32], SegueAVError *err) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail_text(err, -errno, strerror(errno));
+    struct AVSHA *sha = av_sha_alloc();
+    if (!sha) { close(fd); return fail(err, AVERROR(ENOMEM), "av_sha_alloc"); }
+    av_sha_init(sha, 256);
+    uint8_t buffer[1 << 16];
+    for (;;) {
+        ssize_t n = read(fd, buffer, sizeof buffer);
+        if (n == 0) break;
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            int code = -errno;
+            av_free(sha);
+            close(fd);
+            return fail_text(err, code, strerror(-code));
+        }
+        av_sha_update(sha, buffer, (unsigned)n);
+    }
+    av_sha_final(sha, digest);
+    av_free(sha);
+    close(fd);
+    return 0;
 }

@@ -7,17 +7,34 @@ struct BatchFailed: Error {
     let code: Int32
 }
 
+/// `--shard`: a fixed part of the manifest, or the part a cluster engine's array task is.
+enum ShardOption: Equatable {
+    case fixed(Shard)
+    case auto
+
+    init(parsing text: String) throws {
+        self = text == "auto" ? .auto : .fixed(try Shard.parse(text))
+    }
+}
+
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Runs the jobs of a manifest; a failed job does not stop the others.",
         discussion: """
             A manifest is YAML: 'jobs:' lists jobs, each with 'preset' (default \
-            stories-cube), 'set' (a map of the dotted keys --set takes), 'inputs', 'output', and \
-            optionally 'name' and 'format'. Paths are relative to the manifest. The options \
-            --set, --size, --fps, --codec and --threads apply to every job, the job's own 'set' \
-            winning. At the end a summary table goes to stdout and the exit code is 1 if any \
-            job failed. --shard K/N runs every N-th job from the K-th, so N machines can split \
-            a manifest with no coordinator.
+            stories-cube), 'set' (preset keys, dotted as --set takes them or nested), 'inputs', \
+            'output', and optionally 'name' and 'format'. Paths are relative to the manifest. \
+            Every job is checked before the first one runs (its preset and keys, its inputs, \
+            its output); if any is wrong, all problems are reported with their lines and \
+            nothing runs (exit 2). The options --set, --size, --fps, --codec and --threads \
+            apply to every job, the job's own 'set' winning. At the end a summary table goes \
+            to stdout and the exit code is 1 if any job failed.
+
+            --shard K/N runs every N-th job from the K-th, so N machines can split a manifest \
+            with no coordinator; --shard auto reads the part from a Slurm array, a Kubernetes \
+            Indexed Job or an AWS Batch array. --resume keeps outputs already made from the \
+            same job (its preset, keys, inputs' content and format), so a retried task only \
+            does what is left.
             """
     )
 
@@ -27,46 +44,75 @@ struct Batch: ParsableCommand {
     @Option(help: "Jobs run at once.")
     var jobs = 1
 
-    @Option(help: ArgumentHelp("Writes the summary as JSON to this file.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Writes the summary as JSON to this file (its folder is created).", valueName: "FILE"))
     var report: String?
 
-    @Option(help: ArgumentHelp("Runs only shard K of N (1-based), for example 2/3.", valueName: "K/N"))
-    var shard: String?
+    @Option(help: ArgumentHelp("Runs only shard K of N (1-based, for example 2/3), or the shard of this array task (auto: Slurm, Kubernetes Indexed Jobs, AWS Batch).", valueName: "K/N|auto"),
+            completion: .list(["auto"]), transform: ShardOption.init(parsing:))
+    var shard: ShardOption?
+
+    @Option(help: ArgumentHelp("How many shards there are, for --shard auto where the engine does not say (Kubernetes: the job's completions).", valueName: "N"))
+    var shardCount: Int?
+
+    @Flag(help: "Prints what each job would do (render, skip or invalid) and writes nothing.")
+    var dryRun = false
 
     @OptionGroup var options: ExportOptions
 
     func validate() throws {
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1...64.") }
-        if let shard, Batch.parseShard(shard) == nil {
-            throw ValidationError("--shard '\(shard)': expected K/N with 1 <= K <= N, for example 2/3.")
-        }
-    }
-
-    static func parseShard(_ text: String) -> (Int, Int)? {
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else { return nil }
-        return (k, n)
+        if let shardCount, shardCount < 1 { throw ValidationError("--shard-count \(shardCount): expected 1 or more.") }
+        if shardCount != nil, shard != .auto { throw ValidationError("--shard-count goes with --shard auto.") }
     }
 
     func run() throws {
         let loaded = try Manifest.load(manifest)
-        let entries = shard.flatMap(Batch.parseShard).map { loaded.shard($0.0, of: $0.1) } ?? loaded.entries
-        Interruption.shared.install()
-        let mode = options.effectiveProgress
-        var settings = BatchSettings(overrides: options.presetOverrides, threads: options.threads, overwrite: options.force, parallel: jobs)
-        settings.limits = options.limits
-        let reporters = Dictionary(uniqueKeysWithValues: entries.map { ($0.number, ProgressReporter(mode: jobs == 1 ? mode : (mode == .json ? .json : .none), job: $0.name)) })
-        let lock = NSLock()
-        let outcomes = BatchRunner.run(entries, settings: settings, cancellation: Interruption.shared.cancellation) { entry, progress in
-            lock.lock()
-            defer { lock.unlock() }
-            reporters[entry.number]?.report(progress)
-            if progress.framesDone == progress.frameCount { reporters[entry.number]?.finish() }
+        var entries = loaded.entries
+        var shardUsed: Shard?
+        switch shard {
+        case let .fixed(part)?: shardUsed = part
+        case .auto?: shardUsed = try Shard.automatic(count: shardCount)
+        case nil: break
         }
+        if let shardUsed { entries = loaded.entries(of: shardUsed) }
+        var settings = BatchSettings(overrides: options.presetOverrides, threads: options.threads, overwrite: options.force,
+                                     resume: options.resume, parallel: jobs)
+        settings.limits = options.limits
+        settings.library = try options.library.library()
+        let prepared = BatchRunner.prepare(entries, settings: settings)
+
+        if dryRun {
+            let rows = entries.map { entry -> JobOutcome in
+                var row = JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: "invalid")
+                if let job = prepared.jobs.first(where: { $0.entry.number == entry.number }) {
+                    row.status = job.upToDate ? "skip" : "render"
+                    row.reason = job.upToDate ? "up to date (\(job.fingerprint ?? ""))" : nil
+                } else {
+                    row.reason = prepared.problems.first { $0.entry.number == entry.number }?.problems.joined(separator: "; ")
+                }
+                return row
+            }
+            if !options.quiet { print(Batch.table(rows), terminator: "") }
+            if !prepared.problems.isEmpty { throw BatchFailed(code: 2) }
+            return
+        }
+        guard prepared.problems.isEmpty else {
+            throw ManifestError(path: manifest, problems: prepared.problems.flatMap(\.problems))
+        }
+        if let report { try Batch.makeFolder(for: report) }
+
+        Interruption.shared.install()
+        let reporter = BatchProgress(mode: options.effectiveProgress, jobs: prepared.jobs.map(\.entry))
+        let outcomes = BatchRunner.run(prepared.jobs, settings: settings, cancellation: Interruption.shared.cancellation) { entry, progress in
+            reporter.report(entry, progress)
+        }
+        reporter.finish()
 
         if let report {
-            let document = Report(manifest: manifest, shard: shard, succeeded: outcomes.filter { $0.status == "ok" }.count,
-                                  failed: outcomes.filter { $0.status != "ok" }.count, jobs: outcomes)
+            let document = Report(manifest: manifest, shard: shardUsed?.description,
+                                  succeeded: outcomes.filter { $0.status == "ok" }.count,
+                                  skipped: outcomes.filter { $0.status == "skipped" }.count,
+                                  failed: outcomes.filter { $0.status != "ok" && $0.status != "skipped" }.count, jobs: outcomes)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             do {
@@ -80,13 +126,27 @@ struct Batch: ParsableCommand {
             FileHandle.standardError.write(Data("segue: error: job \(outcome.job) (\(outcome.name)) failed: \(outcome.reason ?? "")\n".utf8))
         }
         if let signal = Interruption.shared.signal { throw BatchFailed(code: 128 + signal) }
-        if outcomes.contains(where: { $0.status != "ok" }) { throw BatchFailed(code: 1) }
+        if outcomes.contains(where: { $0.status != "ok" && $0.status != "skipped" }) { throw BatchFailed(code: 1) }
+    }
+
+    /// Creates the folder a file goes in, before any work, so a report is never lost at the end.
+    static func makeFolder(for file: String) throws {
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ExportError.output(path: file, reason: "cannot create the folder \(folder)")
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw ExportError.output(path: file, reason: "the folder \(folder) is not writable")
+        }
     }
 
     struct Report: Codable {
         var manifest: String
         var shard: String?
         var succeeded: Int
+        var skipped: Int
         var failed: Int
         var jobs: [JobOutcome]
     }
@@ -101,5 +161,39 @@ struct Batch: ParsableCommand {
         return rows.map { row in
             (0..<5).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[5]
         }.map { $0.trimmingCharacters(in: .whitespaces) + "\n" }.joined()
+    }
+}
+
+/// A batch's progress on stderr: on a terminal one live line (jobs done, and the frames of
+/// the job last heard from), with --progress json one object per frame naming its job.
+final class BatchProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let json: [Int: ProgressReporter]
+    private let live: Bool
+    private let total: Int
+    private var done = 0
+    private var lastDraw = 0.0
+
+    init(mode: ProgressMode, jobs: [Manifest.Entry]) {
+        total = jobs.count
+        live = mode == .auto && isatty(STDERR_FILENO) == 1
+        json = mode == .json ? Dictionary(uniqueKeysWithValues: jobs.map { ($0.number, ProgressReporter(mode: .json, job: $0.name)) }) : [:]
+    }
+
+    func report(_ entry: Manifest.Entry, _ p: ExportProgress) {
+        lock.lock()
+        defer { lock.unlock() }
+        json[entry.number]?.report(p)
+        if p.framesDone == p.frameCount { done += 1 }
+        guard live, p.elapsed - lastDraw >= 0.1 || p.framesDone == p.frameCount || p.elapsed < lastDraw else { return }
+        lastDraw = p.elapsed
+        let fps = p.elapsed > 0 ? Double(p.framesDone) / p.elapsed : 0
+        let line = String(format: "\r\u{1B}[2Kbatch: %d/%d jobs done; %@: %d/%d frames, %.1f fps", done, total, entry.name, p.framesDone, p.frameCount, fps)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Ends the live line.
+    func finish() {
+        if live { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

@@ -16,7 +16,7 @@ struct ExportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The video codec (encode.codec): h264 or hevc.", valueName: "CODEC"))
     var codec: String?
 
-    @Option(help: "Compositor threads; any number gives the same pixels. Defaults to the number of cores.")
+    @Option(help: "Compositor threads; any number gives the same pixels. Defaults to the CPUs this process was given (affinity mask, cgroup quota, SLURM_CPUS_PER_TASK).")
     var threads: Int?
 
     @Option(help: ArgumentHelp("Refuses images of more pixels than this (default about 33 million), before decoding them.", valueName: "N"))
@@ -28,13 +28,19 @@ struct ExportOptions: ParsableArguments {
     @Flag(help: "Replaces outputs that already exist.")
     var force = false
 
+    @Flag(help: "Keeps an output already made from the same job (preset, keys, inputs' content, format) instead of rendering it again; replaces one made from another.")
+    var resume = false
+
     @Option(help: ArgumentHelp("Progress on stderr: auto (a live line on a terminal, else none), json (one object per line) or none.", valueName: "MODE"))
     var progress: ProgressMode = .auto
 
     @Flag(name: .shortAndLong, help: "Prints nothing but errors.")
     var quiet = false
 
+    @OptionGroup var library: LibraryOptions
+
     func validate() throws {
+        if force && resume { throw ValidationError("--force and --resume: choose one (--force renders every output again; --resume keeps those up to date).") }
         if let size, ExportOptions.parseSize(size) == nil {
             throw ValidationError("--size '\(size)': expected WIDTHxHEIGHT in pixels, for example 1080x1920.")
         }

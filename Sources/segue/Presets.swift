@@ -2,21 +2,45 @@ import ArgumentParser
 import Foundation
 import Segue
 
+/// Where presets named on the command line are looked up, for every command that names one.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .customLong("presets"), help: ArgumentHelp("A folder of NAME.yaml presets, searched before SEGUE_PRESETS and the built-in presets; repeatable.", valueName: "DIR"))
+    var folders: [String] = []
+
+    /// The library these options and the environment describe.
+    func library() throws -> PresetLibrary { try PresetLibrary.standard(presetFolders: folders) }
+}
+
 struct Presets: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Lists the shipped presets, or shows one resolved.",
+        abstract: "Lists the presets Segue finds, or shows one resolved.",
+        discussion: """
+            Presets are found by name in the folders given with --presets, then in those of \
+            SEGUE_PRESETS (separated by ':'), then among the presets built into segue; the \
+            first wins, so a preset of your own may replace a built-in one of the same name.
+            """,
         subcommands: [List.self, Show.self],
         defaultSubcommand: List.self
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Lists the shipped presets with a one-line description.")
+        static let configuration = CommandConfiguration(abstract: "Lists the presets found, with where each comes from and what it makes.")
+
+        @OptionGroup var library: LibraryOptions
 
         func run() throws {
-            let catalog = PresetLibrary.standard.catalog()
-            let width = catalog.map(\.name.count).max() ?? 0
-            for entry in catalog {
-                print(entry.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + entry.description)
+            let catalog = try library.library().catalog()
+            guard !catalog.isEmpty else {
+                throw PresetError.presetNotFound("(any)", searched: library.folders, available: [])
+            }
+            let rows = catalog.map { item -> [String] in
+                let hides = item.entry.hides.isEmpty ? "" : " (replaces " + item.entry.hides.map(\.description).joined(separator: ", ") + ")"
+                return [item.entry.name, item.entry.source.description + hides, item.description]
+            }
+            let widths = (0..<2).map { c in rows.map { $0[c].count }.max()! }
+            for row in rows {
+                print(row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0) + "  "
+                      + row[1].padding(toLength: widths[1], withPad: " ", startingAt: 0) + "  " + row[2])
             }
         }
     }
@@ -25,14 +49,16 @@ struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Prints a preset as YAML with every key in effect: what it extends merged in, defaults filled.")
 
-        @Argument(help: ArgumentHelp("A shipped preset's name or a preset file's path.", valueName: "NAME"))
+        @Argument(help: ArgumentHelp("A preset's name or a preset file's path.", valueName: "NAME"))
         var preset: String
 
         @Option(name: .customLong("set"), help: ArgumentHelp("Overrides a key by its dotted path before showing; repeatable.", valueName: "KEY=VALUE"))
         var overrides: [String] = []
 
+        @OptionGroup var library: LibraryOptions
+
         func run() throws {
-            print(try Preset.resolvedYAML(Preset.resolvedNode(preset, overrides: overrides)), terminator: "")
+            print(try Preset.resolvedYAML(Preset.resolvedNode(preset, overrides: overrides, library: library.library())), terminator: "")
         }
     }
 }

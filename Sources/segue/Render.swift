@@ -4,7 +4,7 @@ import Segue
 
 /// What a render draws: the preset, the images, and which frames.
 struct RenderInputs: ParsableArguments {
-    @Option(name: .long, help: "A shipped preset's name or a preset file's path.")
+    @Option(name: .long, help: "A preset's name (built in, or in a --presets or SEGUE_PRESETS folder) or a preset file's path.")
     var preset = "stories-cube"
 
     @Option(help: ArgumentHelp("Only these frame indices, for png, framemd5 and sheet output, for example 0,10,20-25.", valueName: "LIST"))
@@ -22,19 +22,22 @@ struct RenderInputs: ParsableArguments {
 
     /// One export as the command line runs it: interruptible, reporting progress on stderr.
     func export(options: ExportOptions, output: String, format: OutputFormat?) throws {
-        let preset = try Preset.load(self.preset, overrides: options.presetOverrides)
+        let preset = try Preset.load(self.preset, overrides: options.presetOverrides, library: options.library.library())
         var job = try Job(preset: preset, inputs: inputs, output: output, format: format,
                           frames: frames.flatMap(FrameSelection.init(parsing:)), limits: options.limits, overwrite: options.force)
+        job.resume = options.resume
         if let threads = options.threads { job.threads = threads }
         Interruption.shared.install()
         let reporter = ProgressReporter(mode: options.effectiveProgress, job: output)
         let result = try Exporter.run(job, cancellation: Interruption.shared.cancellation, progress: reporter.report)
         reporter.finish()
-        if output != "-" || job.format == .null, !options.quiet, options.effectiveProgress != .json {
+        if result.skipped, !options.quiet {
+            FileHandle.standardError.write(Data("segue: kept \(output): it was made from the same job (\(result.fingerprint ?? ""))\n".utf8))
+        } else if output != "-" || job.format == .null, !options.quiet, options.effectiveProgress != .json {
             let composeRate = result.composeSeconds > 0 ? Double(result.framesComposed) / result.composeSeconds : 0
-            let line = String(format: "segue: wrote %@ (%d frames, %.2f s; %d composed in %.3f s, %.1f fps; inputs prepared in %.3f s)\n",
+            let line = String(format: "segue: wrote %@ (%d frames, %.2f s; %d composed in %.3f s, %.1f fps, %@; inputs prepared in %.3f s)\n",
                               job.format == .null ? "nothing" : output, result.frameCount, result.seconds,
-                              result.framesComposed, result.composeSeconds, composeRate, result.prepareSeconds)
+                              result.framesComposed, result.composeSeconds, composeRate, job.threads == 1 ? "1 thread" : "\(job.threads) threads", result.prepareSeconds)
             FileHandle.standardError.write(Data(line.utf8))
         }
     }

@@ -13,6 +13,7 @@ struct SegueCommand: ParsableCommand {
             option, preset key or value, a missing or unsupported input, an output that \
             exists); 130 or 143 interrupted by SIGINT or SIGTERM (nothing is left at the output).
             """,
+        version: ([SegueVersion.headline] + SegueVersion.libraries).joined(separator: "\n"),
         subcommands: [Render.self, Checksum.self, Batch.self, Presets.self]
     )
 
@@ -29,6 +30,10 @@ struct SegueCommand: ParsableCommand {
             Foundation.exit(128 + (Interruption.shared.signal ?? SIGINT))
         } catch let error as ExportError {
             fail(error.description, code: error.isUsageError ? 2 : 1)
+        } catch let error as ManifestError {
+            fail(error.description, code: 2)
+        } catch let error as ShardError {
+            fail(error.description, code: 2)
         } catch let error as BatchFailed {
             Foundation.exit(error.code)
         } catch {

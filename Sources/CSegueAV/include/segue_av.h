@@ -48,7 +48,11 @@ typedef struct SegueEncoderConfig {
     int crf;             /* constant rate factor */
     const char *speed;   /* encoder preset name, e.g. "veryfast" */
     int threads;         /* encoder threads, >= 1; fixed so bytes do not depend on the machine */
+    const char *fingerprint; /* written as the metadata tag SEGUE_FINGERPRINT_TAG; NULL for none */
 } SegueEncoderConfig;
+
+/* The MP4 metadata key under which an export's job fingerprint is kept. */
+#define SEGUE_FINGERPRINT_TAG "com.segue.fingerprint"
 
 typedef struct SegueEncoder SegueEncoder;
 
@@ -65,6 +69,10 @@ int segue_encoder_finish(SegueEncoder *encoder, SegueAVError *err);
 /* Frees everything; an unfinished file is closed as it is (the caller deletes it). */
 void segue_encoder_free(SegueEncoder *encoder);
 
+/* Reads the metadata tag `key` of a media file into out (NUL-terminated). 0 when found,
+ * 1 when the file has no such tag, a negative code when it cannot be read. */
+int segue_media_tag(const char *path, const char *key, char *out, size_t size);
+
 /* Writes one RGBA image (straight alpha) as a PNG file. */
 int segue_png_write(const char *path, const uint8_t *rgba, int width, int height, int stride, SegueAVError *err);
 
@@ -75,6 +83,26 @@ void segue_return_large_blocks(void);
 
 /* MD5 of a byte range, as FFmpeg's framemd5 computes it. */
 void segue_md5(const uint8_t *data, size_t length, uint8_t digest[16]);
+
+/* The versions of the FFmpeg libraries linked, and of libx264 and libx265 where libavcodec
+ * has them, one "name version" a line, into out (size bytes, NUL-terminated). */
+void segue_library_versions(char *out, size_t size);
+
+/* CPUs this process may run on (its affinity mask), or -1 if it cannot be read. */
+int segue_affinity_cpus(void);
+
+/* Renames from to to unless to exists (then -EEXIST): never replaces another writer's file.
+ * 0 or a negative errno. */
+int segue_rename_noreplace(const char *from, const char *to);
+
+/* SHA-256 of bytes in memory: begin, update any number of times, end (which frees). */
+typedef struct SegueSHA256 SegueSHA256;
+SegueSHA256 *segue_sha256_begin(void);
+void segue_sha256_update(SegueSHA256 *sha, const uint8_t *data, size_t length);
+void segue_sha256_end(SegueSHA256 *sha, uint8_t digest[32]);
+
+/* SHA-256 of a file's bytes. 0, or a negative code with err filled. */
+int segue_sha256_file(const char *path, uint8_t digest[32], SegueAVError *err);
 
 #ifdef __cplusplus
 }

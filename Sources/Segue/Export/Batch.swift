@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 
 /// A batch of exports: a YAML manifest whose `jobs` each name a `preset`, a `set` of preset
-/// keys (the dotted keys `--set` takes), `inputs` and an `output`; paths are relative to the
-/// manifest's folder.
+/// keys (dotted, as `--set` takes them, or nested), `inputs` and an `output`; paths are
+/// relative to the manifest's folder.
 public struct Manifest: Sendable {
     public struct Entry: Sendable {
         /// 1-based position in the manifest.
@@ -14,6 +14,8 @@ public struct Manifest: Sendable {
         public var inputs: [String]
         public var output: String
         public var format: OutputFormat?
+        /// Where the job is written in the manifest.
+        public var origin: ConfigOrigin
     }
 
     public var path: String
@@ -22,6 +24,8 @@ public struct Manifest: Sendable {
     /// The largest manifest read, in bytes.
     public static let maxFileSize = 16 << 20
 
+    /// Reads a manifest. Every job is read even when an earlier one is wrong, and all the
+    /// problems found are thrown together (`ManifestError`).
     public static func load(_ path: String) throws -> Manifest {
         guard FileManager.default.fileExists(atPath: path) else { throw PresetError.unreadable(path, reason: "no such file") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
@@ -35,64 +39,78 @@ public struct Manifest: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         func resolve(_ p: String) -> String { p.hasPrefix("/") || folder.isEmpty ? p : Manifest.normalized(folder + "/" + p) }
 
-        guard case let .mapping(top) = root.value, let jobsNode = root["jobs"] else {
+        var top = try ConfigReader(root)
+        let jobsNode = top.raw("jobs", type: "[job]", "The jobs, each a mapping of preset, set, inputs and output.")
+        try top.finish()
+        guard let jobsNode else {
             throw PresetError.missingKey(key: "jobs", origin: root.origin, expected: "a list of jobs, each with preset, set, inputs and output")
-        }
-        for pair in top where pair.key != "jobs" {
-            throw PresetError.unknownKey(key: pair.key, origin: pair.value.origin, known: ["jobs"])
         }
         guard case let .sequence(items) = jobsNode.value, !items.isEmpty else {
             throw PresetError.wrongType(key: "jobs", origin: jobsNode.origin, found: ConfigReader.kind(of: jobsNode), expected: "a list of one or more jobs")
         }
         var entries: [Entry] = []
+        var problems: [String] = []
         for (i, item) in items.enumerated() {
-            let key = "jobs[\(i + 1)]"
-            guard case let .mapping(pairs) = item.value else {
-                throw PresetError.wrongType(key: key, origin: item.origin, found: ConfigReader.kind(of: item), expected: "a mapping with preset, set, inputs and output")
+            var found: [String] = []
+            func attempt<T>(_ read: () throws -> T) -> T? {
+                do { return try read() } catch { found.append("\(error)"); return nil }
             }
-            let known = ["name", "preset", "set", "inputs", "output", "format"]
-            for pair in pairs where !known.contains(pair.key) {
-                throw PresetError.unknownKey(key: "\(key).\(pair.key)", origin: pair.value.origin, known: known)
-            }
-            func text(_ name: String) throws -> String? {
-                try item[name].map { try ConfigReader.string($0, key: "\(key).\(name)") }
-            }
-            guard let output = try text("output"), !output.isEmpty else {
-                throw PresetError.missingKey(key: "\(key).output", origin: item.origin, expected: "the output's path")
-            }
-            guard let inputsNode = item["inputs"], case let .sequence(inputItems) = inputsNode.value, !inputItems.isEmpty else {
-                throw PresetError.missingKey(key: "\(key).inputs", origin: item.origin, expected: "a list of one or more image paths")
-            }
-            let inputs = try inputItems.map { resolve(try ConfigReader.string($0, key: "\(key).inputs")) }
-            var settings: [(key: String, value: ConfigNode)] = []
-            if let set = item["set"] {
-                guard case let .mapping(sets) = set.value else {
-                    throw PresetError.wrongType(key: "\(key).set", origin: set.origin, found: ConfigReader.kind(of: set), expected: "a mapping of dotted preset keys to values")
-                }
-                settings = sets.map { ($0.key, $0.value) }
-            }
+            guard var r = attempt({ try ConfigReader(item, path: "jobs[\(i + 1)]") }) else { problems += found; continue }
+            let name = attempt { try r.text("name", default: "", "A name for the job in the summary; default: the output's file name.") }
+            let preset = attempt { try r.text("preset", default: "stories-cube", "A preset's name or a preset file (relative to the manifest).") }
+            let set = r.raw("set", type: "mapping", "Preset keys for this job, dotted or nested, as --set takes them.")
+            let inputs = attempt { try r.texts("inputs", expected: "one or more image paths, like [a.jpg, b.png]", "The images, in order.") }
+            let output = attempt { try r.requiredText("output", expected: "the output's path", "Where the job writes.") }
             var format: OutputFormat?
-            if let f = try text("format") {
-                guard let parsed = OutputFormat(rawValue: f) else {
-                    throw PresetError.invalid(key: "\(key).format", origin: item["format"]!.origin, value: "'\(f)'",
-                                              expected: "one of: " + OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))
+            if let node = r.raw("format", type: "text", "The output format; default: from the output's name.") {
+                format = attempt {
+                    let text = try ConfigReader.string(node, key: "jobs[\(i + 1)].format")
+                    guard let format = OutputFormat(rawValue: text) else {
+                        let hint = suggestion(for: text, among: OutputFormat.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+                        throw PresetError.invalid(key: "jobs[\(i + 1)].format", origin: node.origin, value: "'\(text)'",
+                                                  expected: "one of: " + OutputFormat.allCases.map(\.rawValue).joined(separator: ", ") + hint)
+                    }
+                    return format
                 }
-                format = parsed
             }
-            let preset = try text("preset") ?? "stories-cube"
-            entries.append(Entry(number: i + 1, name: try text("name") ?? (output as NSString).lastPathComponent,
+            _ = attempt { try r.finish() }
+            var settings: [(key: String, value: ConfigNode)] = []
+            if let set {
+                if case let .mapping(pairs) = set.value {
+                    settings = pairs.map { ($0.key, $0.value) }
+                } else {
+                    found.append("\(PresetError.wrongType(key: "jobs[\(i + 1)].set", origin: set.origin, found: ConfigReader.kind(of: set), expected: "a mapping of preset keys to values"))")
+                }
+            }
+            if case .some(nil) = inputs {
+                found.append("\(PresetError.missingKey(key: "jobs[\(i + 1)].inputs", origin: item.origin, expected: "a list of one or more image paths"))")
+            }
+            guard found.isEmpty, let name, let preset, let inputs = inputs ?? nil, let output else {
+                problems += found
+                continue
+            }
+            entries.append(Entry(number: i + 1, name: name.isEmpty ? (output as NSString).lastPathComponent : name,
                                  preset: PresetLibrary.looksLikePath(preset) ? resolve(preset) : preset,
-                                 settings: settings, inputs: inputs, output: resolve(output), format: format))
+                                 settings: settings, inputs: inputs.map(resolve), output: resolve(output),
+                                 format: format, origin: item.origin))
         }
-        var seen: [String: Int] = [:]
+        // Outputs must differ, and no job may write over another's input.
+        var writers: [String: Int] = [:]
         for entry in entries {
-            let canonical = URL(fileURLWithPath: entry.output).standardizedFileURL.path
-            if let first = seen[canonical] {
-                throw PresetError.invalid(key: "jobs[\(entry.number)].output", origin: .file("manifest \(path)", line: 1),
-                                          value: "'\(entry.output)', as job \(first) writes", expected: "a different output for every job")
+            let canonical = Job.canonical(entry.output)
+            if let first = writers[canonical] {
+                problems.append("\(entry.origin): job \(entry.number) writes '\(entry.output)', as job \(first) does (expected a different output for every job)")
             }
-            seen[canonical] = entry.number
+            writers[canonical] = writers[canonical] ?? entry.number
         }
+        for entry in entries {
+            for input in entry.inputs {
+                if let writer = writers[Job.canonical(input)], writer != entry.number {
+                    problems.append("\(entry.origin): job \(entry.number) reads '\(input)', which job \(writer) writes (expected inputs no job writes)")
+                }
+            }
+        }
+        guard problems.isEmpty else { throw ManifestError(path: path, problems: problems) }
         return Manifest(path: path, entries: entries)
     }
 
@@ -108,11 +126,109 @@ public struct Manifest: Sendable {
         return joined.isEmpty ? "." : joined
     }
 
-    /// The entries of shard `k` of `n` (1-based): every n-th entry from the k-th, so shards
-    /// split any manifest the same way on every machine, with no coordinator.
-    public func shard(_ k: Int, of n: Int) -> [Entry] {
-        entries.filter { ($0.number - 1) % n == k - 1 }
+    /// The entries of `shard`: every n-th entry from the k-th, so shards split any manifest
+    /// the same way on every machine, with no coordinator.
+    public func entries(of shard: Shard) -> [Entry] {
+        entries.filter { ($0.number - 1) % shard.count == shard.index }
     }
+}
+
+/// Problems found in a manifest, or in its jobs, before any job ran.
+public struct ManifestError: Error, Equatable, CustomStringConvertible {
+    public var path: String
+    public var problems: [String]
+
+    public init(path: String, problems: [String]) {
+        self.path = path
+        self.problems = problems
+    }
+
+    public var description: String {
+        if problems.count == 1 { return problems[0] }
+        return "manifest \(path): \(problems.count) problems; no job was run:\n" + problems.map { "  " + $0 }.joined(separator: "\n")
+    }
+}
+
+/// A part of a manifest: the jobs whose 0-based position modulo `count` is `index`.
+public struct Shard: Equatable, Sendable, CustomStringConvertible {
+    /// 0-based.
+    public var index: Int
+    public var count: Int
+    /// What the shard was read from, for messages: "--shard 2/3", "SLURM_ARRAY_TASK_ID=1 ...".
+    public var source: String
+
+    public init(index: Int, count: Int, source: String) {
+        self.index = index
+        self.count = count
+        self.source = source
+    }
+
+    /// "2/3": 1-based, as `--shard K/N` writes it.
+    public var description: String { "\(index + 1)/\(count)" }
+
+    /// `--shard K/N`, 1-based (K from 1 to N).
+    public static func parse(_ text: String) throws -> Shard {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1 else {
+            throw ShardError("--shard '\(text)': expected K/N with 1 <= K <= N (for example 2/3), or auto")
+        }
+        guard (1...n).contains(k) else {
+            let hint = k == 0 ? "; K counts from 1. For a 0-based array index use --shard auto, or --shard $((INDEX + 1))/\(n)" : ""
+            throw ShardError("--shard '\(text)': K is \(k), outside 1...\(n)\(hint)")
+        }
+        return Shard(index: k - 1, count: n, source: "--shard \(text)")
+    }
+
+    /// The shard a cluster engine's array task is: Slurm (`SLURM_ARRAY_TASK_ID` with
+    /// `SLURM_ARRAY_TASK_MIN`, `SLURM_ARRAY_TASK_STEP` and `SLURM_ARRAY_TASK_COUNT` or
+    /// `_MAX`), a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX`, with the count from
+    /// `count`, `--shard-count`), or AWS Batch (`AWS_BATCH_JOB_ARRAY_INDEX`,
+    /// `AWS_BATCH_JOB_ARRAY_SIZE`). Arrays counted from 0 or from 1 both cover every job once.
+    public static func automatic(count given: Int? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Shard {
+        func number(_ key: String) throws -> Int? {
+            guard let text = environment[key] else { return nil }
+            guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                throw ShardError("--shard auto: \(key)=\(text) is not a whole number")
+            }
+            return value
+        }
+        func shard(_ index: Int, _ count: Int?, read: String) throws -> Shard {
+            guard let count = given ?? count else {
+                throw ShardError("--shard auto: read \(read), but not how many tasks there are; pass --shard-count N")
+            }
+            guard count >= 1, (0..<count).contains(index) else {
+                throw ShardError("--shard auto: read \(read), which makes task \(index) of \(count); expected 0...\(max(0, count - 1))")
+            }
+            return Shard(index: index, count: count, source: read)
+        }
+        if let id = try number("SLURM_ARRAY_TASK_ID") {
+            let low = try number("SLURM_ARRAY_TASK_MIN") ?? 0
+            let step = max(1, try number("SLURM_ARRAY_TASK_STEP") ?? 1)
+            var count = try number("SLURM_ARRAY_TASK_COUNT")
+            let high = try number("SLURM_ARRAY_TASK_MAX")
+            if count == nil, let high { count = (high - low) / step + 1 }
+            let read = ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_STEP", "SLURM_ARRAY_TASK_COUNT"]
+                .compactMap { key in environment[key].map { "\(key)=\($0)" } }.joined(separator: " ")
+            guard (id - low) % step == 0 else {
+                throw ShardError("--shard auto: read \(read); task \(id) is not on the array's step")
+            }
+            return try shard((id - low) / step, count, read: read)
+        }
+        if let index = try number("JOB_COMPLETION_INDEX") {
+            return try shard(index, nil, read: "JOB_COMPLETION_INDEX=\(index)" + (given.map { " and --shard-count \($0)" } ?? ""))
+        }
+        if let index = try number("AWS_BATCH_JOB_ARRAY_INDEX") {
+            let size = try number("AWS_BATCH_JOB_ARRAY_SIZE")
+            return try shard(index, size, read: "AWS_BATCH_JOB_ARRAY_INDEX=\(index)" + (size.map { " AWS_BATCH_JOB_ARRAY_SIZE=\($0)" } ?? ""))
+        }
+        throw ShardError("--shard auto: none of SLURM_ARRAY_TASK_ID (Slurm), JOB_COMPLETION_INDEX (Kubernetes) or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch) is set; run it as an array task, or pass --shard K/N")
+    }
+}
+
+/// A shard that cannot be told or does not exist.
+public struct ShardError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// What became of one job of a batch.
@@ -122,8 +238,20 @@ public struct JobOutcome: Codable, Sendable {
     public var output: String
     public var frames: Int?
     public var seconds: Double?
+    /// ok, skipped (--resume found it up to date), failed or cancelled; with --dry-run:
+    /// render, skip or invalid.
     public var status: String
     public var reason: String?
+
+    public init(job: Int, name: String, output: String, frames: Int? = nil, seconds: Double? = nil, status: String, reason: String? = nil) {
+        self.job = job
+        self.name = name
+        self.output = output
+        self.frames = frames
+        self.seconds = seconds
+        self.status = status
+        self.reason = reason
+    }
 }
 
 /// Settings a whole batch shares.
@@ -132,44 +260,86 @@ public struct BatchSettings: Sendable {
     public var overrides: [String] = []
     public var threads: Int?
     public var overwrite = false
+    /// Keep outputs made from the same fingerprint; render the rest (see `Fingerprint`).
+    public var resume = false
     public var limits = Limits()
     /// Jobs run at once.
     public var parallel = 1
+    /// Where presets are found by name; nil for `PresetLibrary.standard()`.
+    public var library: PresetLibrary?
 
-    public init(overrides: [String] = [], threads: Int? = nil, overwrite: Bool = false, parallel: Int = 1) {
+    public init(overrides: [String] = [], threads: Int? = nil, overwrite: Bool = false, resume: Bool = false, parallel: Int = 1) {
         self.overrides = overrides
         self.threads = threads
         self.overwrite = overwrite
+        self.resume = resume
         self.parallel = parallel
     }
 }
 
+/// One job of a batch, checked and ready to run.
+public struct BatchJob: Sendable {
+    public var entry: Manifest.Entry
+    public var job: Job
+    /// The job's fingerprint, computed when checking it.
+    public var fingerprint: String?
+    /// True when `--resume` will keep its output: it was made from the same fingerprint.
+    public var upToDate: Bool
+}
+
 public enum BatchRunner {
-    /// Runs the entries, `parallel` at a time; a failed job does not stop the others.
+    /// Checks every entry before any runs: its preset and keys, its inputs, its output. Gives
+    /// the jobs ready to run and, for each entry that is not, its problems (with the
+    /// manifest's line), in manifest order.
+    public static func prepare(_ entries: [Manifest.Entry], settings: BatchSettings) -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
+        var jobs: [BatchJob] = []
+        var problems: [(entry: Manifest.Entry, problems: [String])] = []
+        for entry in entries {
+            do {
+                let preset = try Preset.load(entry.preset, overrides: settings.overrides, settings: entry.settings, library: settings.library)
+                var job = try Job(preset: preset, inputs: entry.inputs, output: entry.output, format: entry.format,
+                                  limits: settings.limits, overwrite: settings.overwrite)
+                job.resume = settings.resume
+                if let threads = settings.threads { job.threads = threads }
+                let found = job.problems()
+                guard found.isEmpty else {
+                    problems.append((entry, found.map { "\(entry.origin) (job \(entry.number), \(entry.name)): \($0)" }))
+                    continue
+                }
+                let fingerprint = try Fingerprint.of(job)
+                let upToDate = settings.resume && Fingerprint.stored(output: job.output, format: job.format) == fingerprint
+                jobs.append(BatchJob(entry: entry, job: job, fingerprint: fingerprint, upToDate: upToDate))
+            } catch let error as PresetError {
+                problems.append((entry, ["\(error)"]))
+            } catch {
+                problems.append((entry, ["\(entry.origin) (job \(entry.number), \(entry.name)): \(error)"]))
+            }
+        }
+        return (jobs, problems)
+    }
+
+    /// Runs the jobs, `parallel` at a time; a failed job does not stop the others.
     /// `progress` may be called from several threads at once when jobs run in parallel.
-    public static func run(_ entries: [Manifest.Entry], settings: BatchSettings, cancellation: Cancellation? = nil,
+    public static func run(_ jobs: [BatchJob], settings: BatchSettings, cancellation: Cancellation? = nil,
                            progress: (@Sendable (Manifest.Entry, ExportProgress) -> Void)? = nil) -> [JobOutcome] {
-        (try? parallelMap(entries, threads: max(1, settings.parallel)) { entry in
-            runOne(entry, settings: settings, cancellation: cancellation, progress: progress)
+        (try? parallelMap(jobs, threads: max(1, settings.parallel)) { job in
+            runOne(job, cancellation: cancellation, progress: progress)
         }) ?? []
     }
 
-    static func runOne(_ entry: Manifest.Entry, settings: BatchSettings, cancellation: Cancellation?,
+    static func runOne(_ batchJob: BatchJob, cancellation: Cancellation?,
                        progress: (@Sendable (Manifest.Entry, ExportProgress) -> Void)?) -> JobOutcome {
+        let entry = batchJob.entry
         var outcome = JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: "failed")
         if cancellation?.isCancelled == true {
             outcome.status = "cancelled"
             return outcome
         }
         do {
-            let preset = try Preset.load(entry.preset, overrides: settings.overrides, settings: entry.settings)
-            var job = try Job(preset: preset, inputs: entry.inputs, output: entry.output, format: entry.format,
-                              limits: settings.limits, overwrite: settings.overwrite)
-            if let threads = settings.threads { job.threads = threads }
-            let result = try Exporter.run(job, cancellation: cancellation) { progress?(entry, $0) }
+            let result = try Exporter.run(batchJob.job, fingerprint: batchJob.fingerprint, cancellation: cancellation) { progress?(entry, $0) }
             outcome.frames = result.frameCount
             outcome.seconds = (result.seconds * 100).rounded() / 100
-            outcome.status = "ok"
+            outcome.status = result.skipped ? "skipped" : "ok"
         } catch ExportError.cancelled {
             outcome.status = "cancelled"
         } catch {

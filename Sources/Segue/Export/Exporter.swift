@@ -23,6 +23,11 @@ public struct ExportResult: Sendable {
     /// Seconds spent decoding and resampling the inputs before the first frame.
     public var prepareSeconds: Double
     public var seconds: Double
+    /// True when `--resume` found the output already made from the same fingerprint and
+    /// kept it: nothing was rendered.
+    public var skipped = false
+    /// The job's fingerprint, when it was computed (outputs that keep one, `--resume`).
+    public var fingerprint: String?
 }
 
 /// The inputs of a job, decoded once and resampled once to the size they are drawn at, the
@@ -198,17 +203,30 @@ public enum Exporter {
     /// Exports a job. `progress` is called on the calling thread after each frame is written;
     /// cancelling `cancellation` (from any thread, a signal handler's queue say) stops the
     /// export within a frame, removes what it wrote and throws `ExportError.cancelled`.
+    ///
+    /// With `job.resume`, an output that keeps the job's fingerprint is left as it is and the
+    /// result says `skipped`. `fingerprint` may pass the job's fingerprint when the caller
+    /// has already computed it.
     @discardableResult
-    public static func run(_ job: Job, cancellation: Cancellation? = nil,
+    public static func run(_ job: Job, fingerprint known: String? = nil, cancellation: Cancellation? = nil,
                            progress: ((ExportProgress) -> Void)? = nil) throws -> ExportResult {
         let start = DispatchTime.now()
         try job.validate()
+        // An MP4 always carries its fingerprint (in its metadata), so a later --resume can
+        // trust it; the other outputs keep theirs in a hidden file, written only with --resume.
+        let keepsFingerprint = job.format == .mp4 || (job.resume && job.output != "-" && job.format != .null)
+        let fingerprint = try keepsFingerprint ? known ?? Fingerprint.of(job) : nil
+        if job.resume, let fingerprint, Fingerprint.stored(output: job.output, format: job.format) == fingerprint {
+            return ExportResult(output: job.output, format: job.format, frameCount: job.frameIndices(count: job.timeline.frameCount).count,
+                                framesComposed: 0, composeSeconds: 0, prepareSeconds: 0, seconds: seconds(since: start),
+                                skipped: true, fingerprint: fingerprint)
+        }
         let storyboard = try Storyboard(job: job)
         let prepareSeconds = seconds(since: start)
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
         let timeline = storyboard.timeline
         let indices = job.frameIndices(count: timeline.frameCount)
-        let sink = try makeSink(job)
+        let sink = try makeSink(job, fingerprint: fingerprint)
         let compositor = Compositor(threads: job.threads)
 
         let queue = BlockingQueue<Message>(capacity: queueDepth)
@@ -266,20 +284,25 @@ public enum Exporter {
         }
         return ExportResult(output: job.output, format: job.format, frameCount: indices.count,
                             framesComposed: composed, composeSeconds: composeTime.value, prepareSeconds: prepareSeconds,
-                            seconds: seconds(since: start))
+                            seconds: seconds(since: start), fingerprint: fingerprint)
     }
 
-    static func makeSink(_ job: Job) throws -> FrameSink {
+    static func makeSink(_ job: Job, fingerprint: String?) throws -> FrameSink {
         let canvas = job.preset.canvas
+        // --resume replaces an output made from another fingerprint, as --force does.
+        let replace = job.overwrite || job.resume
         switch job.format {
         case .mp4:
-            return try MP4Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, encode: job.preset.encode)
+            return try MP4Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, encode: job.preset.encode,
+                               fingerprint: fingerprint, replace: replace)
         case .png:
-            return try PNGSink(folder: job.output)
+            return try PNGSink(folder: job.output, fingerprint: fingerprint, replace: replace)
         case .framemd5:
-            return try FrameMD5Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps)
+            return try FrameMD5Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps,
+                                    fingerprint: fingerprint, replace: replace)
         case .sheet:
-            return try SheetSink(path: job.output, frameWidth: canvas.width, frameHeight: canvas.height)
+            return try SheetSink(path: job.output, frameWidth: canvas.width, frameHeight: canvas.height,
+                                 fingerprint: fingerprint, replace: replace)
         case .null:
             return NullSink()
         }

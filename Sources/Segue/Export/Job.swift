@@ -71,20 +71,24 @@ public struct Job: Sendable {
     public var format: OutputFormat
     /// Only these frames (PNG and framemd5 only); nil for all.
     public var frames: FrameSelection?
-    /// Compositor threads. Any number gives the same pixels.
+    /// Compositor threads. Any number gives the same pixels; by default the CPUs the process
+    /// was given (`CPUBudget.available()`).
     public var threads: Int
     public var limits: Limits
     /// Whether an existing output may be replaced.
     public var overwrite: Bool
+    /// Whether an existing output made from the same fingerprint is kept instead of rendered
+    /// again (and one made from another, or none, replaced). See `Fingerprint`.
+    public var resume: Bool = false
 
     /// Frames a contact sheet samples when no frames are chosen.
     public static let sheetFrames = 12
 
     public init(preset: Preset, inputs: [String], output: String, format: OutputFormat? = nil,
-                frames: FrameSelection? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                frames: FrameSelection? = nil, threads: Int = CPUBudget.available(),
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
         guard let resolved = format ?? OutputFormat.inferred(from: output) else {
-            throw ExportError.invalidJob("cannot tell the format of '\(output)' from its name (expected .mp4, .framemd5, '-' or a folder); pass --format mp4|png|framemd5")
+            throw ExportError.unknownFormat(output: output)
         }
         self.preset = preset
         self.inputs = inputs
@@ -107,40 +111,62 @@ public struct Job: Sendable {
     /// The video's timeline (it depends on the inputs only through their number).
     public var timeline: Timeline { preset.timeline(screens: preset.screenCount(inputs: inputs.count)) }
 
-    /// Checks what can be checked before any work: inputs named, frames in range, options
-    /// that go together.
+    /// Checks what can be checked before any work, throwing the first problem.
     public func validate() throws {
-        guard !inputs.isEmpty else { throw ExportError.invalidJob("no input images given (expected one or more image files)") }
-        for input in inputs where !FileManager.default.fileExists(atPath: input) {
-            throw ExportError.missingInput(input)
-        }
-        var isFolder: ObjCBool = false
-        if output != "-", format != .png, format != .null, FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
-            throw ExportError.invalidJob("\(output): is a folder; \(format.rawValue) output goes to a file (PNG frames go to a folder)")
-        }
-        if output != "-", format != .null, !overwrite {
+        if let first = problems().first { throw first }
+    }
+
+    /// Everything wrong with the job that can be seen before any work: inputs named and
+    /// readable files, an output that may be written, frames in range, options that go together.
+    public func problems() -> [ExportError] {
+        var problems: [ExportError] = []
+        let files = FileManager.default
+        if inputs.isEmpty { problems.append(.noInputs) }
+        for input in inputs {
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) {
-                let empty = isFolder.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: output))?.isEmpty ?? false)
-                if !empty { throw ExportError.outputExists(output) }
+            if !files.fileExists(atPath: input, isDirectory: &isFolder) {
+                problems.append(.missingInput(input))
+            } else if isFolder.boolValue {
+                problems.append(.unsupportedImage(path: input, reason: "it is a folder"))
+            } else if !files.isReadableFile(atPath: input) {
+                problems.append(.unreadableImage(path: input, reason: "permission denied"))
             }
         }
-        let count = frames.map { $0.indices(below: timeline.frameCount).count } ?? timeline.frameCount
+        if output == "-" {
+            if format != .framemd5 && format != .null { problems.append(.standardOutput(format: format)) }
+        } else if format != .null {
+            let target = Job.canonical(output)
+            if let input = inputs.first(where: { Job.canonical($0) == target }) { problems.append(.outputIsInput(input)) }
+            var isFolder: ObjCBool = false
+            let exists = files.fileExists(atPath: output, isDirectory: &isFolder)
+            if exists, isFolder.boolValue, format != .png {
+                problems.append(.outputIsFolder(path: output, format: format))
+            } else if exists, !overwrite, !resume {
+                let empty = isFolder.boolValue && ((try? files.contentsOfDirectory(atPath: output))?.isEmpty ?? false)
+                if !empty { problems.append(.outputExists(output)) }
+            }
+        }
+        let frameCount = timeline.frameCount
+        let count = frames.map { $0.indices(below: frameCount).count } ?? frameCount
         let work = count.multipliedReportingOverflow(by: preset.canvas.width * preset.canvas.height)
         if work.overflow || work.partialValue > limits.maxPixelFrames {
-            throw ExportError.invalidJob("this job would compose \(count) frames of \(preset.canvas.width)x\(preset.canvas.height), over the budget of \(limits.maxPixelFrames) pixel-frames (about an hour of 1080x1920 at 30 fps); raise it with --max-pixel-frames")
+            problems.append(.workBudget(frames: count, width: preset.canvas.width, height: preset.canvas.height, limit: limits.maxPixelFrames))
         }
         if let frames {
-            guard format != .mp4 else {
-                throw ExportError.invalidJob("--frames selects frames for png, framemd5 and sheet output; an MP4 holds every frame")
-            }
-            let count = timeline.frameCount
-            guard frames.maximum < count else {
-                throw ExportError.invalidJob("--frames \(frames): frame \(frames.maximum) is past the last frame (\(count - 1)); this video has \(count) frames")
+            if format == .mp4 {
+                problems.append(.framesInMP4)
+            } else if frames.maximum >= frameCount {
+                problems.append(.framePastEnd(selection: frames, frameCount: frameCount))
             }
         }
         if format == .mp4, preset.canvas.width % 2 != 0 || preset.canvas.height % 2 != 0 {
-            throw ExportError.invalidJob("canvas.size \(preset.canvas.width)x\(preset.canvas.height): MP4 video (yuv420p) needs an even width and height; try \(preset.canvas.width + preset.canvas.width % 2)x\(preset.canvas.height + preset.canvas.height % 2)")
+            problems.append(.oddSize(width: preset.canvas.width, height: preset.canvas.height))
         }
+        return problems
+    }
+
+    /// A path with symbolic links and "." and ".." resolved, for telling whether two name one file.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }

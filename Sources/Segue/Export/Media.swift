@@ -2,36 +2,68 @@ import CSegueAV
 import Foundation
 
 /// A failure while exporting: an input that cannot be read, an output that cannot be
-/// written, an encoder that refuses. Each message names the file and the cause.
+/// written, an encoder that refuses, or a job that cannot be done as asked. Each message
+/// names the file or the value and what is expected.
 public enum ExportError: Error, Equatable, CustomStringConvertible {
     case unreadableImage(path: String, reason: String)
-    case imageTooLarge(path: String, width: Int, height: Int, limit: String)
+    case imageTooLarge(path: String, width: Int, height: Int, limits: Limits)
     case encoder(path: String, reason: String)
     case output(path: String, reason: String)
-    case invalidJob(String)
-    case outputExists(String)
+    case unknownFormat(output: String)
+    case noInputs
     case missingInput(String)
     case unsupportedImage(path: String, reason: String)
+    case outputExists(String)
+    /// Another writer put a file at the output while this export ran.
+    case outputTaken(String)
+    case outputIsFolder(path: String, format: OutputFormat)
+    case outputIsInput(String)
+    /// `-o -` (standard output) with a format that is not framemd5.
+    case standardOutput(format: OutputFormat)
+    case workBudget(frames: Int, width: Int, height: Int, limit: Int)
+    case framesInMP4
+    case framePastEnd(selection: FrameSelection, frameCount: Int)
+    case oddSize(width: Int, height: Int)
     case cancelled
 
     /// True for errors in what was asked (exit code 2), false for failures while doing it (1).
     public var isUsageError: Bool {
         switch self {
-        case .invalidJob, .outputExists, .missingInput, .unsupportedImage, .imageTooLarge: return true
         case .unreadableImage, .encoder, .output, .cancelled: return false
+        default: return true
         }
     }
 
     public var description: String {
         switch self {
         case let .unreadableImage(path, reason): return "\(path): cannot read the image: \(reason)"
-        case let .imageTooLarge(path, width, height, limit): return "\(path): the image is \(width)x\(height), over the limit of \(limit)"
+        case let .imageTooLarge(path, width, height, limits):
+            if width > limits.maxSide || height > limits.maxSide {
+                return "\(path): the image is \(width)x\(height), over the limit of \(limits.maxSide) pixels a side"
+            }
+            return "\(path): the image is \(width)x\(height), over the limit of \(limits.maxPixels) pixels in all (raise it with --max-image-pixels)"
         case let .encoder(path, reason): return "\(path): cannot encode the video: \(reason)"
         case let .output(path, reason): return "\(path): cannot write: \(reason)"
-        case let .invalidJob(message): return message
-        case let .outputExists(path): return "\(path): already exists; pass --force to replace it"
+        case let .unknownFormat(output):
+            return "cannot tell the format of '\(output)' from its name (expected .mp4, .framemd5, .png, '-' or a folder); pass --format mp4|png|framemd5|sheet"
+        case .noInputs: return "no input images given (expected one or more image files)"
         case let .missingInput(path): return "\(path): no such input file"
         case let .unsupportedImage(path, reason): return "\(path): not an image Segue can read (JPEG, PNG, WebP, ...): \(reason)"
+        case let .outputExists(path): return "\(path): already exists; pass --force to replace it (or --resume to keep it when it is up to date)"
+        case let .outputTaken(path):
+            return "\(path): another writer created it while this export ran; it was left as it is (pass --force to replace it)"
+        case let .outputIsFolder(path, format):
+            return "\(path): is a folder; \(format.rawValue) output goes to a file (PNG frames go to a folder)"
+        case let .outputIsInput(path): return "\(path): is one of the inputs; an export never writes over its own input, even with --force"
+        case let .standardOutput(format):
+            return "-o - writes to standard output, which only framemd5 output can go to (this job's format is \(format.rawValue))"
+        case let .workBudget(frames, width, height, limit):
+            return "this job would compose \(frames) frames of \(width)x\(height), over the budget of \(limit) pixel-frames (about an hour of 1080x1920 at 30 fps); raise it with --max-pixel-frames"
+        case .framesInMP4: return "--frames selects frames for png, framemd5 and sheet output; an MP4 holds every frame"
+        case let .framePastEnd(selection, count):
+            return "--frames \(selection): frame \(selection.maximum) is past the last frame (\(count - 1)); this video has \(count) frames"
+        case let .oddSize(width, height):
+            return "canvas.size \(width)x\(height): MP4 video (yuv420p) needs an even width and height; try \(width + width % 2)x\(height + height % 2)"
         case .cancelled: return "cancelled; nothing was written"
         }
     }
@@ -55,8 +87,7 @@ public struct Limits: Equatable, Sendable {
 
     func check(width: Int, height: Int, path: String) throws {
         guard width <= maxSide, height <= maxSide, width * height <= maxPixels else {
-            throw ExportError.imageTooLarge(path: path, width: width, height: height,
-                                            limit: "\(maxSide) pixels a side and \(maxPixels) pixels in all (raise it with --max-image-pixels)")
+            throw ExportError.imageTooLarge(path: path, width: width, height: height, limits: self)
         }
     }
 }

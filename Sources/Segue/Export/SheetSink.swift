@@ -10,11 +10,14 @@ public final class SheetSink: FrameSink {
     static let background: UInt32 = 0xFF20_2020
 
     private let file: StagedFile
+    private let fingerprint: String?
     private let thumbWidth: Int, thumbHeight: Int
     private var thumbnails: [Image] = []
 
-    public init(path: String, frameWidth: Int, frameHeight: Int) throws {
-        file = try StagedFile(target: path)
+    /// `fingerprint`, if given, is kept beside the sheet as `.NAME.segue-fingerprint`.
+    public init(path: String, frameWidth: Int, frameHeight: Int, fingerprint: String? = nil, replace: Bool = false) throws {
+        file = try StagedFile(target: path, replace: replace)
+        self.fingerprint = fingerprint
         thumbHeight = min(frameHeight, SheetSink.thumbnailHeight)
         thumbWidth = max(1, Int((Double(frameWidth) * Double(thumbHeight) / Double(frameHeight)).rounded()))
     }
@@ -44,7 +47,7 @@ public final class SheetSink: FrameSink {
             file.discard()
             throw ExportError.output(path: file.target, reason: "\(error)")
         }
-        try file.commit()
+        try file.commit(sidecar: Fingerprint.sidecar(for: file.target, format: .sheet), fingerprint: fingerprint)
     }
 
     public func abort() { file.discard() }

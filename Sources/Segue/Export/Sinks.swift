@@ -11,13 +11,17 @@ public protocol FrameSink: AnyObject {
 }
 
 /// A file written under a temporary name in the target's folder and renamed into place on
-/// success, so the target path never holds a half-written file.
+/// success, so the target path never holds a half-written file. Unless `replace` is set,
+/// the rename never replaces a file that appeared at the target meanwhile (another render
+/// of the same output): that render's file stays and this one fails.
 final class StagedFile {
     let target: String
     let temporary: String
+    let replace: Bool
 
-    init(target: String) throws {
+    init(target: String, replace: Bool) throws {
         self.target = target
+        self.replace = replace
         try StagedFile.makeFolder(URL(fileURLWithPath: target).deletingLastPathComponent().path, for: target)
         temporary = StagedFile.temporaryName(for: target)
         StagedFile.removeStale(for: target)
@@ -51,11 +55,42 @@ final class StagedFile {
         }
     }
 
-    func commit() throws {
-        guard rename(temporary, target) == 0 else {
-            let reason = String(cString: strerror(errno))
+    /// Moves the finished file into place, with `fingerprint` kept beside it in `sidecar`.
+    /// An old sidecar goes first, so no output is ever seen with a fingerprint it was not made from.
+    func commit(sidecar: String? = nil, fingerprint: String? = nil) throws {
+        if let sidecar { try? FileManager.default.removeItem(atPath: sidecar) }
+        do {
+            try StagedFile.move(temporary, to: target, replace: replace)
+        } catch {
             discard()
-            throw ExportError.output(path: target, reason: reason)
+            throw error
+        }
+        if let sidecar, let fingerprint {
+            try StagedFile.writeAtomically(fingerprint + "\n", to: sidecar)
+        }
+    }
+
+    /// Renames `from` to `to`; without `replace`, fails rather than replace what is at `to`.
+    static func move(_ from: String, to: String, replace: Bool) throws {
+        if replace {
+            guard rename(from, to) == 0 else { throw ExportError.output(path: to, reason: String(cString: strerror(errno))) }
+            return
+        }
+        let result = segue_rename_noreplace(from, to)
+        if result == -EEXIST { throw ExportError.outputTaken(to) }
+        guard result == 0 else { throw ExportError.output(path: to, reason: String(cString: strerror(-result))) }
+    }
+
+    /// Writes a small text file under a temporary name, then renames it into place.
+    static func writeAtomically(_ text: String, to path: String) throws {
+        let temporary = temporaryName(for: path)
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
+            throw ExportError.output(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw ExportError.output(path: path, reason: reason)
         }
     }
 
@@ -69,17 +104,23 @@ public final class MP4Sink: FrameSink {
     /// Bands converted to YUV at once.
     private let conversionThreads = 2
 
-    public init(path: String, width: Int, height: Int, fps: Int, encode: Preset.EncodeSettings) throws {
-        file = try StagedFile(target: path)
+    /// `fingerprint`, if given, is kept in the file's metadata (see `Fingerprint`); an
+    /// existing file at `path` is replaced only with `replace`.
+    public init(path: String, width: Int, height: Int, fps: Int, encode: Preset.EncodeSettings,
+                fingerprint: String? = nil, replace: Bool = false) throws {
+        file = try StagedFile(target: path, replace: replace)
         var error = SegueAVError()
         let opened = file.temporary.withCString { tmp in
             "mp4".withCString { format in
                 encode.codec.encoderName.withCString { codec in
                     encode.speed.withCString { speed in
-                        var config = SegueEncoderConfig(path: tmp, format_name: format, codec_name: codec,
-                                                        width: Int32(width), height: Int32(height), fps: Int32(fps),
-                                                        crf: Int32(encode.crf), speed: speed, threads: Int32(encode.threads))
-                        return segue_encoder_open(&config, &error)
+                        withOptionalCString(fingerprint) { tag in
+                            var config = SegueEncoderConfig(path: tmp, format_name: format, codec_name: codec,
+                                                            width: Int32(width), height: Int32(height), fps: Int32(fps),
+                                                            crf: Int32(encode.crf), speed: speed, threads: Int32(encode.threads),
+                                                            fingerprint: tag)
+                            return segue_encoder_open(&config, &error)
+                        }
                     }
                 }
             }
@@ -133,15 +174,20 @@ public final class MP4Sink: FrameSink {
 public final class PNGSink: FrameSink {
     private let target: String
     private let staging: String
+    private let replace: Bool
+    private let fingerprint: String?
     private var written: [String] = []
     private var done = false
 
-    public init(folder: String) throws {
+    /// `fingerprint`, if given, is kept in the folder as `.segue-fingerprint`.
+    public init(folder: String, fingerprint: String? = nil, replace: Bool = false) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
             throw ExportError.output(path: folder, reason: "it is a file; PNG frames need a folder")
         }
         target = folder
+        self.replace = replace
+        self.fingerprint = fingerprint
         staging = StagedFile.temporaryName(for: folder)
         StagedFile.removeStale(for: folder)
         try StagedFile.makeFolder(staging, for: folder)
@@ -160,17 +206,25 @@ public final class PNGSink: FrameSink {
     public func finish() throws {
         done = true
         defer { try? FileManager.default.removeItem(atPath: staging) }
-        if !FileManager.default.fileExists(atPath: target) {
-            guard rename(staging, target) == 0 else {
-                throw ExportError.output(path: target, reason: String(cString: strerror(errno)))
-            }
-            return
+        let sidecar = target + "/.segue-fingerprint"
+        if let fingerprint {
+            try StagedFile.writeAtomically(fingerprint + "\n", to: staging + "/.segue-fingerprint")
         }
-        // The target folder exists (replacing it was allowed): its old frames go first.
+        if !FileManager.default.fileExists(atPath: target) {
+            do {
+                try StagedFile.move(staging, to: target, replace: false)
+                return
+            } catch ExportError.outputTaken(_) where replace {
+                // Another writer made the folder meanwhile; replacing is allowed: go on below.
+            }
+        }
+        // The target folder exists (empty, or replacing it was allowed): its old frames and
+        // fingerprint go first, the new fingerprint last.
+        try? FileManager.default.removeItem(atPath: sidecar)
         for old in (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? [] where old.hasPrefix("frame-") && old.hasSuffix(".png") {
             try? FileManager.default.removeItem(atPath: target + "/" + old)
         }
-        for name in written {
+        for name in written + (fingerprint == nil ? [] : [".segue-fingerprint"]) {
             guard rename(staging + "/" + name, target + "/" + name) == 0 else {
                 throw ExportError.output(path: target + "/" + name, reason: String(cString: strerror(errno)))
             }
@@ -189,17 +243,20 @@ public final class PNGSink: FrameSink {
 public final class FrameMD5Sink: FrameSink {
     private let file: StagedFile?
     private let handle: FileHandle
+    private let fingerprint: String?
     private var pending = ""
     private var done = false
     private var lastDigest = ""
 
-    /// `path` "-" writes to standard output.
-    public init(path: String, width: Int, height: Int, fps: Int) throws {
+    /// `path` "-" writes to standard output. `fingerprint`, if given, is kept beside the
+    /// file as `.NAME.segue-fingerprint`.
+    public init(path: String, width: Int, height: Int, fps: Int, fingerprint: String? = nil, replace: Bool = false) throws {
+        self.fingerprint = fingerprint
         if path == "-" {
             file = nil
             handle = FileHandle.standardOutput
         } else {
-            let staged = try StagedFile(target: path)
+            let staged = try StagedFile(target: path, replace: replace)
             guard FileManager.default.createFile(atPath: staged.temporary, contents: nil),
                   let h = FileHandle(forWritingAtPath: staged.temporary) else {
                 throw ExportError.output(path: path, reason: String(cString: strerror(errno)))
@@ -253,11 +310,16 @@ public final class FrameMD5Sink: FrameSink {
     }
 
     public func finish() throws {
-        done = true
-        try flush()
-        if let file {
-            try handle.close()
-            try file.commit()
+        do {
+            try flush()
+            if let file {
+                try handle.close()
+                try file.commit(sidecar: Fingerprint.sidecar(for: file.target, format: .framemd5), fingerprint: fingerprint)
+            }
+            done = true
+        } catch {
+            abort()
+            throw error
         }
     }
 
@@ -277,4 +339,10 @@ public final class NullSink: FrameSink {
     public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {}
     public func finish() throws {}
     public func abort() {}
+}
+
+/// Calls `body` with a C string of `text`, or with nil.
+func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
 }

@@ -1,4 +1,3 @@
-import Yams
 
 /// Where a configuration value came from, for error messages.
 public enum ConfigOrigin: Equatable, Sendable, CustomStringConvertible {
@@ -49,76 +48,7 @@ public struct ConfigNode: Equatable, Sendable {
     /// Parses YAML text. `name` is how errors refer to the source (a file name, say).
     public static func parse(yaml text: String, name: String, originFor: ((Int) -> ConfigOrigin)? = nil) throws -> ConfigNode {
         let origin = originFor ?? { .file(name, line: $0) }
-        // Anchors and aliases are refused before parsing: an alias bomb would otherwise
-        // expand without bound. Presets and manifests have no use for them.
-        if let line = ConfigNode.lineWithAlias(text) {
-            throw PresetError.invalid(key: "(YAML)", origin: origin(line), value: "an anchor or alias (& or *)",
-                                      expected: "plain values; write each value out")
-        }
-        let node: Node?
-        do {
-            node = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw PresetError.syntax(name, detail: ConfigNode.describe(error))
-        }
-        guard let node else { return ConfigNode(.mapping([]), origin: origin(1)) }
-        return try ConfigNode(node, origin: origin, name: name)
-    }
-
-    private init(_ node: Node, origin: (Int) -> ConfigOrigin, name: String) throws {
-        let here = origin(node.mark?.line ?? 1)
-        switch node {
-        case let .scalar(scalar):
-            self.init(.scalar(scalar.string, quoted: scalar.style == .singleQuoted || scalar.style == .doubleQuoted), origin: here)
-        case let .sequence(sequence):
-            self.init(.sequence(try sequence.map { try ConfigNode($0, origin: origin, name: name) }), origin: here)
-        case let .mapping(mapping):
-            var pairs: [(key: String, value: ConfigNode)] = []
-            for (key, value) in mapping {
-                guard case let .scalar(k) = key else {
-                    throw PresetError.invalid(key: "(a key)", origin: origin(key.mark?.line ?? 1), value: "a complex key", expected: "a plain name")
-                }
-                if pairs.contains(where: { $0.key == k.string }) {
-                    throw PresetError.invalid(key: k.string, origin: origin(key.mark?.line ?? 1), value: "a second '\(k.string)'", expected: "each key once")
-                }
-                pairs.append((k.string, try ConfigNode(value, origin: origin, name: name)))
-            }
-            self.init(.mapping(pairs), origin: here)
-        case .alias:
-            throw PresetError.invalid(key: "(an alias)", origin: here, value: "a YAML alias", expected: "plain values (aliases are not supported)")
-        }
-    }
-
-    /// The first line holding a YAML anchor (`&name`) or alias (`*name`) outside quotes and
-    /// comments, if any.
-    static func lineWithAlias(_ text: String) -> Int? {
-        var line = 1, quote: Character? = nil, comment = false, previous: Character = "\n"
-        for c in text {
-            if c == "\n" { line += 1; comment = false; previous = c; continue }
-            if comment { previous = c; continue }
-            if let q = quote {
-                if c == q { quote = nil }
-            } else if c == "'" || c == "\"" {
-                if " \t[{,:-\n".contains(previous) { quote = c }
-            } else if c == "#" && " \t\n".contains(previous) {
-                comment = true
-            } else if (c == "&" || c == "*") && " \t[{,:-\n".contains(previous) {
-                return line
-            }
-            previous = c
-        }
-        return nil
-    }
-
-    private static func describe(_ error: YamlError) -> String {
-        switch error {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _):
-            let where_ = "line \(mark.line), column \(mark.column)"
-            if let context { return "\(where_): \(problem) (\(context.text))" }
-            return "\(where_): \(problem)"
-        default:
-            return "\(error)"
-        }
+        return try YAMLEvents.parse(text, name: name, origin: origin)
     }
 
     /// The value at `key` of a mapping.
@@ -127,26 +57,16 @@ public struct ConfigNode: Equatable, Sendable {
         return pairs.first { $0.key == key }?.value
     }
 
-    /// Sets the node at a dotted path (`transition.duration`), creating mappings on the way.
-    /// Fails when the path runs through something that is not a mapping.
-    public mutating func set(path: [String], to node: ConfigNode, fullKey: String) throws {
-        guard let head = path.first else { self = node; return }
-        guard case var .mapping(pairs) = value else {
-            throw PresetError.invalid(key: fullKey, origin: node.origin, value: "a key under a value that is not a mapping",
-                                      expected: "a dotted path through mappings")
-        }
-        if let i = pairs.firstIndex(where: { $0.key == head }) {
-            try pairs[i].value.set(path: Array(path.dropFirst()), to: node, fullKey: fullKey)
-        } else {
-            var child = ConfigNode(.mapping([]), origin: node.origin)
-            try child.set(path: Array(path.dropFirst()), to: node, fullKey: fullKey)
-            pairs.append((head, child))
-        }
-        value = .mapping(pairs)
+    /// A mapping holding `value` at a dotted path (`["transition", "duration"]`).
+    public init(path: [String], value: ConfigNode) {
+        var node = value
+        for key in path.reversed() { node = ConfigNode(.mapping([(key, node)]), origin: value.origin) }
+        self = node
     }
 
-    /// Applies one `KEY=VALUE` override; the value is read as YAML (`0.4`, `[1080, 1920]`).
-    public mutating func apply(override text: String) throws {
+    /// One `KEY=VALUE` override as a mapping holding the value at the key's dotted path; the
+    /// value is read as YAML (`0.4`, `[1080, 1920]`).
+    public init(override text: String) throws {
         guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
             throw PresetError.badOverride(text)
         }
@@ -161,7 +81,38 @@ public struct ConfigNode: Equatable, Sendable {
         if trimmed.isEmpty || trimmed.hasPrefix("#") {
             node = ConfigNode(.scalar(trimmed, quoted: true), origin: .override(text))
         }
-        try set(path: path, to: node, fullKey: key)
+        self.init(path: path, value: node)
+    }
+
+    /// Lays one `KEY=VALUE` override over this configuration.
+    public mutating func apply(override text: String) throws {
+        self = try ConfigNode(override: text).layered(over: self)
+    }
+
+    /// Adds a key at the end of a mapping.
+    mutating func append(_ key: String, _ node: ConfigNode) {
+        guard case var .mapping(pairs) = value else { return }
+        pairs.append((key, node))
+        value = .mapping(pairs)
+    }
+
+    /// The keys of `transition` that every kind of transition has; the others are the kind's own.
+    static let sharedTransitionKeys: Set<String> = ["kind", "duration", "curve"]
+
+    /// This configuration laid over `base` as a preset layer (a preset over what it extends,
+    /// overrides over a preset): merged key by key, except that when this layer changes
+    /// `transition.kind`, the base's parameters of the old kind are dropped, since they mean
+    /// nothing to the new one.
+    public func layered(over base: ConfigNode) -> ConfigNode {
+        var base = base
+        if case let .scalar(kind, _)? = self["transition"]?["kind"]?.value,
+           case let .scalar(oldKind, _)? = base["transition"]?["kind"]?.value, kind != oldKind,
+           case let .mapping(pairs)? = base["transition"]?.value,
+           case var .mapping(top) = base.value, let index = top.firstIndex(where: { $0.key == "transition" }) {
+            top[index].value.value = .mapping(pairs.filter { ConfigNode.sharedTransitionKeys.contains($0.key) })
+            base.value = .mapping(top)
+        }
+        return merged(over: base)
     }
 
     /// Removes a key from a mapping.
@@ -179,7 +130,8 @@ public struct ConfigNode: Equatable, Sendable {
             return (pair.key, over.value.merged(over: pair.value))
         }
         pairs += mine.filter { pair in !theirs.contains { $0.key == pair.key } }
-        return ConfigNode(.mapping(pairs), origin: origin)
+        // A layer Segue made (overrides, settings) says less about where the whole came from than the base.
+        return ConfigNode(.mapping(pairs), origin: origin == .builtIn ? base.origin : origin)
     }
 
     /// A scalar or a list of scalars as one line of YAML.

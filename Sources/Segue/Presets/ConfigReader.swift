@@ -142,6 +142,35 @@ public struct ConfigReader {
         return try ConfigReader.string(found, key: fullKey(key))
     }
 
+    /// A text that must be given and not be empty.
+    public mutating func requiredText(_ key: String, expected: String, _ meaning: String) throws -> String {
+        guard let found = lookup(key, "text", "(required)", expected, meaning) else {
+            throw PresetError.missingKey(key: fullKey(key), origin: node.origin, expected: expected)
+        }
+        let text = try ConfigReader.string(found, key: fullKey(key))
+        guard !text.isEmpty else {
+            throw PresetError.invalid(key: fullKey(key), origin: found.origin, value: "empty", expected: expected)
+        }
+        return text
+    }
+
+    /// A list of one or more texts (`[a.jpg, b.png]`), or nil when the key is absent.
+    public mutating func texts(_ key: String, expected: String, _ meaning: String) throws -> [String]? {
+        guard let found = lookup(key, "[text]", "(none)", expected, meaning) else { return nil }
+        guard case let .sequence(items) = found.value else {
+            throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "a list: \(expected)")
+        }
+        guard !items.isEmpty else {
+            throw PresetError.invalid(key: fullKey(key), origin: found.origin, value: "an empty list", expected: expected)
+        }
+        return try items.map { try ConfigReader.string($0, key: fullKey(key)) }
+    }
+
+    /// The node at `key` as written, for a caller that reads it itself; nil when absent.
+    public mutating func raw(_ key: String, type: String, _ meaning: String) -> ConfigNode? {
+        lookup(key, type, "(none)", "", meaning)
+    }
+
     /// A reader for the nested mapping at `key` (an empty one if absent).
     public mutating func section(_ key: String) throws -> ConfigReader {
         asked.append(key)

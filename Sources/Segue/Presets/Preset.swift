@@ -156,82 +156,150 @@ public struct Preset: Equatable, Sendable {
         return text
     }
 
-    /// Loads a preset by name (from the preset folders) or by file path, then applies
-    /// `overrides` (`KEY=VALUE`, the value read as YAML), then `settings` (dotted keys with
-    /// values from another file, a batch manifest's `set`).
+    /// Loads a preset by name (from `library`: the user's folders, then the built-in presets)
+    /// or by file path, then lays `overrides` (`KEY=VALUE`, the value read as YAML) over it,
+    /// then `settings` (dotted or nested keys with values from another file, a batch
+    /// manifest's `set`).
     public static func load(_ nameOrPath: String, overrides: [String] = [],
-                            settings: [(key: String, value: ConfigNode)] = []) throws -> Preset {
-        try Preset(resolvedNode(nameOrPath, overrides: overrides, settings: settings))
+                            settings: [(key: String, value: ConfigNode)] = [], library: PresetLibrary? = nil) throws -> Preset {
+        try Preset(resolvedNode(nameOrPath, overrides: overrides, settings: settings, library: library))
     }
 
-    /// The configuration tree `load` reads, with extends, overrides and settings applied.
+    /// The configuration tree `load` reads: the preset with what it extends beneath it, then
+    /// the overrides, then the settings, each laid over the one before as a layer
+    /// (`ConfigNode.layered(over:)`).
     public static func resolvedNode(_ nameOrPath: String, overrides: [String] = [],
-                                    settings: [(key: String, value: ConfigNode)] = []) throws -> ConfigNode {
-        var node = try PresetLibrary.standard.node(for: nameOrPath)
-        for text in overrides { try node.apply(override: text) }
+                                    settings: [(key: String, value: ConfigNode)] = [], library: PresetLibrary? = nil) throws -> ConfigNode {
+        let library = try library ?? PresetLibrary.standard()
+        var node = try library.node(for: nameOrPath)
+        var overrideLayer = ConfigNode(.mapping([]), origin: .builtIn)
+        for text in overrides { overrideLayer = try ConfigNode(override: text).merged(over: overrideLayer) }
+        node = overrideLayer.layered(over: node)
+        var settingsLayer = ConfigNode(.mapping([]), origin: .builtIn)
         for (key, value) in settings {
-            try node.set(path: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init), to: value, fullKey: key)
+            let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard !path.contains(where: \.isEmpty) else {
+                throw PresetError.invalid(key: key, origin: value.origin, value: "'\(key)'", expected: "a dotted preset key, like transition.duration")
+            }
+            settingsLayer = ConfigNode(path: path, value: value).merged(over: settingsLayer)
         }
-        return node
+        return settingsLayer.layered(over: node)
     }
 }
 
-/// Where presets are found by name: the folders in `SEGUE_PRESETS` (separated by ':'), then
-/// `share/segue/Presets` beside the executable's folder, then a `Presets` folder in the
-/// executable's folder or any folder above it (a build inside the source tree), then
-/// `./Presets`.
+/// Where presets are found by name: the folders given with `--presets`, then those in
+/// `SEGUE_PRESETS` (separated by ':'), then the presets built into Segue (`Presets/*.yaml`
+/// at build time). The first folder that has `NAME.yaml` wins, so a user's preset with a
+/// shipped name replaces the shipped one; it may still `extends:` the shipped one by name.
 public struct PresetLibrary: Sendable {
-    public var folders: [String]
+    /// Where one preset comes from.
+    public enum Source: Equatable, Sendable, CustomStringConvertible {
+        case builtIn
+        case file(String)
 
-    public init(folders: [String]) { self.folders = folders }
-
-    public static var standard: PresetLibrary {
-        var folders: [String] = []
-        if let env = ProcessInfo.processInfo.environment["SEGUE_PRESETS"] {
-            folders += env.split(separator: ":").map(String.init)
-        }
-        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-        var dir = exe.deletingLastPathComponent()
-        folders.append(dir.deletingLastPathComponent().appendingPathComponent("share/segue/Presets").path)
-        for _ in 0..<6 {
-            folders.append(dir.appendingPathComponent("Presets").path)
-            dir = dir.deletingLastPathComponent()
-        }
-        folders.append(FileManager.default.currentDirectoryPath + "/Presets")
-        var seen = Set<String>()
-        return PresetLibrary(folders: folders.filter { seen.insert($0).inserted })
-    }
-
-    /// The names of the presets in the folders, each once, sorted.
-    public var names: [String] {
-        var names = Set<String>()
-        for folder in folders {
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where file.hasSuffix(".yaml") {
-                names.insert(String(file.dropLast(5)))
+        public var description: String {
+            switch self {
+            case .builtIn: return "built-in"
+            case let .file(path): return path
             }
         }
-        return names.sorted()
     }
 
-    /// The file a name or path refers to.
-    public func path(for nameOrPath: String) throws -> String {
+    /// Folders searched before the built-in presets, first wins.
+    public var folders: [String]
+    /// Whether the presets built into Segue are found (after the folders).
+    public var includesBuiltIn: Bool
+
+    public init(folders: [String] = [], includesBuiltIn: Bool = true) {
+        self.folders = folders
+        self.includesBuiltIn = includesBuiltIn
+    }
+
+    /// The built-in presets only.
+    public static let builtIn = PresetLibrary()
+
+    /// `presetFolders` (the command line's `--presets`), then the folders of `SEGUE_PRESETS`,
+    /// then the built-in presets. A folder named that does not exist is an error.
+    public static func standard(presetFolders: [String] = [],
+                                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PresetLibrary {
+        var named: [(folder: String, from: String)] = presetFolders.map { ($0, "--presets") }
+        if let env = environment["SEGUE_PRESETS"] {
+            named += env.split(separator: ":").map { (String($0), "SEGUE_PRESETS") }
+        }
+        for (folder, from) in named {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw PresetError.unreadable(folder, reason: "no such folder (named by \(from)); expected a folder of NAME.yaml presets")
+            }
+        }
+        var seen = Set<String>()
+        return PresetLibrary(folders: named.map(\.folder).filter { seen.insert($0).inserted })
+    }
+
+    /// One preset the library finds by name: where it comes from, and the ones of the same
+    /// name it hides.
+    public struct Entry: Equatable, Sendable {
+        public var name: String
+        public var source: Source
+        public var hides: [Source]
+    }
+
+    /// Every name the library finds, sorted, with the source that wins.
+    public func entries() -> [Entry] {
+        var found: [String: [Source]] = [:]
+        for folder in folders {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where file.hasSuffix(".yaml") {
+                found[String(file.dropLast(5)), default: []].append(.file(folder + "/" + file))
+            }
+        }
+        if includesBuiltIn {
+            for preset in embeddedPresets { found[preset.name, default: []].append(.builtIn) }
+        }
+        return found.keys.sorted().map { Entry(name: $0, source: found[$0]![0], hides: Array(found[$0]!.dropFirst())) }
+    }
+
+    /// The names of the presets found, each once, sorted.
+    public var names: [String] { entries().map(\.name) }
+
+    /// The places a name is found, first wins.
+    func candidates(_ name: String) -> [Source] {
+        var sources: [Source] = folders.map { $0 + "/" + name + ".yaml" }.filter { FileManager.default.fileExists(atPath: $0) }.map(Source.file)
+        if includesBuiltIn, embeddedPresets.contains(where: { $0.name == name }) { sources.append(.builtIn) }
+        return sources
+    }
+
+    /// The source a name or path refers to.
+    public func source(for nameOrPath: String) throws -> Source {
+        try source(for: nameOrPath, excluding: [])
+    }
+
+    private func source(for nameOrPath: String, excluding chain: [String]) throws -> Source {
         if PresetLibrary.looksLikePath(nameOrPath) {
             guard FileManager.default.fileExists(atPath: nameOrPath) else {
                 throw PresetError.unreadable(nameOrPath, reason: "no such file")
             }
-            return nameOrPath
+            return .file(nameOrPath)
         }
-        for folder in folders {
-            let candidate = folder + "/" + nameOrPath + ".yaml"
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+        let found = candidates(nameOrPath)
+        guard !found.isEmpty else {
+            throw PresetError.presetNotFound(nameOrPath, searched: folders + (includesBuiltIn ? ["built-in"] : []), available: names)
         }
-        throw PresetError.presetNotFound(nameOrPath, searched: folders.filter { FileManager.default.fileExists(atPath: $0) }, available: names)
+        // A preset that extends its own name means the next one down (a user's stories-cube
+        // extending the built-in stories-cube).
+        return found.first { !chain.contains(identity(of: $0, name: nameOrPath)) } ?? found[0]
+    }
+
+    private func identity(of source: Source, name: String) -> String {
+        switch source {
+        case .builtIn: return "built-in " + name
+        case let .file(path): return URL(fileURLWithPath: path).standardizedFileURL.path
+        }
     }
 
     /// The largest preset file read, in bytes.
     public static let maxFileSize = 1 << 20
 
-    /// The configuration tree of a preset, with what it `extends:` merged beneath it.
+    /// The configuration tree of a preset, with what it `extends:` laid beneath it.
     public func node(for nameOrPath: String) throws -> ConfigNode {
         try node(for: nameOrPath, relativeTo: nil, chain: [])
     }
@@ -241,47 +309,63 @@ public struct PresetLibrary: Sendable {
         if let folder, PresetLibrary.looksLikePath(nameOrPath), !nameOrPath.hasPrefix("/") {
             reference = folder + "/" + nameOrPath
         }
-        let path = try path(for: reference)
-        let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard !chain.contains(canonical) else {
-            throw PresetError.invalid(key: "extends", origin: .file(chain.last ?? path, line: 1), value: "'\(nameOrPath)'",
-                                      expected: "a preset that does not extend itself (the chain is \((chain + [canonical]).joined(separator: " -> ")))")
+        let source = try source(for: reference, excluding: chain)
+        let name = PresetLibrary.looksLikePath(nameOrPath) ? reference : nameOrPath
+        let id = identity(of: source, name: name)
+        guard !chain.contains(id) else {
+            throw PresetError.invalid(key: "extends", origin: .file(chain.last ?? id, line: 1), value: "'\(nameOrPath)'",
+                                      expected: "a preset that does not extend itself (the chain is \((chain + [id]).joined(separator: " -> ")))")
         }
         guard chain.count < 16 else {
-            throw PresetError.invalid(key: "extends", origin: .file(path, line: 1), value: "a chain of \(chain.count + 1) presets", expected: "at most 16")
+            throw PresetError.invalid(key: "extends", origin: .file(id, line: 1), value: "a chain of \(chain.count + 1) presets", expected: "at most 16")
         }
-        let text: String
-        do {
-            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= PresetLibrary.maxFileSize else {
-                throw PresetError.unreadable(path, reason: "it is \(size) bytes, over the limit of \(PresetLibrary.maxFileSize) for a preset")
-            }
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch let error as PresetError {
-            throw error
-        } catch {
-            throw PresetError.unreadable(path, reason: "not a readable UTF-8 text file")
+        var node: ConfigNode
+        var baseFolder: String?
+        switch source {
+        case .builtIn:
+            let text = embeddedPresets.first { $0.name == name }!.text
+            node = try ConfigNode.parse(yaml: text, name: "built-in preset \(name)")
+        case let .file(path):
+            node = try ConfigNode.parse(yaml: try PresetLibrary.read(path), name: "preset \(PresetLibrary.looksLikePath(nameOrPath) ? reference : (path as NSString).lastPathComponent)")
+            baseFolder = (path as NSString).deletingLastPathComponent
         }
-        let name = PresetLibrary.looksLikePath(nameOrPath) ? reference : (path as NSString).lastPathComponent
-        var node = try ConfigNode.parse(yaml: text, name: "preset \(name)")
         guard let base = node["extends"] else { return node }
         guard case let .scalar(baseName, _) = base.value, !baseName.isEmpty else {
             throw PresetError.wrongType(key: "extends", origin: base.origin, found: ConfigReader.kind(of: base), expected: "a preset's name or file")
         }
         node.remove("extends")
-        let baseNode = try self.node(for: baseName, relativeTo: (path as NSString).deletingLastPathComponent, chain: chain + [canonical])
-        return node.merged(over: baseNode)
+        if node["description"] == nil {
+            // Not the parent's words: they describe the parent.
+            node.append("description", ConfigNode(.scalar("extends \(baseName)", quoted: true), origin: base.origin))
+        }
+        let baseNode = try self.node(for: baseName, relativeTo: baseFolder, chain: chain + [id])
+        return node.layered(over: baseNode)
+    }
+
+    /// A preset file's text, refusing files over the size limit and files that are not UTF-8.
+    static func read(_ path: String) throws -> String {
+        do {
+            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= PresetLibrary.maxFileSize else {
+                throw PresetError.unreadable(path, reason: "it is \(size) bytes, over the limit of \(PresetLibrary.maxFileSize) for a preset")
+            }
+            return try String(contentsOfFile: path, encoding: .utf8)
+        } catch let error as PresetError {
+            throw error
+        } catch {
+            throw PresetError.unreadable(path, reason: "not a readable UTF-8 text file")
+        }
     }
 
     static func looksLikePath(_ text: String) -> Bool {
         text.contains("/") || text.hasSuffix(".yaml") || text.hasSuffix(".yml")
     }
 
-    /// Each shipped preset's name and description.
-    public func catalog() -> [(name: String, description: String)] {
-        names.map { name in
-            let description = (try? Preset(node(for: name)).description) ?? "(does not load: run 'segue presets show \(name)')"
-            return (name, description)
+    /// Each preset's name, where it comes from and its description.
+    public func catalog() -> [(entry: Entry, description: String)] {
+        entries().map { entry in
+            let description = (try? Preset(node(for: entry.name)).description) ?? "(does not load: run 'segue presets show \(entry.name)')"
+            return (entry, description)
         }
     }
 }
