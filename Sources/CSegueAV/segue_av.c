@@ -120,11 +120,46 @@ static int decode_first_frame(AVFormatContext *format, int stream_index, int64_t
     return 0;
 }
 
+/* Whether the stream holds a picture after the one decoded (an animated GIF or PNG). */
+static int has_another_picture(AVFormatContext *format, int stream_index) {
+    AVPacket *packet = av_packet_alloc();
+    int found = 0;
+    while (!found && packet && av_read_frame(format, packet) >= 0) {
+        found = packet->stream_index == stream_index && packet->size > 0;
+        av_packet_unref(packet);
+    }
+    av_packet_free(&packet);
+    return found;
+}
+
+/* The format a file's first bytes say it is, with no help from its name. */
+static int detect_format(const char *path, const AVInputFormat **format, SegueAVError *err) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return fail_text(err, AVERROR(errno), strerror(errno));
+    unsigned char buffer[4096 + AVPROBE_PADDING_SIZE] = {0};
+    size_t length = fread(buffer, 1, 4096, file);
+    fclose(file);
+    if (length == 0) return fail_text(err, SEGUE_AV_UNSUPPORTED, "the file is empty");
+    /* Animated WebP: FFmpeg decodes only still WebP (VP8X flags bit 1 is "animation"). */
+    if (length >= 21 && memcmp(buffer, "RIFF", 4) == 0 && memcmp(buffer + 8, "WEBPVP8X", 8) == 0 && (buffer[20] & 0x02))
+        return fail_text(err, SEGUE_AV_UNSUPPORTED, "an animated WebP; Segue takes still images");
+    AVProbeData probe = { .filename = "", .buf = buffer, .buf_size = (int)length, .mime_type = NULL };
+    int score = 0;
+    *format = av_probe_input_format3(&probe, 1, &score);
+    if (!*format || score <= AVPROBE_SCORE_EXTENSION / 2)
+        return fail_text(err, SEGUE_AV_UNSUPPORTED, "its content is no image format FFmpeg knows, whatever its name says");
+    return 0;
+}
+
 int segue_image_decode(const char *path, int64_t max_pixels, SegueDecodedImage *out, SegueAVError *err) {
     begin();
     memset(out, 0, sizeof *out);
+    /* The content decides the format, never the name: a letter saved as .jpg is not an image. */
+    const AVInputFormat *detected = NULL;
+    int ret = detect_format(path, &detected, err);
+    if (ret < 0) return ret;
     AVFormatContext *format = NULL;
-    int ret = avformat_open_input(&format, path, NULL, NULL);
+    ret = avformat_open_input(&format, path, detected, NULL);
     if (ret == AVERROR_INVALIDDATA) {
         fail(err, ret, "avformat_open_input");
         if (err) err->code = SEGUE_AV_UNSUPPORTED;
@@ -139,6 +174,9 @@ int segue_image_decode(const char *path, int64_t max_pixels, SegueDecodedImage *
 
     AVFrame *frame = av_frame_alloc();
     ret = decode_first_frame(format, stream_index, max_pixels, frame, err);
+    if (ret == 0 && has_another_picture(format, stream_index)) {
+        ret = fail_text(err, SEGUE_AV_UNSUPPORTED, "an animated image (it holds more than one picture); Segue takes still images");
+    }
     avformat_close_input(&format);
     if (ret < 0) { av_frame_free(&frame); return ret; }
 

@@ -172,7 +172,8 @@ final class BatchProgress: @unchecked Sendable {
     private let live: Bool
     private let total: Int
     private var done = 0
-    private var lastDraw = 0.0
+    private let start = DispatchTime.now()
+    private var lastDraw: Double?
 
     init(mode: ProgressMode, jobs: [Manifest.Entry]) {
         total = jobs.count
@@ -185,8 +186,9 @@ final class BatchProgress: @unchecked Sendable {
         defer { lock.unlock() }
         json[entry.number]?.report(p)
         if p.framesDone == p.frameCount { done += 1 }
-        guard live, p.elapsed - lastDraw >= 0.1 || p.framesDone == p.frameCount || p.elapsed < lastDraw else { return }
-        lastDraw = p.elapsed
+        let now = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        guard live, lastDraw.map({ now - $0 >= 0.1 }) ?? true || p.framesDone == p.frameCount else { return }
+        lastDraw = now
         let fps = p.elapsed > 0 ? Double(p.framesDone) / p.elapsed : 0
         let line = String(format: "\r\u{1B}[2Kbatch: %d/%d jobs done; %@: %d/%d frames, %.1f fps", done, total, entry.name, p.framesDone, p.frameCount, fps)
         FileHandle.standardError.write(Data(line.utf8))

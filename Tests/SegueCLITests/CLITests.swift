@@ -187,15 +187,15 @@ struct RenderCLITests {
         }
     }
 
-    @Test("a file that is not an image exits 1, names the file and leaves nothing at the output path")
+    @Test("a file that is not an image exits 2 as unsupported, names the file and leaves nothing at the output path")
     func runtimeErrors() throws {
         let folder = temporaryFolder()
         let bogus = folder.appendingPathComponent("photo.jpg").path
         try "not a picture".write(toFile: bogus, atomically: true, encoding: .utf8)
         let out = folder.appendingPathComponent("x.mp4").path
         let r = try segue("render", "--size", "90x160", "--set", "canvas.scale=0.25", example("a.jpg"), bogus, "-o", out)
-        #expect(r.status == 1)
-        #expect(r.stderr.contains("\(bogus): cannot read the image"), "\(r.stderr)")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("\(bogus): not an image Segue can read (JPEG, PNG, WebP, ...): its content is no image format"), "\(r.stderr)")
         let missing = try segue("render", folder.appendingPathComponent("gone.png").path, "-o", out)
         #expect(missing.status == 2 && missing.stderr.contains("gone.png: no such input file"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["photo.jpg"])

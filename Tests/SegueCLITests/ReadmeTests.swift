@@ -15,14 +15,19 @@ struct ReadmeTests {
         return lines
     }()
 
-    @Test("the README shows segue commands")
+    @Test("the README shows segue commands, and a recipe for each cluster engine")
     func found() {
-        #expect(ReadmeTests.commands.count >= 8)
+        #expect(ReadmeTests.commands.count >= 10)
+        #expect(ReadmeTests.commands.contains { $0.hasPrefix("parallel segue batch") && $0.contains("--shard {}/4 --resume") })
+        #expect(ReadmeTests.commands.contains { $0.contains("--shard auto --resume") && $0.contains("$SLURM_ARRAY_TASK_ID") })
+        #expect(ReadmeTests.commands.contains { $0.contains("--shard auto --shard-count 4 --resume") && $0.contains("$JOB_COMPLETION_INDEX") })
     }
 
     /// Runs one README command in a fresh folder holding the files it names (a.jpg, b.jpg,
-    /// b.png, c.webp and a copy of Examples/). GNU parallel's line runs its four shards in turn;
-    /// the Kubernetes line runs as pod 0 with its /data folder made local.
+    /// b.png, c.webp and a copy of Examples/), with the built segue first on the PATH. GNU
+    /// parallel's line runs its four shards in turn; a cluster recipe runs as every task of
+    /// its array (Slurm's four, Kubernetes' four pods), with its /data folder made local,
+    /// twice: the second time every job is skipped.
     @Test("each runs as written and succeeds", arguments: commands)
     func runs(command: String) throws {
         let folder = temporaryFolder()
@@ -41,13 +46,34 @@ struct ReadmeTests {
         }
         if command.contains("/data/") {
             try FileManager.default.copyItem(atPath: example("batch.yaml"), toPath: examples.appendingPathComponent("manifest.yaml").path)
-            script = "JOB_COMPLETION_INDEX=0; " + command.replacingOccurrences(of: "/data/", with: "Examples/")
+            let local = command.replacingOccurrences(of: "/data/", with: "Examples/")
+            let tasks: [String]
+            if command.contains("JOB_COMPLETION_INDEX") {
+                tasks = (0..<4).map { "JOB_COMPLETION_INDEX=\($0)" }
+            } else if command.contains("SLURM_ARRAY_TASK_ID") {
+                tasks = (0..<4).map { "SLURM_ARRAY_TASK_ID=\($0) SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=3 SLURM_ARRAY_TASK_COUNT=4" }
+            } else {
+                tasks = ["NOTHING="]
+            }
+            script = (tasks + tasks).map { "(export \($0); \(local))" }.joined(separator: " && ")
         }
         if command.contains("| diff expected.framemd5") {
             script = ReadmeTests.commands.first { $0.hasSuffix("> expected.framemd5") }! + " && " + command
         }
         let bin = URL(fileURLWithPath: segueBinary).deletingLastPathComponent().path
-        let r = try run("/bin/sh", ["-c", "cd '\(folder.path)' && export PATH='\(bin)':$PATH SEGUE_PRESETS='\(root.path)/Presets' && " + script])
+        let r = try run("/bin/sh", ["-c", "cd '\(folder.path)' && export PATH='\(bin)':$PATH && " + script])
         #expect(r.status == 0, "\(command): \(r.stderr)")
+        if command.contains("--shard auto") {
+            // Every job of the manifest was rendered by exactly one task, and the second round skipped them all.
+            let reports = files(in: examples.appendingPathComponent("reports").path)
+            #expect(reports.count == 4, "\(reports)")
+            var skipped = 0
+            for name in reports {
+                let json = try JSONSerialization.jsonObject(with: Data(contentsOf: examples.appendingPathComponent("reports/" + name))) as! [String: Any]
+                skipped += json["skipped"] as? Int ?? 0
+                #expect(json["failed"] as? Int == 0)
+            }
+            #expect(skipped == 4, "the manifest's four jobs, skipped on the second round")
+        }
     }
 }

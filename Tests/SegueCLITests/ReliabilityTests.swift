@@ -156,10 +156,17 @@ struct ReliabilityTests {
             return
         }
         defer { _ = try? tool("umount", [mountPoint.path]) }
-        let out = mountPoint.appendingPathComponent("video.mp4").path
-        let r = try segue(["render", example("a.jpg"), example("b.png"), "-o", out, "--size", "360x640", "--set", "canvas.scale=1"])
-        #expect(r.status == 1 && r.stderr.contains(out) && r.stderr.contains("No space left on device"), "\(r.stderr)")
-        #expect(files(in: mountPoint.path).isEmpty)
+        // Each kind of output: an MP4, a folder of PNG frames, framemd5 checksums (long enough
+        // to fill 16 KiB), and the same with --resume, which also keeps a fingerprint.
+        let outputs: [(String, [String])] = [
+            ("video.mp4", []), ("frames", []), ("sums.framemd5", ["--set", "hold=30"]), ("again.framemd5", ["--set", "hold=30", "--resume"]),
+        ]
+        for (name, extra) in outputs {
+            let out = mountPoint.appendingPathComponent(name).path
+            let r = try segue(["render", example("a.jpg"), example("b.png"), "-o", out, "--size", "360x640", "--set", "canvas.scale=1"] + extra)
+            #expect(r.status == 1 && r.stderr.contains(out) && r.stderr.contains("No space left on device"), "\(name): \(r.stderr)")
+            #expect(files(in: mountPoint.path).isEmpty, "\(name): left \(files(in: mountPoint.path))")
+        }
     }
 
     @Test("the same job gives the same MP4 bytes on every run, and the same checksums for 1, 2 and 8 threads")

@@ -199,7 +199,11 @@ public final class PNGSink: FrameSink {
 
     public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
         let name = PNGSink.fileName(index: index)
-        try frame.writePNG(to: staging + "/" + name)
+        do {
+            try frame.writePNG(to: staging + "/" + name)
+        } catch ExportError.output(_, let reason) {
+            throw ExportError.output(path: target, reason: "\(name): \(reason)")
+        }
         written.append(name)
     }
 
@@ -301,10 +305,14 @@ public final class FrameMD5Sink: FrameSink {
     }
 
     private func flush() throws {
-        do {
-            try handle.write(contentsOf: Data(pending.utf8))
-        } catch {
-            throw ExportError.output(path: file?.target ?? "standard output", reason: "\(error.localizedDescription)")
+        var bytes = Array(pending.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ExportError.output(path: file?.target ?? "standard output", reason: String(cString: strerror(errno)))
+            }
+            bytes = bytes.dropFirst(written)
         }
         pending = ""
     }

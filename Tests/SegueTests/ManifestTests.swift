@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import Segue
+
+@Suite("Manifests, layers of keys, shards and the CPU budget")
+struct ManifestTests {
+    func write(_ text: String) throws -> String {
+        let path = temporaryFolder().appendingPathComponent("m.yaml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func problems(_ text: String) throws -> [String] {
+        let path = try write(text)
+        do {
+            _ = try Manifest.load(path)
+            return []
+        } catch let error as ManifestError {
+            return error.problems
+        }
+    }
+
+    @Test("every job is read: all problems come together, each with its line")
+    func allProblems() throws {
+        let found = try problems("""
+            jobs:
+              - {inputs: [], output: a.mp4}
+              - {inputs: a.jpg, output: b.mp4}
+              - {inputs: [a.jpg], outptu: c.mp4}
+              - {inputs: [a.jpg], output: d.mp4}
+              - {inputs: [a.jpg], output: e.mp4, format: mp5}
+              - {inputs: [x.jpg], output: d.mp4}
+              - {inputs: [d.mp4], output: f.mp4}
+            """)
+        #expect(found.count == 7, "\(found)")
+        #expect(found.contains { $0.contains("line 2: 'jobs[1].inputs' is an empty list (expected one or more image paths") })
+        #expect(found.contains { $0.contains("line 3: 'jobs[2].inputs' is the text 'a.jpg' (expected a list: one or more image paths") })
+        #expect(found.contains { $0.contains("line 4: unknown key 'jobs[3].outptu'. Did you mean 'output'?") })
+        #expect(found.contains { $0.contains("line 4: 'jobs[3].output' is missing") })
+        #expect(found.contains { $0.contains("line 6: 'jobs[5].format' is 'mp5' (expected one of: mp4, png, framemd5, sheet, null; did you mean 'mp4'?)") })
+        #expect(found.contains { $0.contains("line 7: job 6 writes") && $0.contains("d.mp4', as job 4 does") })
+        #expect(found.contains { $0.contains("line 8: job 7 reads") && $0.contains("d.mp4', which job 4 writes") })
+    }
+
+    @Test("a nested set merges like the dotted form; a new transition kind drops the old kind's keys")
+    func layers() throws {
+        let nested = try Preset.load("slide", settings: [("transition", try ConfigNode.parse(yaml: "{duration: 0.2}", name: "m"))])
+        #expect(nested.transition.duration == 0.2 && nested.transition.choice == .slide(.init(direction: .left)))
+        let plain = try Preset.load("slide")
+        #expect(nested.transition.curve == plain.transition.curve)
+        let dotted = try Preset.load("slide", settings: [("transition.duration", try ConfigNode.parse(yaml: "0.2", name: "m"))])
+        #expect(dotted == nested)
+
+        let crossfade = try Preset.load("slide", overrides: ["transition.kind=crossfade"])
+        let slide = try Preset.load("slide")
+        #expect(crossfade.transition.choice == .crossfade(.init()) && crossfade.transition.duration == slide.transition.duration)
+        #expect(throws: PresetError.self) { try Preset.load("slide", overrides: ["transition.kind=crossfade", "transition.direction=up"]) }
+        let back = try Preset.load("telegram-cube", overrides: ["transition.kind=slide", "transition.direction=up"])
+        #expect(back.transition.choice == .slide(.init(direction: .up)))
+    }
+
+    @Test("a preset that extends another without a description says so, and may extend a built-in of its own name")
+    func extendsDescription() throws {
+        let folder = temporaryFolder()
+        try "extends: slide\nhold: 1\n".write(to: folder.appendingPathComponent("quick.yaml"), atomically: true, encoding: .utf8)
+        try "extends: slide\ntransition: {direction: up}\n".write(to: folder.appendingPathComponent("slide.yaml"), atomically: true, encoding: .utf8)
+        let library = PresetLibrary(folders: [folder.path])
+        #expect(try Preset(library.node(for: "quick")).description == "extends slide")
+        let mine = try Preset(library.node(for: "slide"))
+        #expect(mine.transition.choice == .slide(.init(direction: .up)) && mine.description == "extends slide")
+        #expect(library.entries().first { $0.name == "slide" }?.hides == [.builtIn])
+    }
+
+    @Test("YAML: '&' and '*' inside plain text load; anchors, aliases and second documents do not")
+    func yaml() throws {
+        let node = try ConfigNode.parse(yaml: "description: Cube & fade *slow*\nnote: a*b & c\n", name: "t")
+        guard case let .scalar(text, _)? = node["description"]?.value else { Issue.record("no description"); return }
+        #expect(text == "Cube & fade *slow*")
+        for bad in ["a: &x 1\nb: *x\n", "a: [&y 1]\n", "---\na: 1\n---\nb: 2\n"] {
+            #expect(throws: PresetError.self) { try ConfigNode.parse(yaml: bad, name: "t") }
+        }
+    }
+
+    @Test("--shard K/N is 1-based; 0 and K > N are refused with the way out")
+    func shardParse() throws {
+        #expect(try Shard.parse("2/3") == Shard(index: 1, count: 3, source: "--shard 2/3"))
+        #expect(throws: ShardError.self) { try Shard.parse("0/3") }
+        #expect(throws: ShardError.self) { try Shard.parse("4/3") }
+        #expect(throws: ShardError.self) { try Shard.parse("x") }
+        #expect(try Shard.automatic(environment: ["SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_MAX": "9",
+                                                  "SLURM_ARRAY_TASK_STEP": "2"]).index == 1)
+    }
+
+    @Test("CPU quotas: cgroup v2 cpu.max and v1 cfs files, the smallest of a cgroup and its parents, rounded up")
+    func cpuQuota() throws {
+        #expect(CPUBudget.quota(cpuMax: "max 100000\n") == nil)
+        #expect(CPUBudget.quota(cpuMax: "150000 100000\n") == 2)
+        #expect(CPUBudget.quota(cpuMax: "50000 100000") == 1)
+        #expect(CPUBudget.quota(cpuMax: "-1 100000") == nil)
+        let root = temporaryFolder()
+        let proc = root.appendingPathComponent("cgroup").path
+        try "0::/pod/container\n".write(toFile: proc, atomically: true, encoding: .utf8)
+        for (path, value) in [("pod", "300000 100000"), ("pod/container", "max 100000")] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(path), withIntermediateDirectories: true)
+            try value.write(to: root.appendingPathComponent(path + "/cpu.max"), atomically: true, encoding: .utf8)
+        }
+        #expect(CPUBudget.cgroupQuota(proc: proc, root: root.path) == 3)
+        try "4:cpu,cpuacct:/job\n".write(toFile: proc, atomically: true, encoding: .utf8)
+        let v1 = root.appendingPathComponent("cpu,cpuacct/job")
+        try FileManager.default.createDirectory(at: v1, withIntermediateDirectories: true)
+        try "200000\n".write(to: v1.appendingPathComponent("cpu.cfs_quota_us"), atomically: true, encoding: .utf8)
+        try "100000\n".write(to: v1.appendingPathComponent("cpu.cfs_period_us"), atomically: true, encoding: .utf8)
+        #expect(CPUBudget.cgroupQuota(proc: proc, root: root.path) == 2)
+        #expect(CPUBudget.available(environment: ["SLURM_CPUS_PER_TASK": "1"]) == 1)
+    }
+
+    @Test("a fingerprint changes with a preset key or an input's content, not with its path or the preset's description")
+    func fingerprints() throws {
+        let folder = temporaryFolder()
+        let a = folder.appendingPathComponent("a.jpg").path, copy = folder.appendingPathComponent("copy.jpg").path
+        try FileManager.default.copyItem(atPath: example("a.jpg"), toPath: a)
+        try FileManager.default.copyItem(atPath: example("a.jpg"), toPath: copy)
+        var preset = try Preset.load("slide")
+        let base = try Fingerprint.of(Job(preset: preset, inputs: [a], output: "x.mp4"))
+        #expect(try Fingerprint.of(Job(preset: preset, inputs: [copy], output: "elsewhere/y.mp4")) == base)
+        preset.description = "another description"
+        #expect(try Fingerprint.of(Job(preset: preset, inputs: [a], output: "x.mp4")) == base)
+        preset.hold += 0.1
+        #expect(try Fingerprint.of(Job(preset: preset, inputs: [a], output: "x.mp4")) != base)
+        preset.hold -= 0.1
+        #expect(try Fingerprint.of(Job(preset: preset, inputs: [a], output: "x.framemd5")) != base)
+        try FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: example("b.png"), toPath: copy)
+        #expect(try Fingerprint.of(Job(preset: preset, inputs: [copy], output: "x.mp4")) != base)
+    }
+}
