@@ -37,7 +37,7 @@ struct AnywhereTests {
         let list = try run(segue, ["presets"], in: photos)
         #expect(list.status == 0, "\(list.stderr)")
         let names = list.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
-        #expect(names == ["crossfade", "cube-fold", "instagram-zoom", "slide", "stories-cube", "telegram-cube"], "\(list.stdout)")
+        #expect(names == ["crossfade", "cube-fold", "flip", "instagram-zoom", "iris", "slide", "stories-cube", "telegram-cube"], "\(list.stdout)")
         #expect(list.stdout.split(separator: "\n").allSatisfy { $0.contains("  built-in  ") })
 
         let small = ["--size", "90x160", "--set", "canvas.scale=0.25", "--set", "hold=0.2"]
@@ -100,7 +100,7 @@ struct AnywhereTests {
         #expect(cube.contains("\(mine.path)/stories-cube.yaml (replaces built-in)") && cube.hasSuffix("Our cube"), "\(cube)")
         let soft = try #require(lines.first { $0.hasPrefix("soft ") })
         #expect(soft.contains("\(team.path)/soft.yaml") && soft.hasSuffix("extends telegram-cube"), "\(soft)")
-        #expect(lines.count == 7)
+        #expect(lines.count == 9)
 
         let show = try run(segue, ["presets", "show", "stories-cube", "--presets", mine.path], in: photos)
         #expect(show.stdout.contains("  perspective: 300\n") && show.stdout.contains("  kind: stories-cube\n"), "\(show.stdout) \(show.stderr)")

@@ -10,8 +10,8 @@ struct CompositorTests {
         let a = makeImage(width: 90, height: 160) { x, y in (UInt8(x * 2), UInt8(y), 200) }
         let b = makeImage(width: 90, height: 160) { x, y in ((x / 10 + y / 10) % 2 == 0 ? 255 : 20, 120, UInt8(x)) }
         var from = Layer(frame: canvas.bounds), to = Layer(frame: canvas.bounds)
-        from.contents = a
-        to.contents = b
+        from.contents = picture(a)
+        to.contents = picture(b)
         let scene = StoriesCube().scene(from: from, to: to, progress: progress, bounds: canvas.bounds)
         return Compositor(threads: threads).render(scene, canvas: canvas)
     }
@@ -27,7 +27,7 @@ struct CompositorTests {
     func exactCopy() {
         let image = makeImage(width: 90, height: 160) { x, y in (UInt8(x), UInt8(y), UInt8((x * y) % 256)) }
         var page = Layer(frame: canvas.bounds)
-        page.contents = image
+        page.contents = picture(image)
         let frame = Compositor(threads: 2).render(.root(canvas.bounds, [page]), canvas: canvas)
         #expect(frame.image().pixels == image.pixels)
     }
@@ -61,7 +61,7 @@ struct CompositorTests {
         // not halfway between the projected edges (where an affine mapping would put it).
         let canvas = Canvas(width: 200, height: 200, scale: 1, background: .black)
         var page = Layer(frame: Rect(x: 20, y: 20, width: 160, height: 160), anchorPoint: Point(x: 0, y: 0.5))
-        page.contents = makeImage(width: 160, height: 160) { x, _ in x < 80 ? (255, 0, 0) : (0, 0, 255) }
+        page.contents = picture(makeImage(width: 160, height: 160) { x, _ in x < 80 ? (255, 0, 0) : (0, 0, 255) })
         page.contentsGravity = .stretch
         page.transform = Transform3D.perspective(m34: -1.0 / 200).rotated(by: .pi / 3, x: 0, y: 1, z: 0)
         let root = Layer.root(canvas.bounds, [page])
@@ -80,8 +80,8 @@ struct CompositorTests {
         let a = makeImage(width: 90, height: 160) { x, y in (UInt8(x * 2), UInt8(y), 200) }
         let b = makeImage(width: 90, height: 160) { x, y in (UInt8(y), UInt8(x), 30) }
         var from = Layer(frame: canvas.bounds), to = Layer(frame: canvas.bounds)
-        from.contents = a
-        to.contents = b
+        from.contents = picture(a)
+        to.contents = picture(b)
         let compositor = Compositor(threads: 2)
         let holdA = bytes(compositor.render(.root(canvas.bounds, [from]), canvas: canvas))
         let holdB = bytes(compositor.render(.root(canvas.bounds, [to]), canvas: canvas))

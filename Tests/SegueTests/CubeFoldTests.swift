@@ -53,8 +53,7 @@ struct CubeFoldTests {
 
     @Test("flat, the faces lie in the seed's cross with face 4 over face 2")
     func flatCross() {
-        let screens = CubeFold().screens(pages: EndCheck().pages(), bounds: bounds)
-        let flat = screens[0]
+        let flat = CubeFold().screen(0, pages: EndCheck().pages(), bounds: bounds).sublayers[0]
         let frames = Dictionary(uniqueKeysWithValues: flat.sublayers.map { ($0.name!, $0.frame) })
         #expect(frames["face 1"] == Rect(x: -240, y: -80, width: 160, height: 160))
         #expect(frames["face 2"] == Rect(x: -80, y: -80, width: 160, height: 160))
@@ -67,12 +66,12 @@ struct CubeFoldTests {
 
     @Test("closed, only the faces whose outside faces the viewer are drawn: three from the seed's camera")
     func culling() {
-        let screens = CubeFold().screens(pages: EndCheck().pages(), bounds: bounds)
-        let drawn = Set(Layer.root(bounds, [screens[1]]).drawList(scale: 1).compactMap(\.name))
+        let pages = EndCheck().pages()
+        let drawn = Set(CubeFold().screen(1, pages: pages, bounds: bounds).drawList(scale: 1).compactMap(\.name))
         // The camera turns the bottom (+y) and left (-x) toward the viewer: the front, bottom and left faces show.
         #expect(drawn == ["face 4", "face 6", "face 1"])
         // Half way round the orbit the back face (2) shows instead of the front.
-        let half = CubeFold().scene(step: 1, progress: 0.5, from: screens[1], to: screens[2], bounds: bounds)
+        let half = CubeFold().scene(step: 1, progress: 0.5, pages: pages, bounds: bounds)
         let behind = Set(half.drawList(scale: 1).compactMap(\.name))
         #expect(behind.contains("face 2") && !behind.contains("face 4") && behind.count == 3)
     }
@@ -84,7 +83,7 @@ struct CubeFoldTests {
 
     @Test("fold and unfold take the preset's duration, the orbit its own")
     func durations() {
-        let cube = CubeFold(.init(orbitDuration: 2.5))
+        let cube = CubeFold().with(CubeFold.orbitDuration, 2.5)
         #expect(cube.duration(step: 0, base: 1) == 1 && cube.duration(step: 1, base: 1) == 2.5 && cube.duration(step: 2, base: 1) == 1)
     }
 }

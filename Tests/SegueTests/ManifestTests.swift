@@ -45,7 +45,7 @@ struct ManifestTests {
     @Test("a nested set merges like the dotted form; a new transition kind drops the old kind's keys")
     func layers() throws {
         let nested = try Preset.load("slide", settings: [("transition", try ConfigNode.parse(yaml: "{duration: 0.2}", name: "m"))])
-        #expect(nested.transition.duration == 0.2 && nested.transition.choice == .slide(.init(direction: .left)))
+        #expect(nested.transition.duration == 0.2 && nested.transition.kind == "slide" && nested.transition.values == ParameterValues())
         let plain = try Preset.load("slide")
         #expect(nested.transition.curve == plain.transition.curve)
         let dotted = try Preset.load("slide", settings: [("transition.duration", try ConfigNode.parse(yaml: "0.2", name: "m"))])
@@ -53,10 +53,11 @@ struct ManifestTests {
 
         let crossfade = try Preset.load("slide", overrides: ["transition.kind=crossfade"])
         let slide = try Preset.load("slide")
-        #expect(crossfade.transition.choice == .crossfade(.init()) && crossfade.transition.duration == slide.transition.duration)
+        #expect(crossfade.transition.kind == "crossfade" && crossfade.transition.values == ParameterValues()
+                && crossfade.transition.duration == slide.transition.duration)
         #expect(throws: PresetError.self) { try Preset.load("slide", overrides: ["transition.kind=crossfade", "transition.direction=up"]) }
         let back = try Preset.load("telegram-cube", overrides: ["transition.kind=slide", "transition.direction=up"])
-        #expect(back.transition.choice == .slide(.init(direction: .up)))
+        #expect(back.transition.kind == "slide" && back.transition.values == Slide().with(Slide.direction, .up).values)
     }
 
     @Test("a preset that extends another without a description says so, and may extend a built-in of its own name")
@@ -67,7 +68,7 @@ struct ManifestTests {
         let library = PresetLibrary(folders: [folder.path])
         #expect(try Preset(library.node(for: "quick")).description == "extends slide")
         let mine = try Preset(library.node(for: "slide"))
-        #expect(mine.transition.choice == .slide(.init(direction: .up)) && mine.description == "extends slide")
+        #expect(mine.transition.values == Slide().with(Slide.direction, .up).values && mine.description == "extends slide")
         #expect(library.entries().first { $0.name == "slide" }?.hides == [.builtIn])
     }
 

@@ -12,7 +12,7 @@ struct EndCheck {
                       makeImage(width: 90, height: 160) { x, y in (UInt8((x * y) % 256), 90, UInt8(x)) }]
         return images.map { image in
             var page = Layer(frame: canvas.bounds)
-            page.contents = image
+            page.contents = picture(image)
             page.backgroundColor = canvas.background
             return page
         }
@@ -22,11 +22,12 @@ struct EndCheck {
 
     /// Checks that every step's progress 0 and 1 are pixel-equal to the screens' hold frames.
     func check(_ transition: any Transition) {
-        let screens = transition.screens(pages: pages(), bounds: canvas.bounds)
+        let pages = pages()
+        let screens = (0..<transition.screenCount(pages: pages.count)).map { transition.screen($0, pages: pages, bounds: canvas.bounds) }
         for step in 0..<(screens.count - 1) {
-            let start = frame(transition.scene(step: step, progress: 0, from: screens[step], to: screens[step + 1], bounds: canvas.bounds))
-            let end = frame(transition.scene(step: step, progress: 1, from: screens[step], to: screens[step + 1], bounds: canvas.bounds))
-            let middle = frame(transition.scene(step: step, progress: 0.5, from: screens[step], to: screens[step + 1], bounds: canvas.bounds))
+            let start = frame(transition.scene(step: step, progress: 0, pages: pages, bounds: canvas.bounds))
+            let end = frame(transition.scene(step: step, progress: 1, pages: pages, bounds: canvas.bounds))
+            let middle = frame(transition.scene(step: step, progress: 0.5, pages: pages, bounds: canvas.bounds))
             let first = frame(.root(canvas.bounds, [screens[step]])), second = frame(.root(canvas.bounds, [screens[step + 1]]))
             func differing(_ a: [UInt8], _ b: [UInt8]) -> Int { zip(a, b).filter { $0 != $1 }.count }
             #expect(differing(start, first) == 0, "\(transition) step \(step) at 0")
@@ -41,11 +42,12 @@ struct PageTransitionTests {
     let bounds = Rect(x: 0, y: 0, width: 360, height: 640)
 
     @Test("progress 0 and 1 are pixel-equal to the hold frames", arguments: [
-        TransitionChoice.storiesCube(.init()), .telegramCube(.init()), .telegramCube(.init(direction: .backward, enterFirst: true)),
-        .crossfade(.init()), .slide(.init()), .slide(.init(direction: .up)),
+        StoriesCube() as any Transition, TelegramCube(), TelegramCube().with(TelegramCube.direction, .backward).with(TelegramCube.enterFirst, true),
+        Crossfade(), Slide(), Slide().with(Slide.direction, .up), Flip(), Flip().with(Flip.axis, .horizontal).with(Flip.direction, .backward),
+        Iris(), Iris().with(Iris.center, Point(x: 0.1, y: 0.9)),
     ])
-    func ends(choice: TransitionChoice) {
-        EndCheck().check(choice.transition)
+    func ends(transition: any Transition) {
+        EndCheck().check(transition)
     }
 
     func layers(_ root: Layer) -> [String: (corners: [Point], opacity: Double)] {
@@ -56,7 +58,7 @@ struct PageTransitionTests {
     func telegram(progress: Double) throws {
         let (from, to) = colorPages(bounds)
         let cube = TelegramCube()
-        let q = layers(cube.scene(from: from, to: to, step: 0, progress: progress, bounds: bounds))
+        let q = layers(cube.scene(from: from, to: to, progress: progress, bounds: bounds))
         let w = bounds.width, h = bounds.height
         // percent = (screen center - cell center) / width: p for the outgoing cell, p - 1 for the incoming.
         // Outgoing: anchor (1, 0.5) on its right edge, at x = w - p w on screen; incoming: anchor (0, 0.5) at the same x.
@@ -79,7 +81,7 @@ struct PageTransitionTests {
     @Test("telegram-cube backward: the next page enters from the left; the outgoing one fades")
     func telegramBackward() throws {
         let (from, to) = colorPages(bounds)
-        let q = layers(TelegramCube(.init(direction: .backward)).scene(from: from, to: to, step: 0, progress: 0.25, bounds: bounds))
+        let q = layers(TelegramCube().with(TelegramCube.direction, .backward).scene(from: from, to: to, progress: 0.25, bounds: bounds))
         let outgoing = try #require(q["from"]), incoming = try #require(q["to"])
         #expect(close(incoming.corners[1].x, 0.25 * bounds.width, 1e-9)) // its right edge, the anchor
         #expect(close(outgoing.corners[0].x, 0.25 * bounds.width, 1e-9))
@@ -89,14 +91,15 @@ struct PageTransitionTests {
     @Test("telegram-cube enterFirst opens on an empty screen")
     func enterFirst() {
         let pages = EndCheck().pages()
-        let screens = TelegramCube(.init(enterFirst: true)).screens(pages: pages, bounds: bounds)
-        #expect(screens.count == 4 && screens[0].contents == nil && screens[1].contents === pages[0].contents)
+        let cube = TelegramCube().with(TelegramCube.enterFirst, true)
+        #expect(cube.screenCount(pages: 3) == 4)
+        #expect(cube.screen(0, pages: pages, bounds: bounds).contents == nil && cube.screen(1, pages: pages, bounds: bounds).contents == pages[0].contents)
     }
 
     @Test("slide: the pages move edge to edge by progress x width", arguments: [Slide.Direction.left, .right, .up, .down])
     func slide(direction: Slide.Direction) throws {
         let (from, to) = colorPages(bounds)
-        let q = layers(Slide(.init(direction: direction)).scene(from: from, to: to, progress: 0.3, bounds: bounds))
+        let q = layers(Slide().with(Slide.direction, direction).scene(from: from, to: to, progress: 0.3, bounds: bounds))
         let f = try #require(q["from"]).corners[0], t = try #require(q["to"]).corners[0]
         let (dx, dy): (Double, Double) = switch direction {
         case .left: (-360, 0)
@@ -118,9 +121,3 @@ struct PageTransitionTests {
     }
 }
 
-extension Transition {
-    /// The scene of a single step between two pages.
-    func scene(from: Layer, to: Layer, step: Int, progress: Double, bounds: Rect) -> Layer {
-        scene(step: step, progress: progress, from: from, to: to, bounds: bounds)
-    }
-}

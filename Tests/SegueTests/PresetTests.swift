@@ -24,7 +24,7 @@ struct PresetTests {
         let p = try Preset.load(repositoryRoot.appendingPathComponent("Presets/stories-cube.yaml").path)
         #expect(p.canvas.width == 1080 && p.canvas.height == 1920 && p.canvas.scale == 3 && p.canvas.background == .black)
         #expect(p.fps == 30 && p.hold == 2 && p.fit == .fill)
-        #expect(p.transition.choice == .storiesCube(.init(perspective: 1000)))
+        #expect(p.transition.kind == "stories-cube" && p.transition.values == StoriesCube().values)
         #expect(p.transition.duration == 0.5 && p.transition.curve == .easeInEaseOut)
         #expect(p.encode.codec == .h264 && p.encode.crf == 20 && p.encode.speed == "veryfast" && p.encode.threads == 2)
         #expect(try Preset.load("stories-cube") == p)
@@ -36,7 +36,7 @@ struct PresetTests {
                            overrides: ["transition.duration=0.4", "canvas.scale=1", "canvas.size=[90, 160]",
                                        "transition.perspective=500", "transition.curve=cubic-bezier(0, 0, 1, 1)"])
         #expect(p.transition.duration == 0.4 && p.canvas.scale == 1 && p.canvas.width == 90 && p.canvas.height == 160)
-        #expect(p.transition.choice == .storiesCube(.init(perspective: 500)))
+        #expect(p.transition.values == StoriesCube().with(StoriesCube.perspective, 500).values)
         #expect(p.transition.curve == .cubicBezier(0, 0, 1, 1))
     }
 
@@ -49,7 +49,7 @@ struct PresetTests {
     @Test("an unknown transition lists the known ones")
     func unknownTransition() {
         let m = message("transition:\n  kind: cubee\n")
-        #expect(m == "preset test.yaml, line 2: 'transition.kind' is 'cubee' (expected one of: \(TransitionKind.names.joined(separator: ", ")))", "\(m)")
+        #expect(m == "preset test.yaml, line 2: 'transition.kind' is 'cubee' (expected one of: \(TransitionRegistry.names.joined(separator: ", ")))", "\(m)")
     }
 
     @Test("wrong types and values out of range say what is expected")
@@ -87,8 +87,8 @@ struct PresetTests {
         do {
             _ = try library.source(for: "stories-cub")
         } catch {
-            #expect("\(error)".contains("no preset named 'stories-cub' (shipped presets: crossfade, cube-fold, instagram-zoom, slide, stories-cube, telegram-cube"))
+            #expect("\(error)".contains("no preset named 'stories-cub' (shipped presets: crossfade, cube-fold, flip, instagram-zoom, iris, slide, stories-cube, telegram-cube"))
         }
-        #expect(library.names == ["crossfade", "cube-fold", "instagram-zoom", "slide", "stories-cube", "telegram-cube"])
+        #expect(library.names == ["crossfade", "cube-fold", "flip", "instagram-zoom", "iris", "slide", "stories-cube", "telegram-cube"])
     }
 }

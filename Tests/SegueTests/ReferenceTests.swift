@@ -20,7 +20,7 @@ struct ReferenceTests {
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".yaml") {
             let node = try ConfigNode.parse(yaml: String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8), name: file)
             let preset = try Preset(node)
-            let keys = Set(Preset.schema(for: preset.transition.choice.kind).map(\.key))
+            let keys = Set(Preset.schema(for: preset.transition.kind).map(\.key))
             func leaves(_ n: ConfigNode, _ path: String) -> [String] {
                 if case let .mapping(pairs) = n.value {
                     return pairs.flatMap { leaves($0.value, path.isEmpty ? $0.key : "\(path).\($0.key)") }
@@ -29,7 +29,7 @@ struct ReferenceTests {
             }
             for key in leaves(node, "") { #expect(keys.contains(key), "\(file): \(key)") }
         }
-        #expect(Preset.schema(for: .storiesCube).contains { $0.key == "transition.perspective" && $0.defaultValue == "1000" })
-        #expect(Preset.schema(for: .sharedZoom).contains { $0.key == "transition.cornerRadius" && $0.defaultValue == "39" })
+        #expect(Preset.schema(for: "stories-cube").contains { $0.key == "transition.perspective" && $0.defaultValue == "1000" })
+        #expect(Preset.schema(for: "shared-zoom").contains { $0.key == "transition.cornerRadius" && $0.defaultValue == "39" })
     }
 }

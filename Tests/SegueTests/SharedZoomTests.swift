@@ -44,7 +44,10 @@ struct SharedZoomTests {
         #expect(SharedZoom.aspectFit(square, to: Rect(x: 0, y: 0, width: 400, height: 200)) == Rect(x: 100, y: 0, width: 200, height: 200))
     }
 
-    func screens() -> [Layer] { zoom.screens(pages: EndCheck().pages(), bounds: bounds) }
+    func screens() -> [Layer] {
+        let pages = EndCheck().pages()
+        return (0..<zoom.screenCount(pages: pages.count)).map { zoom.screen($0, pages: pages, bounds: bounds) }
+    }
 
     func layer(_ root: Layer, _ name: String) -> Layer? { root.sublayers.first { $0.name == name } }
 
@@ -91,9 +94,7 @@ struct SharedZoomTests {
 
     @Test("a scripted drag sets the pop's progress; pushes keep the curve")
     func drag() {
-        var p = SharedZoom.Parameters()
-        p.popDrag = [0, 0.4, 0.6, 0.3, 0.1, 0.5, 1]
-        let z = SharedZoom(p)
+        let z = SharedZoom().with(SharedZoom.popDrag, [0, 0.4, 0.6, 0.3, 0.1, 0.5, 1])
         #expect(close(z.progress(step: 1, linear: 0.5, curve: .linear), 0.3))
         #expect(close(z.progress(step: 1, linear: 0.25, curve: .linear), 0.5))
         #expect(close(z.progress(step: 3, linear: 1, curve: .linear), 1))

@@ -18,7 +18,7 @@ struct StoriesCubeTests {
 
     func quads(progress: Double, perspective: Double = 1000) -> [String: [Point]] {
         let (from, to) = colorPages(bounds)
-        let scene = StoriesCube(.init(perspective: perspective)).scene(from: from, to: to, progress: progress, bounds: bounds)
+        let scene = StoriesCube().with(StoriesCube.perspective, perspective).scene(from: from, to: to, progress: progress, bounds: bounds)
         return Dictionary(uniqueKeysWithValues: scene.drawList(scale: 1).map { ($0.name!, $0.corners) })
     }
 

@@ -37,8 +37,8 @@ func alpha(_ p: UInt32) -> Int { Int(p >> 24) }
 /// Two full-screen pages of solid, different colors, laid out in `bounds`.
 func colorPages(_ bounds: Rect) -> (Layer, Layer) {
     var a = Layer(frame: bounds), b = Layer(frame: bounds)
-    a.contents = Image(width: 8, height: 8, color: Color(red: 1, green: 0, blue: 0))
-    b.contents = Image(width: 8, height: 8, color: Color(red: 0, green: 0, blue: 1))
+    a.contents = picture(Image(width: 8, height: 8, color: Color(red: 1, green: 0, blue: 0)))
+    b.contents = picture(Image(width: 8, height: 8, color: Color(red: 0, green: 0, blue: 1)))
     a.contentsGravity = .stretch
     b.contentsGravity = .stretch
     a.name = "from"
@@ -47,3 +47,36 @@ func colorPages(_ bounds: Rect) -> (Layer, Layer) {
 }
 
 func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }
+
+/// Images the tests show, by source number: a test's layer shows an image through
+/// `picture(_:)`, and renders through the cache over all of them.
+final class TestPictures: @unchecked Sendable {
+    static let shared = TestPictures()
+    private let lock = NSLock()
+    private var images: [Image] = []
+    lazy var cache = PictureCache { [unowned self] index in lock.lock(); defer { lock.unlock() }; return images[index] }
+
+    func add(_ image: Image) -> Picture {
+        lock.lock()
+        defer { lock.unlock() }
+        images.append(image)
+        return Picture(source: images.count - 1, size: image.size)
+    }
+}
+
+/// A reference to `image` for a layer's contents.
+func picture(_ image: Image) -> Picture { TestPictures.shared.add(image) }
+
+extension Compositor {
+    /// Renders a test's scene, its pictures resolved among those the tests made.
+    func render(_ root: Layer, canvas: Canvas) -> FrameBuffer {
+        try! render(root, canvas: canvas, pictures: TestPictures.shared.cache)
+    }
+}
+
+extension Layer {
+    /// The draw list of a test's scene.
+    func drawList(scale: Double) -> [DrawItem] {
+        try! drawList(scale: scale, pictures: TestPictures.shared.cache)
+    }
+}

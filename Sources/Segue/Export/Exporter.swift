@@ -30,47 +30,73 @@ public struct ExportResult: Sendable {
     public var fingerprint: String?
 }
 
-/// The inputs of a job, decoded once and resampled once to the size they are drawn at, the
-/// screens the transition shows them on, and the scene of any frame.
+/// A job's pages, the screens its transition shows them on, and the scene of any frame.
 ///
-/// The first screen is ready when the storyboard is made; the others are resampled on a
-/// thread of their own meanwhile, in order, so the encoder starts on the first hold at once
-/// and a screen is waited for only if it is needed before it is ready.
+/// Pages hold references to the inputs (`Picture`), resolved when a frame is composed
+/// through `pictures`: each input decoded once, each part resampled once per size it is
+/// drawn at. The first screen's pictures are ready when the storyboard is made; the other
+/// screens' are made on a thread of their own meanwhile, in order, so the encoder starts on
+/// the first hold at once and a picture is waited for only if it is needed before it is
+/// ready. Once every screen is prepared, the full-size pixels are let go.
 public final class Storyboard: @unchecked Sendable {
     public let canvas: Canvas
     public let timeline: Timeline
     public let transition: any Transition
-    private let screens: ScreenBaker
+    public let pictures: PictureCache
+    /// One full-screen page per input.
+    public let pages: [Layer]
+    private let stop = Cancellation()
 
     public convenience init(job: Job) throws {
         // Each distinct file is decoded once; files are decoded in parallel.
         let paths = Array(Set(job.inputs)).sorted()
         let decoded = try parallelMap(paths, threads: job.threads) { try Image.decode(path: $0, limits: job.limits) }
         let byPath = Dictionary(uniqueKeysWithValues: zip(paths, decoded))
-        self.init(images: job.inputs.map { byPath[$0]! }, preset: job.preset, threads: job.threads)
+        let limits = job.limits, inputs = job.inputs
+        // An input named twice is one source: its first place.
+        let sources = inputs.map { path in inputs.firstIndex(of: path)! }
+        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: Set(sources).map { ($0, byPath[inputs[$0]]!) })) {
+            try Image.decode(path: inputs[$0], limits: limits)
+        }
+        self.init(sizes: sources.map { byPath[inputs[$0]]!.size }, sources: sources, pictures: cache, preset: job.preset, threads: job.threads)
     }
 
-    public init(images: [Image], preset: Preset, threads: Int = 2) {
+    /// A storyboard over images already in memory, input k being `images[k]`.
+    public convenience init(images: [Image], preset: Preset, threads: Int = 2) {
+        self.init(sizes: images.map(\.size), sources: Array(images.indices), pictures: PictureCache(images), preset: preset, threads: threads)
+    }
+
+    private init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, threads: Int) {
         let canvas = preset.canvas
         self.canvas = canvas
-        let transition = preset.transition.choice.transition
+        self.pictures = pictures
+        let transition = preset.transition.transition
         self.transition = transition
-        let pages = images.map { image -> Layer in
+        pages = zip(sources, sizes).map { source, size -> Layer in
             var page = Layer(frame: canvas.bounds)
-            page.contents = image
+            page.contents = Picture(source: source, size: size)
             page.contentsGravity = preset.fit
-            page.backgroundColor = preset.canvas.background
+            page.backgroundColor = canvas.background
             page.name = "page"
             return page
         }
-        screens = ScreenBaker(transition.screens(pages: pages, bounds: canvas.bounds), scale: canvas.scale, threads: threads)
-        timeline = preset.timeline(screens: screens.count)
+        let count = transition.screenCount(pages: pages.count)
+        timeline = preset.timeline(screens: count)
+        guard count > 0 else { return }
+        try? pictures.prepare(screen(0), scale: canvas.scale, threads: threads)
+        let worker = Thread { [self] in
+            for index in 1..<max(1, count) where !stop.isCancelled {
+                try? pictures.prepare(screen(index), scale: canvas.scale, threads: 1)
+            }
+            if !stop.isCancelled { Set(sources).forEach(pictures.release(source:)) }
+        }
+        worker.start()
     }
 
-    deinit { screens.stop() }
+    deinit { stop.cancel() }
 
-    /// Still screen `index`, its images resampled (waiting for them if need be).
-    public func screen(_ index: Int) -> Layer { screens[index] }
+    /// Still screen `index`.
+    public func screen(_ index: Int) -> Layer { transition.screen(index, pages: pages, bounds: canvas.bounds) }
 
     /// The scene of a moment of the timeline.
     public func scene(_ moment: Moment) -> Layer {
@@ -78,118 +104,8 @@ public final class Storyboard: @unchecked Sendable {
         case let .hold(index):
             return .root(canvas.bounds, [screen(index)])
         case let .transition(step, progress, _):
-            return transition.scene(step: step, progress: progress, from: screen(step), to: screen(step + 1), bounds: canvas.bounds)
+            return transition.scene(step: step, progress: progress, pages: pages, bounds: canvas.bounds)
         }
-    }
-}
-
-/// Resamples every image of some layer trees once, to the pixels its layer covers at rest
-/// (bounds x scale), cropped as its contents gravity crops it; an image drawn at the same
-/// size twice is resampled once. The first tree is done at once, its images in parallel;
-/// the rest on a background thread, tree by tree.
-final class ScreenBaker: @unchecked Sendable {
-    let scale: Double
-    let count: Int
-    private let condition = NSCondition()
-    private var raw: [Layer?]
-    private var baked: [Layer?]
-    private var cache: [Key: Image] = [:]
-    private var stopped = false
-
-    private struct Key: Hashable {
-        let image: ObjectIdentifier
-        let source: Rect
-        let width: Int, height: Int
-    }
-
-    init(_ trees: [Layer], scale: Double, threads: Int) {
-        self.scale = scale
-        count = trees.count
-        raw = trees
-        baked = Array(repeating: nil, count: trees.count)
-        guard !trees.isEmpty else { return }
-        bake(0, threads: threads)
-        guard trees.count > 1 else { return }
-        let worker = Thread { [self] in
-            for i in 1..<count {
-                condition.lock()
-                let stop = stopped
-                condition.unlock()
-                if stop { return }
-                bake(i, threads: 1)
-            }
-        }
-        worker.start()
-    }
-
-    subscript(index: Int) -> Layer {
-        condition.lock()
-        defer { condition.unlock() }
-        while baked[index] == nil { condition.wait() }
-        return baked[index]!
-    }
-
-    /// Asks the background thread to give up (the export ended early).
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.unlock()
-    }
-
-    private func bake(_ index: Int, threads: Int) {
-        condition.lock()
-        guard let tree = raw[index] else { condition.unlock(); return }
-        var requests: [Key: (Image, Rect, Int, Int)] = [:]
-        func collect(_ layer: Layer) {
-            if let image = layer.contents {
-                let (key, source, width, height) = plan(layer, image)
-                if cache[key] == nil { requests[key] = (image, source, width, height) }
-            }
-            layer.sublayers.forEach(collect)
-        }
-        collect(tree)
-        condition.unlock()
-
-        let keys = Array(requests.keys)
-        let images = (try? parallelMap(keys, threads: threads) { key -> Image in
-            let (image, source, width, height) = requests[key]!
-            return image.resampled(from: source, width: width, height: height)
-        }) ?? []
-
-        condition.lock()
-        for (key, image) in zip(keys, images) { cache[key] = image }
-        func replace(_ layer: Layer) -> Layer {
-            var layer = layer
-            if let image = layer.contents {
-                layer.contents = cache[plan(layer, image).0]
-                // The baked image has the shape it is drawn with: a fill is already cropped.
-                if layer.contentsGravity == .fill { layer.contentsGravity = .stretch }
-            }
-            layer.sublayers = layer.sublayers.map(replace)
-            return layer
-        }
-        baked[index] = replace(tree)
-        raw[index] = nil   // let go of the full-size pictures once nothing needs them
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The part of `image` a layer shows and the whole pixels it is drawn at.
-    private func plan(_ layer: Layer, _ image: Image) -> (Key, Rect, Int, Int) {
-        let pixels = Rect(x: 0, y: 0, width: layer.bounds.width * scale, height: layer.bounds.height * scale)
-        let place = layer.contentsGravity.placement(of: image.size, in: pixels)
-        let width = ScreenBaker.length(place.destination.width, within: pixels.width)
-        let height = ScreenBaker.length(place.destination.height, within: pixels.height)
-        return (Key(image: ObjectIdentifier(image), source: place.source, width: width, height: height), place.source, width, height)
-    }
-
-    /// Whole pixels for a drawn length, with the parity of the length it is centered in, so
-    /// a letterboxed image lands on whole pixels.
-    static func length(_ length: Double, within outer: Double) -> Int {
-        let whole = max(1, Int(outer.rounded()))
-        var n = max(1, Int(length.rounded()))
-        if n < whole, (whole - n) % 2 != 0 { n += length >= Double(n) ? 1 : -1 }
-        return max(1, min(n, whole))
     }
 }
 
@@ -242,7 +158,12 @@ public enum Exporter {
                 if moment == previous { queue.put(.repeatLast(index)); continue }
                 guard let frame = pool.take(unless: stop) else { break }
                 let began = DispatchTime.now()
-                compositor.render(storyboard.scene(moment), canvas: storyboard.canvas, into: frame)
+                do {
+                    try compositor.render(storyboard.scene(moment), canvas: storyboard.canvas, pictures: storyboard.pictures, into: frame)
+                } catch {
+                    queue.put(.failed(error))
+                    break
+                }
                 composeTime.add(seconds(since: began))
                 previous = moment
                 queue.put(.frame(index, frame))
@@ -266,6 +187,10 @@ public enum Exporter {
                     composed += 1
                 case let .repeatLast(index):
                     try sink.write(last!, index: index, repeated: true)
+                case let .failed(error):
+                    ended = true   // the producer stops after sending it
+                    drain(queue)
+                    throw error
                 case .end:
                     ended = true
                     if cancellation?.isCancelled == true { throw ExportError.cancelled }
@@ -320,6 +245,8 @@ public enum Exporter {
         case frame(Int, FrameBuffer)
         /// The frame equals the one before it (a still hold): nothing new was composed.
         case repeatLast(Int)
+        /// Composing failed (a picture could not be read); `.end` follows.
+        case failed(Error)
         case end
     }
 }

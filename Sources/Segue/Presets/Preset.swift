@@ -4,10 +4,24 @@ import Foundation
 /// Presets are YAML files; every key may be overridden by its dotted path (`--set`).
 public struct Preset: Equatable, Sendable {
     public struct TransitionSettings: Equatable, Sendable {
-        public var choice: TransitionChoice = .storiesCube(.init())
+        /// The transition's name (`TransitionRegistry`).
+        public var kind: String = StoriesCube.name
+        /// Its parameters' values.
+        public var values = ParameterValues()
         /// Seconds.
         public var duration: Double = 0.5
         public var curve: TimingCurve = .easeInEaseOut
+
+        /// The transition that draws these settings.
+        public var transition: any Transition {
+            (TransitionRegistry.named(kind) ?? StoriesCube.self).init(values)
+        }
+
+        /// Settings for `transition`, with its parameters' values.
+        public mutating func use(_ transition: some Transition) {
+            kind = type(of: transition).name
+            values = transition.values
+        }
     }
 
     public enum Codec: String, CaseIterable, Sendable {
@@ -67,11 +81,11 @@ public struct Preset: Equatable, Sendable {
                                                      "How an input fills the canvas: fill crops, fit letterboxes, stretch distorts."))!
 
         var t = try r.section("transition")
-        let kind = TransitionKind(rawValue: try t.choice("kind", default: nil, among: TransitionKind.names, "The transition between inputs."))!
+        transition.kind = try t.choice("kind", default: nil, among: TransitionRegistry.names, "The transition between inputs.")
         transition.duration = try t.number("duration", default: 0.5, in: 0...60, "Seconds each transition lasts.")
         transition.curve = try t.parsed("curve", default: .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
                                         "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
-        transition.choice = try TransitionChoice.read(kind, from: &t)
+        transition.values = try ParameterValues(reading: &t, parameters: TransitionRegistry.named(transition.kind)!.parameters)
         try t.finish()
 
         var e = try r.section("encode")
@@ -84,14 +98,11 @@ public struct Preset: Equatable, Sendable {
     }
 
     /// The screens a video of `inputs` images moves through.
-    public func screenCount(inputs: Int) -> Int {
-        let blank = Layer(frame: canvas.bounds)
-        return transition.choice.transition.screens(pages: Array(repeating: blank, count: inputs), bounds: canvas.bounds).count
-    }
+    public func screenCount(inputs: Int) -> Int { transition.transition.screenCount(pages: inputs) }
 
     /// The timeline of a video over `screens` screens.
     public func timeline(screens: Int) -> Timeline {
-        let transition = self.transition.choice.transition
+        let transition = self.transition.transition
         let base = self.transition.duration, curve = self.transition.curve
         return Timeline(screenCount: screens, fps: fps, hold: hold,
                         durations: (0..<max(0, screens - 1)).map { transition.duration(step: $0, base: base) },
@@ -100,9 +111,9 @@ public struct Preset: Equatable, Sendable {
 
     /// Every key a preset may have when its transition is `kind`, with type, default, range
     /// and meaning.
-    public static func schema(for kind: TransitionKind) -> [ConfigReader.Field] {
+    public static func schema(for kind: String) -> [ConfigReader.Field] {
         let schema = ConfigReader.Schema()
-        let node = ConfigNode(.mapping([("transition", ConfigNode(.mapping([("kind", ConfigNode(.scalar(kind.rawValue, quoted: false), origin: .builtIn))]), origin: .builtIn))]), origin: .builtIn)
+        let node = ConfigNode(.mapping([("transition", ConfigNode(.mapping([("kind", ConfigNode(.scalar(kind, quoted: false), origin: .builtIn))]), origin: .builtIn))]), origin: .builtIn)
         _ = try? Preset(node, schema: schema)
         return schema.fields
     }
@@ -134,7 +145,7 @@ public struct Preset: Equatable, Sendable {
             }.joined(separator: "\n") + "\n"
         }
         let shared = ["transition.kind", "transition.duration", "transition.curve"]
-        let all = TransitionKind.allCases.map { ($0, schema(for: $0)) }
+        let all = TransitionRegistry.all.map { ($0, schema(for: $0.name)) }
         let common = all[0].1.filter { !$0.key.hasPrefix("transition.") || shared.contains($0.key) }
         var text = """
             # Preset reference
@@ -150,7 +161,7 @@ public struct Preset: Equatable, Sendable {
             """
         for (kind, fields) in all {
             let own = fields.filter { $0.key.hasPrefix("transition.") && !shared.contains($0.key) }
-            text += "\n## `transition.kind: \(kind.rawValue)`\n\n"
+            text += "\n## `transition.kind: \(kind.name)`\n\n\(kind.summary)\n\n"
             text += own.isEmpty ? "No keys of its own.\n" : table(own)
         }
         return text

@@ -65,10 +65,11 @@ public struct Compositor: Sendable {
         self.threads = threads
     }
 
-    /// Draws `root` (laid out in the canvas's points) over the canvas background into `frame`.
-    public func render(_ root: Layer, canvas: Canvas, into frame: FrameBuffer) {
+    /// Draws `root` (laid out in the canvas's points) over the canvas background into
+    /// `frame`, its pictures resolved through `pictures`.
+    public func render(_ root: Layer, canvas: Canvas, pictures: PictureCache, into frame: FrameBuffer) throws {
         precondition(frame.width == canvas.width && frame.height == canvas.height, "frame and canvas differ in size")
-        let quads = prepare(root.drawList(scale: canvas.scale), canvas: canvas)
+        let quads = prepare(try root.drawList(scale: canvas.scale, pictures: pictures), canvas: canvas)
         let background = canvas.background.premultipliedPixel
         let bands = (canvas.height + Compositor.bandHeight - 1) / Compositor.bandHeight
         let workers = min(threads, bands)
@@ -89,9 +90,9 @@ public struct Compositor: Sendable {
     }
 
     /// Renders into a new frame.
-    public func render(_ root: Layer, canvas: Canvas) -> FrameBuffer {
+    public func render(_ root: Layer, canvas: Canvas, pictures: PictureCache) throws -> FrameBuffer {
         let frame = FrameBuffer(width: canvas.width, height: canvas.height)
-        render(root, canvas: canvas, into: frame)
+        try render(root, canvas: canvas, pictures: pictures, into: frame)
         return frame
     }
 

@@ -116,11 +116,11 @@ let nearPlaneW = 1e-6
 
 extension Layer {
     /// Flattens the tree under this root layer into quads in paint order, in canvas pixels
-    /// (points times `scale`).
-    func drawList(scale: Double) -> [DrawItem] {
+    /// (points times `scale`), with its pictures resolved through `pictures`.
+    func drawList(scale: Double, pictures: PictureCache) throws -> [DrawItem] {
         var items: [DrawItem] = []
-        collect(toCanvas: placement.flattened.concatenating(Transform3D(scaleX: scale, y: scale)),
-                step: placement, groupSpace: nil, opacity: 1, clips: [], into: &items)
+        try collect(toCanvas: placement.flattened.concatenating(Transform3D(scaleX: scale, y: scale)),
+                    step: placement, groupSpace: nil, opacity: 1, clips: [], scale: scale, pictures: pictures, into: &items)
         return items
     }
 
@@ -129,7 +129,7 @@ extension Layer {
     /// `groupSpace` maps it into the space of the enclosing 3D group, if any, where the
     /// group's quads are put in depth order.
     private func collect(toCanvas: Transform3D, step: Transform3D, groupSpace: Transform3D?, opacity parentOpacity: Double,
-                         clips parentClips: [Clip], into items: inout [DrawItem]) {
+                         clips parentClips: [Clip], scale: Double, pictures: PictureCache, into items: inout [DrawItem]) throws {
         let opacity = parentOpacity * self.opacity
         guard opacity > 0 else { return }
         let canvas = Homography(toCanvas)
@@ -144,21 +144,23 @@ extension Layer {
         }
 
         if !isBackFacing(canvas) {
-            let place = contents.map { contentsGravity.placement(of: $0.size, in: bounds) }
+            // The picture, prepared at the size the layer draws it, and where it goes in the bounds.
+            let prepared = try contents.map { picture -> (image: Image, destination: Rect) in
+                let plan = PictureKey.plan(picture, in: bounds, gravity: contentsGravity, scale: scale)
+                return (try pictures.image(plan.key), plan.destination)
+            }
             // An opaque image over the whole bounds hides the background: drawing both would
             // only darken the anti-aliased edges.
-            let hidden = contents?.isOpaque == true && place?.destination == bounds
+            let hidden = prepared?.image.isOpaque == true && prepared?.destination == bounds
             if let color = backgroundColor, color.alpha > 0, !hidden {
                 appendQuad(bounds, to: canvas, groupSpace: groupSpace, paint: .solid(color.premultipliedPixel), opacity: opacity,
                            clips: backgroundClips, into: &items)
             }
-            if let image = contents, let place {
-                let texelToCanvas = Homography(mapping: place.source, to: place.destination).concatenating(canvas)
+            if let (image, destination) = prepared {
+                let texelToCanvas = Homography(mapping: Rect(size: image.size), to: destination).concatenating(canvas)
                 if let toTexel = texelToCanvas.inverse {
-                    let s = place.source
-                    let box = (x0: max(0, Int(s.minX.rounded(.down))), y0: max(0, Int(s.minY.rounded(.down))),
-                               x1: min(image.width, Int(s.maxX.rounded(.up))), y1: min(image.height, Int(s.maxY.rounded(.up))))
-                    appendQuad(place.destination, to: canvas, groupSpace: groupSpace, paint: .image(image, source: box, toTexel: toTexel),
+                    appendQuad(destination, to: canvas, groupSpace: groupSpace,
+                               paint: .image(image, source: (x0: 0, y0: 0, x1: image.width, y1: image.height), toTexel: toTexel),
                                opacity: opacity, clips: clips, into: &items)
                 }
             }
@@ -172,8 +174,9 @@ extension Layer {
         for child in sublayers.enumerated().sorted(by: { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }) {
             let childStep = child.element.placement.concatenating(sublayerSpace)
             let kept = preserves3D ? childStep : childStep.flattened
-            child.element.collect(toCanvas: kept.concatenating(toCanvas), step: childStep,
-                                  groupSpace: childrenSpace.map { kept.concatenating($0) }, opacity: opacity, clips: clips, into: &children)
+            try child.element.collect(toCanvas: kept.concatenating(toCanvas), step: childStep,
+                                      groupSpace: childrenSpace.map { kept.concatenating($0) }, opacity: opacity, clips: clips,
+                                      scale: scale, pictures: pictures, into: &children)
         }
         if preserves3D && groupSpace == nil {
             children = depthOrdered(children)

@@ -27,8 +27,9 @@ public struct Layer: Sendable {
     public var isDoubleSided = true
     /// Filled over the bounds, beneath the contents.
     public var backgroundColor: Color?
-    /// An image drawn in the bounds according to `contentsGravity`, never outside them.
-    public var contents: Image?
+    /// A picture drawn in the bounds according to `contentsGravity`, never outside them;
+    /// resolved to pixels when a frame is composed.
+    public var contents: Picture?
     public var contentsGravity: ContentsGravity = .fill
     /// Rounds the corners of the background, and of everything when `masksToBounds` is set.
     public var cornerRadius: Double = 0

@@ -12,50 +12,26 @@ import Foundation
 /// 4's zPosition to the side width on top of its translation by the side width, which would
 /// float it a side's width in front of the cube; here face 4 sits on the cube, at z = side.
 public struct CubeFold: Transition {
-    public struct Parameters: Codable, Equatable, Sendable {
-        /// Side of a face in points. Default 160; range 10...2000.
-        public var side: Double = 160
-        /// The camera's eye distance in points; the seed's m34 = -1 / 500. Default 500; range 100...100000.
-        public var perspective: Double = 500
-        /// The camera's turn about x and about y, in degrees; the seed's π/8. Default 22.5 each; range -90...90.
-        public var tiltX: Double = 22.5
-        public var tiltY: Double = 22.5
-        /// The camera's scale; the seed's 0.7. Default 0.7; range 0.1...10.
-        public var cameraScale: Double = 0.7
-        /// Seconds of the orbit; folding and unfolding take `transition.duration`. Default 3; range 0...600.
-        public var orbitDuration: Double = 3
-        /// Degrees the cube turns about its vertical axis during the orbit. Default 360; range -3600...3600.
-        public var orbitYaw: Double = 360
-        /// Degrees the cube tips forward at the middle of the orbit (and back by its end). Default 20; range -90...90.
-        public var orbitPitch: Double = 20
+    public static let name = "cube-fold"
+    public static let summary = "Six faces fold from a flat cross into a cube, orbit and unfold, seen through Core Animation's sublayerTransform camera (seed 004, WWDC 2011 \"Layers in Perspective\")."
+    public static let side = Parameter.number("side", default: 160, in: 10...2000, "Side of a face in points.")
+    /// The seed's m34 = -1 / 500.
+    public static let perspective = Parameter.number("perspective", default: 500, in: 100...100_000, "The camera's eye distance in points; m34 = -1 / perspective.")
+    /// The seed's π/8.
+    public static let tiltX = Parameter.number("tiltX", default: 22.5, in: -90...90, "The camera's turn about x, in degrees.")
+    public static let tiltY = Parameter.number("tiltY", default: 22.5, in: -90...90, "The camera's turn about y, in degrees.")
+    /// The seed's 0.7.
+    public static let cameraScale = Parameter.number("cameraScale", default: 0.7, in: 0.1...10, "The camera's scale.")
+    /// Folding and unfolding take `transition.duration`.
+    public static let orbitDuration = Parameter.number("orbitDuration", default: 3, in: 0...600, "Seconds of the orbit.")
+    public static let orbitYaw = Parameter.number("orbitYaw", default: 360, in: -3600...3600, "Degrees the cube turns about its vertical axis while orbiting.")
+    public static let orbitPitch = Parameter.number("orbitPitch", default: 20, in: -90...90, "Degrees the cube tips at the middle of the orbit.")
+    public static let parameters = [side.erased, perspective.erased, tiltX.erased, tiltY.erased, cameraScale.erased, orbitDuration.erased,
+                                    orbitYaw.erased, orbitPitch.erased]
+    public static let joinsTwoPages = false
 
-        public init(side: Double = 160, perspective: Double = 500, tiltX: Double = 22.5, tiltY: Double = 22.5,
-                    cameraScale: Double = 0.7, orbitDuration: Double = 3, orbitYaw: Double = 360, orbitPitch: Double = 20) {
-            self.side = side
-            self.perspective = perspective
-            self.tiltX = tiltX
-            self.tiltY = tiltY
-            self.cameraScale = cameraScale
-            self.orbitDuration = orbitDuration
-            self.orbitYaw = orbitYaw
-            self.orbitPitch = orbitPitch
-        }
-
-        init(reading r: inout ConfigReader) throws {
-            side = try r.number("side", default: 160, in: 10...2000, "Side of a face in points.")
-            perspective = try r.number("perspective", default: 500, in: 100...100_000, "The camera's eye distance in points; m34 = -1 / perspective.")
-            tiltX = try r.number("tiltX", default: 22.5, in: -90...90, "The camera's turn about x, in degrees.")
-            tiltY = try r.number("tiltY", default: 22.5, in: -90...90, "The camera's turn about y, in degrees.")
-            cameraScale = try r.number("cameraScale", default: 0.7, in: 0.1...10, "The camera's scale.")
-            orbitDuration = try r.number("orbitDuration", default: 3, in: 0...600, "Seconds of the orbit.")
-            orbitYaw = try r.number("orbitYaw", default: 360, in: -3600...3600, "Degrees the cube turns about its vertical axis while orbiting.")
-            orbitPitch = try r.number("orbitPitch", default: 20, in: -90...90, "Degrees the cube tips at the middle of the orbit.")
-        }
-    }
-
-    public var parameters: Parameters
-
-    public init(_ parameters: Parameters = Parameters()) { self.parameters = parameters }
+    public let values: ParameterValues
+    public init(_ values: ParameterValues) { self.values = values }
 
     // MARK: The seed's geometry
 
@@ -87,18 +63,19 @@ public struct CubeFold: Transition {
 
     /// `CATransform3D.somePerspectiveTransform()`, with the seed's constants as parameters.
     func camera() -> Transform3D {
-        Transform3D.perspective(m34: -1 / parameters.perspective)
-            .rotated(by: parameters.tiltX * Double.pi / 180, x: 1, y: 0, z: 0)
-            .rotated(by: parameters.tiltY * Double.pi / 180, x: 0, y: 1, z: 0)
-            .scaled(x: parameters.cameraScale, y: parameters.cameraScale, z: parameters.cameraScale)
+        let scale = values[Self.cameraScale]
+        return Transform3D.perspective(m34: -1 / values[Self.perspective])
+            .rotated(by: values[Self.tiltX] * Double.pi / 180, x: 1, y: 0, z: 0)
+            .rotated(by: values[Self.tiltY] * Double.pi / 180, x: 0, y: 1, z: 0)
+            .scaled(x: scale, y: scale, z: scale)
     }
 
     /// The orbit at `t` (0...1) on top of the camera: turns about the cube's center (z = side / 2),
     /// as the seed's rotationFromDisplacement does for a closed cube.
     func orbit(_ t: Double) -> Transform3D {
-        let yaw = parameters.orbitYaw * Double.pi / 180 * t
-        let pitch = parameters.orbitPitch * Double.pi / 180 * sin(Double.pi * min(max(t, 0), 1))
-        let half = parameters.side / 2
+        let yaw = values[Self.orbitYaw] * Double.pi / 180 * t
+        let pitch = values[Self.orbitPitch] * Double.pi / 180 * sin(Double.pi * min(max(t, 0), 1))
+        let half = values[Self.side] / 2
         return camera()
             .translated(x: 0, y: 0, z: half)
             .rotated(by: pitch, x: 1, y: 0, z: 0)
@@ -108,22 +85,30 @@ public struct CubeFold: Transition {
 
     // MARK: Screens and scenes
 
-    public func screens(pages: [Layer], bounds: Rect) -> [Layer] {
-        let faces = (1...6).map { number -> Layer in
-            let (anchor, position) = CubeFold.anchorAndPosition(number, side: parameters.side)
-            var face = Layer(bounds: Rect(x: 0, y: 0, width: parameters.side, height: parameters.side), position: position)
+    /// The flat cross, the closed cube, the closed cube after its orbit, the flat cross again.
+    public func screenCount(pages: Int) -> Int { 4 }
+
+    /// The six faces, carrying the pages in order, cycled when there are fewer than six.
+    func faces(_ pages: [Layer]) -> [Layer] {
+        let side = values[Self.side]
+        return (1...6).map { number -> Layer in
+            let (anchor, position) = CubeFold.anchorAndPosition(number, side: side)
+            var face = Layer(bounds: Rect(x: 0, y: 0, width: side, height: side), position: position)
             face.anchorPoint = anchor
             face.contents = pages.isEmpty ? nil : pages[(number - 1) % pages.count].contents
             face.contentsGravity = .fill
             face.name = "face \(number)"
             return face
         }
-        return [cube(faces, fold: 0, orbit: 0, bounds: bounds), cube(faces, fold: 1, orbit: 0, bounds: bounds),
-                cube(faces, fold: 1, orbit: 1, bounds: bounds), cube(faces, fold: 0, orbit: 1, bounds: bounds)]
     }
 
-    public func scene(step: Int, progress: Double, from: Layer, to: Layer, bounds: Rect) -> Layer {
-        let faces = from.sublayers   // every screen holds all six faces
+    public func screen(_ index: Int, pages: [Layer], bounds: Rect) -> Layer {
+        let (fold, orbit): (Double, Double) = [(0, 0), (1, 0), (1, 1), (0, 1)][index]
+        return .root(bounds, [cube(faces(pages), fold: fold, orbit: orbit, bounds: bounds)])
+    }
+
+    public func scene(step: Int, progress: Double, pages: [Layer], bounds: Rect) -> Layer {
+        let faces = faces(pages)
         let cubeLayer: Layer
         switch step {
         case 0: cubeLayer = cube(faces, fold: progress, orbit: 0, bounds: bounds)
@@ -133,7 +118,7 @@ public struct CubeFold: Transition {
         return .root(bounds, [cubeLayer])
     }
 
-    public func duration(step: Int, base: Double) -> Double { step == 1 ? parameters.orbitDuration : base }
+    public func duration(step: Int, base: Double) -> Double { step == 1 ? values[Self.orbitDuration] : base }
 
     /// The cube, `fold` of the way closed, `orbit` of the way round, centered on the screen.
     func cube(_ faces: [Layer], fold: Double, orbit t: Double, bounds: Rect) -> Layer {
@@ -147,7 +132,7 @@ public struct CubeFold: Transition {
         container.sublayers = faces.enumerated().map { index, face in
             var face = face
             let number = index + 1
-            face.transform = CubeFold.sideTransform(number, side: parameters.side, amount: fold)
+            face.transform = CubeFold.sideTransform(number, side: values[Self.side], amount: fold)
             // Flat, face 4 lies over face 2 (the seed's zPosition 1); folded, it is the front.
             face.zPosition = number == 4 ? 1 - min(max(fold, 0), 1) : 0
             face.isDoubleSided = true
@@ -156,7 +141,7 @@ public struct CubeFold: Transition {
         }
         if closed {
             // A face that turns its outside away is hidden (kept, so any screen holds all six faces).
-            for i in container.sublayers.indices where !outsideFacesViewer(container.sublayers[i], number: i + 1, in: container, bounds: bounds) {
+            for i in container.sublayers.indices where !outsideFacesViewer(container.sublayers[i], number: i + 1, in: container) {
                 container.sublayers[i].opacity = 0
             }
         }
@@ -164,13 +149,16 @@ public struct CubeFold: Transition {
     }
 
     /// Whether a face of the closed cube shows its outside to the viewer. Face 4's front is its
-    /// outside; the other faces fold their fronts inward, so their outside is their back.
-    private func outsideFacesViewer(_ face: Layer, number: Int, in container: Layer, bounds: Rect) -> Bool {
-        var probe = face
-        probe.isDoubleSided = false
-        var single = container
-        single.sublayers = [probe]
-        let frontVisible = !Layer.root(bounds, [single]).drawList(scale: 1).isEmpty
+    /// outside; the other faces fold their fronts inward, so their outside is their back. The
+    /// front shows when the face's corners, carried through its placement and the camera and
+    /// divided by w, wind as an unturned layer's do.
+    private func outsideFacesViewer(_ face: Layer, number: Int, in container: Layer) -> Bool {
+        let toScreen = face.placement.concatenating(container.sublayerPlacement)
+        let corners = Layer.corners(of: face.bounds).map { c -> Point in
+            let h = toScreen.apply(x: c.x, y: c.y)
+            return Point(x: h.x / h.w, y: h.y / h.w)
+        }
+        let frontVisible = signedArea(corners) > 0
         return number == 4 ? frontVisible : !frontVisible
     }
 }

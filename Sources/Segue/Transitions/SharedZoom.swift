@@ -10,51 +10,31 @@ import Foundation
 /// grid. A pop may follow a scripted drag: progress keyframes that may go back, as a finger
 /// that hesitates or starts to cancel before letting go.
 public struct SharedZoom: Transition {
-    public struct Parameters: Codable, Equatable, Sendable {
-        /// Thumbnails per row of the grid. Default 3; range 1...10.
-        public var columns = 3
-        /// Points between thumbnails. Default 2; range 0...50.
-        public var spacing = 2.0
-        /// Points above the grid (the profile's header). Default 140; range 0...2000.
-        public var gridTop = 140.0
-        /// The grid screen's color. Default white.
-        public var gridBackground = Color.white
-        /// Points above the detail image (the post's header). Default 100; range 0...2000.
-        public var detailTop = 100.0
-        /// The detail screen's color. Default white.
-        public var detailBackground = Color.white
-        /// The mask's corner radius at full screen, in points; the seed's 39. Default 39; range 0...200.
-        public var cornerRadius = 39.0
-        /// The darkest the grid gets behind the detail screen; the seed's 0.5. Default 0.5; range 0...1.
-        public var overlayOpacity = 0.5
-        /// What covers the tapped thumbnail's cell meanwhile; the seed's white. Default white.
-        public var placeholder = Color.white
-        /// Progress keyframes a pop follows instead of the timing curve, evenly spaced over its
-        /// duration, from 0 to 1; values may go back. Default none.
-        public var popDrag: [Double] = []
-
-        public init() {}
-
-        init(reading r: inout ConfigReader) throws {
-            columns = try r.integer("columns", default: 3, in: 1...10, "Thumbnails per row of the grid.")
-            spacing = try r.number("spacing", default: 2, in: 0...50, "Points between thumbnails.")
-            gridTop = try r.number("gridTop", default: 140, in: 0...2000, "Points above the grid.")
-            gridBackground = try r.color("gridBackground", default: .white, "The grid screen's color.")
-            detailTop = try r.number("detailTop", default: 100, in: 0...2000, "Points above the detail image.")
-            detailBackground = try r.color("detailBackground", default: .white, "The detail screen's color.")
-            cornerRadius = try r.number("cornerRadius", default: 39, in: 0...200, "The mask's corner radius at full screen, in points.")
-            overlayOpacity = try r.number("overlayOpacity", default: 0.5, in: 0...1, "The darkest the grid gets behind the detail screen.")
-            placeholder = try r.color("placeholder", default: .white, "What covers the tapped thumbnail's cell.")
-            popDrag = try r.numbers("popDrag", default: [], in: 0...1, expected: "none, or at least two values, the first 0 and the last 1",
-                                    "Progress keyframes a pop follows, evenly spaced over its duration.") {
-                $0.isEmpty || ($0.count >= 2 && $0.first == 0 && $0.last == 1)
-            }
-        }
+    public static let name = "shared-zoom"
+    public static let summary = "A profile grid; each image grows out of its thumbnail into the detail screen (continuous-corner mask 0 → 39 pt, white placeholder, overlay 0 → 0.5) and shrinks back, optionally following a scripted drag (seed 002, Instagram's shared-element zoom)."
+    public static let columns = Parameter.integer("columns", default: 3, in: 1...10, "Thumbnails per row of the grid.")
+    public static let spacing = Parameter.number("spacing", default: 2, in: 0...50, "Points between thumbnails.")
+    public static let gridTop = Parameter.number("gridTop", default: 140, in: 0...2000, "Points above the grid.")
+    public static let gridBackground = Parameter.color("gridBackground", default: .white, "The grid screen's color.")
+    public static let detailTop = Parameter.number("detailTop", default: 100, in: 0...2000, "Points above the detail image.")
+    public static let detailBackground = Parameter.color("detailBackground", default: .white, "The detail screen's color.")
+    /// The seed's 39.
+    public static let cornerRadius = Parameter.number("cornerRadius", default: 39, in: 0...200, "The mask's corner radius at full screen, in points.")
+    /// The seed's 0.5.
+    public static let overlayOpacity = Parameter.number("overlayOpacity", default: 0.5, in: 0...1, "The darkest the grid gets behind the detail screen.")
+    /// The seed's white.
+    public static let placeholder = Parameter.color("placeholder", default: .white, "What covers the tapped thumbnail's cell.")
+    /// Values may go back, as a finger that hesitates or starts to cancel before letting go.
+    public static let popDrag = Parameter.numbers("popDrag", default: [], in: 0...1, expected: "none, or at least two values, the first 0 and the last 1",
+                                                  "Progress keyframes a pop follows, evenly spaced over its duration.") {
+        $0.isEmpty || ($0.count >= 2 && $0.first == 0 && $0.last == 1)
     }
+    public static let parameters = [columns.erased, spacing.erased, gridTop.erased, gridBackground.erased, detailTop.erased,
+                                    detailBackground.erased, cornerRadius.erased, overlayOpacity.erased, placeholder.erased, popDrag.erased]
+    public static let joinsTwoPages = false
 
-    public var parameters: Parameters
-
-    public init(_ parameters: Parameters = Parameters()) { self.parameters = parameters }
+    public let values: ParameterValues
+    public init(_ values: ParameterValues) { self.values = values }
 
     // MARK: The seed's helpers
 
@@ -94,24 +74,32 @@ public struct SharedZoom: Transition {
 
     /// The grid cell of input `index`, in points.
     public func cellFrame(_ index: Int, bounds: Rect) -> Rect {
-        let columns = parameters.columns, spacing = parameters.spacing
+        let columns = values[Self.columns], spacing = values[Self.spacing]
         let side = (bounds.width - Double(columns - 1) * spacing) / Double(columns)
         let row = index / columns, column = index % columns
-        return Rect(x: bounds.minX + Double(column) * (side + spacing), y: bounds.minY + parameters.gridTop + Double(row) * (side + spacing),
+        return Rect(x: bounds.minX + Double(column) * (side + spacing), y: bounds.minY + values[Self.gridTop] + Double(row) * (side + spacing),
                     width: side, height: side)
     }
 
     /// Where the detail screen shows an image of `size`: the screen's width, below
     /// `detailTop`, as tall as the aspect ratio makes it (a tall image runs off the bottom).
     public func detailFrame(for size: Size, bounds: Rect) -> Rect {
-        Rect(x: bounds.minX, y: bounds.minY + parameters.detailTop, width: bounds.width, height: bounds.width * size.height / size.width)
+        Rect(x: bounds.minX, y: bounds.minY + values[Self.detailTop], width: bounds.width, height: bounds.width * size.height / size.width)
     }
 
     // MARK: Screens
 
-    public func screens(pages: [Layer], bounds: Rect) -> [Layer] {
+    /// The grid, then for each page its detail screen and the grid again.
+    public func screenCount(pages: Int) -> Int { 1 + 2 * pages }
+
+    public func screen(_ index: Int, pages: [Layer], bounds: Rect) -> Layer {
+        index % 2 == 0 ? grid(pages, bounds: bounds) : detail(pages[index / 2], number: index / 2 + 1, bounds: bounds)
+    }
+
+    /// The profile grid: a thumbnail of every page.
+    func grid(_ pages: [Layer], bounds: Rect) -> Layer {
         var grid = Layer(frame: bounds)
-        grid.backgroundColor = parameters.gridBackground
+        grid.backgroundColor = values[Self.gridBackground]
         grid.name = "grid"
         grid.sublayers = pages.indices.map { i in
             var cell = Layer(frame: cellFrame(i, bounds: bounds))
@@ -120,37 +108,39 @@ public struct SharedZoom: Transition {
             cell.name = "thumbnail \(i + 1)"
             return cell
         }
-        var screens = [grid]
-        for (i, page) in pages.enumerated() {
-            var detail = Layer(frame: bounds)
-            detail.backgroundColor = parameters.detailBackground
-            detail.name = "detail \(i + 1)"
-            if let image = page.contents {
-                var imageView = Layer(frame: detailFrame(for: image.size, bounds: bounds))
-                imageView.contents = image
-                imageView.contentsGravity = .stretch
-                imageView.name = "image \(i + 1)"
-                detail.sublayers = [imageView]
-            }
-            screens += [detail, grid]
+        return grid
+    }
+
+    /// The detail screen of a page: its image at the screen's width below the header.
+    func detail(_ page: Layer, number: Int, bounds: Rect) -> Layer {
+        var detail = Layer(frame: bounds)
+        detail.backgroundColor = values[Self.detailBackground]
+        detail.name = "detail \(number)"
+        if let picture = page.contents {
+            var imageView = Layer(frame: detailFrame(for: picture.size, bounds: bounds))
+            imageView.contents = picture
+            imageView.contentsGravity = .stretch
+            imageView.name = "image \(number)"
+            detail.sublayers = [imageView]
         }
-        return screens
+        return detail
     }
 
     /// Step 2k pushes into input k; step 2k + 1 pops back to the grid.
-    public func scene(step: Int, progress: Double, from: Layer, to: Layer, bounds: Rect) -> Layer {
-        if progress <= 0 { return .root(bounds, [from]) }
-        if progress >= 1 { return .root(bounds, [to]) }
+    public func scene(step: Int, progress: Double, pages: [Layer], bounds: Rect) -> Layer {
+        if progress <= 0 { return .root(bounds, [screen(step, pages: pages, bounds: bounds)]) }
+        if progress >= 1 { return .root(bounds, [screen(step + 1, pages: pages, bounds: bounds)]) }
         let index = step / 2
         let cell = cellFrame(index, bounds: bounds)
+        let grid = grid(pages, bounds: bounds), detail = detail(pages[index], number: index + 1, bounds: bounds)
         if step % 2 == 0 {
-            return push(grid: from, detail: to, cell: cell, progress: progress, bounds: bounds)
+            return push(grid: grid, detail: detail, cell: cell, progress: progress, bounds: bounds)
         }
-        return pop(detail: from, grid: to, cell: cell, progress: progress, bounds: bounds)
+        return pop(detail: detail, grid: grid, cell: cell, progress: progress, bounds: bounds)
     }
 
     public func progress(step: Int, linear: Double, curve: TimingCurve) -> Double {
-        let keys = parameters.popDrag
+        let keys = values[Self.popDrag]
         guard step % 2 == 1, keys.count >= 2 else { return curve(linear) }
         let position = min(max(linear, 0), 1) * Double(keys.count - 1)
         let i = min(Int(position), keys.count - 2)
@@ -167,8 +157,8 @@ public struct SharedZoom: Transition {
         var toView = detail
         toView.transform = SharedZoom.lerp(SharedZoom.transform(parent: detail.frame, soChild: toFrame, aspectFills: fromFrame), .identity, p)
         toView.mask = RoundedRect(rect: SharedZoom.lerp(SharedZoom.aspectFit(fromFrame, to: toFrame), detail.bounds, p),
-                                  cornerRadius: parameters.cornerRadius * p, cornerCurve: .continuous)
-        let fromView = covered(grid, cell: fromFrame, overlay: parameters.overlayOpacity * p, bounds: bounds)
+                                  cornerRadius: values[Self.cornerRadius] * p, cornerCurve: .continuous)
+        let fromView = covered(grid, cell: fromFrame, overlay: values[Self.overlayOpacity] * p, bounds: bounds)
         return .root(bounds, [fromView, toView])
     }
 
@@ -178,8 +168,8 @@ public struct SharedZoom: Transition {
         var fromView = detail
         fromView.transform = SharedZoom.lerp(.identity, SharedZoom.transform(parent: detail.frame, soChild: fromFrame, aspectFills: toFrame), p)
         fromView.mask = RoundedRect(rect: SharedZoom.lerp(detail.bounds, SharedZoom.aspectFit(toFrame, to: fromFrame), p),
-                                    cornerRadius: parameters.cornerRadius * (1 - p), cornerCurve: .continuous)
-        let toView = covered(grid, cell: toFrame, overlay: parameters.overlayOpacity * (1 - p), bounds: bounds)
+                                    cornerRadius: values[Self.cornerRadius] * (1 - p), cornerCurve: .continuous)
+        let toView = covered(grid, cell: toFrame, overlay: values[Self.overlayOpacity] * (1 - p), bounds: bounds)
         return .root(bounds, [toView, fromView])
     }
 
@@ -187,7 +177,7 @@ public struct SharedZoom: Transition {
     private func covered(_ grid: Layer, cell: Rect, overlay opacity: Double, bounds: Rect) -> Layer {
         var grid = grid
         var placeholder = Layer(frame: cell)
-        placeholder.backgroundColor = parameters.placeholder
+        placeholder.backgroundColor = values[Self.placeholder]
         placeholder.name = "placeholder"
         var overlay = Layer(frame: grid.bounds)
         overlay.backgroundColor = .black

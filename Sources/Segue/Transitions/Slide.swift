@@ -5,25 +5,17 @@ public struct Slide: PageTransition {
         case left, right, up, down
     }
 
-    public struct Parameters: Codable, Equatable, Sendable {
-        /// Where the pages move. Default left (the next page enters from the right).
-        public var direction: Direction = .left
+    public static let name = "slide"
+    public static let summary = "The images slide across edge to edge (FFmpeg xfade slideleft, slideright, slideup, slidedown)."
+    public static let direction = Parameter.choice("direction", default: Direction.left, "Where the pages move: left, right, up or down.")
+    public static let parameters = [direction.erased]
 
-        public init(direction: Direction = .left) { self.direction = direction }
-
-        init(reading r: inout ConfigReader) throws {
-            direction = Direction(rawValue: try r.choice("direction", default: "left", among: Direction.allCases.map(\.rawValue),
-                                                         "Where the pages move: left, right, up or down."))!
-        }
-    }
-
-    public var parameters: Parameters
-
-    public init(_ parameters: Parameters = Parameters()) { self.parameters = parameters }
+    public let values: ParameterValues
+    public init(_ values: ParameterValues) { self.values = values }
 
     public func scene(from: Layer, to: Layer, progress: Double, bounds: Rect) -> Layer {
         let (dx, dy): (Double, Double)
-        switch parameters.direction {
+        switch values[Self.direction] {
         case .left: (dx, dy) = (-bounds.width, 0)
         case .right: (dx, dy) = (bounds.width, 0)
         case .up: (dx, dy) = (0, -bounds.height)

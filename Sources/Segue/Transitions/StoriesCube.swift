@@ -4,22 +4,15 @@ import Foundation
 /// visible pages turn about their shared edge, the left one from 0 to 90°, the right one
 /// from -90° to 0, in proportion to the scroll offset, seen with m34 = 1 / perspective.
 public struct StoriesCube: PageTransition {
-    public struct Parameters: Codable, Equatable, Sendable {
-        /// The eye's distance from the pages in points; the seed's `transform.m34 = 1.0 / 1000`.
-        /// Default 1000; range 100...100000 (smaller is a stronger perspective).
-        public var perspective: Double = 1000
+    public static let name = "stories-cube"
+    public static let summary = "The two visible pages turn about their shared edge like the faces of a cube (seed 001, Instagram Stories)."
+    /// The seed's `transform.m34 = 1.0 / 1000`.
+    public static let perspective = Parameter.number("perspective", default: 1000, in: 100...100_000,
+                                                     "Distance of the eye from the pages, in points; m34 = 1 / perspective.")
+    public static let parameters = [perspective.erased]
 
-        public init(perspective: Double = 1000) { self.perspective = perspective }
-
-        init(reading r: inout ConfigReader) throws {
-            perspective = try r.number("perspective", default: 1000, in: 100...100_000,
-                                       "Distance of the eye from the pages, in points; m34 = 1 / perspective.")
-        }
-    }
-
-    public var parameters: Parameters
-
-    public init(_ parameters: Parameters = Parameters()) { self.parameters = parameters }
+    public let values: ParameterValues
+    public init(_ values: ParameterValues) { self.values = values }
 
     /// Progress p is the scroll view's contentOffset.x = p x width over the pages `from`
     /// (at x = 0) and `to` (at x = width), as the seed's scrollViewDidScroll sees it.
@@ -40,7 +33,7 @@ public struct StoriesCube: PageTransition {
         // 3, 4, 5: anchor points, the perspective, the end angles.
         let rightViewAnchorPoint = Point(x: 0, y: 0.5)
         let leftViewAnchorPoint = Point(x: 1, y: 0.5)
-        let transform = Transform3D.perspective(m34: 1 / parameters.perspective)
+        let transform = Transform3D.perspective(m34: 1 / values[Self.perspective])
         let leftSideOriginalTransform = 90 * Double.pi / 180
         let rightSideCellOriginalTransform = -(90 * Double.pi / 180)
 

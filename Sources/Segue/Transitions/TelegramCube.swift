@@ -13,48 +13,39 @@ public struct TelegramCube: Transition {
         case backward
     }
 
-    public struct Parameters: Codable, Equatable, Sendable {
-        /// The angle in degrees a page has turned by when a whole page width away; the seed's
-        /// maxAngle. Default 60; range 0...90.
-        public var maxAngle: Double = 60
-        /// The eye's distance in points; the seed's m34 = 1 / 500. Default 500; range 100...100000.
-        public var perspective: Double = 500
-        /// Which side each next page enters from. Default forward.
-        public var direction: Direction = .forward
-        /// Whether the video opens by turning the first page in from an empty screen (the
-        /// canvas background) instead of starting on it. Default false.
-        public var enterFirst = false
+    public static let name = "telegram-cube"
+    public static let summary = "The next page turns in about its edge and fades in; forward or backward, optionally opening on the first page (seed 003, a Telegram-style cube)."
+    /// The seed's maxAngle.
+    public static let maxAngle = Parameter.number("maxAngle", default: 60, in: 0...90, "Degrees a page has turned a whole page width from the center.")
+    /// The seed's m34 = 1 / 500.
+    public static let perspective = Parameter.number("perspective", default: 500, in: 100...100_000, "Distance of the eye in points; m34 = 1 / perspective.")
+    public static let direction = Parameter.choice("direction", default: Direction.forward, "forward: next pages enter from the right; backward: from the left.")
+    public static let enterFirst = Parameter.flag("enterFirst", default: false, "Open by turning the first page in from an empty screen.")
+    public static let parameters = [maxAngle.erased, perspective.erased, direction.erased, enterFirst.erased]
 
-        public init(maxAngle: Double = 60, perspective: Double = 500, direction: Direction = .forward, enterFirst: Bool = false) {
-            self.maxAngle = maxAngle
-            self.perspective = perspective
-            self.direction = direction
-            self.enterFirst = enterFirst
-        }
+    public let values: ParameterValues
+    public init(_ values: ParameterValues) { self.values = values }
 
-        init(reading r: inout ConfigReader) throws {
-            maxAngle = try r.number("maxAngle", default: 60, in: 0...90, "Degrees a page has turned a whole page width from the center.")
-            perspective = try r.number("perspective", default: 500, in: 100...100_000, "Distance of the eye in points; m34 = 1 / perspective.")
-            direction = Direction(rawValue: try r.choice("direction", default: "forward", among: Direction.allCases.map(\.rawValue),
-                                                         "forward: next pages enter from the right; backward: from the left."))!
-            enterFirst = try r.flag("enterFirst", default: false, "Open by turning the first page in from an empty screen.")
-        }
-    }
+    /// With enterFirst, the video opens on an empty screen (the canvas background) and the
+    /// first page turns in over it: one screen more than there are pages.
+    public func screenCount(pages: Int) -> Int { pages + (values[Self.enterFirst] ? 1 : 0) }
 
-    public var parameters: Parameters
-
-    public init(_ parameters: Parameters = Parameters()) { self.parameters = parameters }
-
-    public func screens(pages: [Layer], bounds: Rect) -> [Layer] {
-        guard parameters.enterFirst, var empty = pages.first else { return pages }
+    public func screen(_ index: Int, pages: [Layer], bounds: Rect) -> Layer {
+        guard values[Self.enterFirst] else { return pages[index] }
+        if index > 0 { return pages[index - 1] }
+        var empty = pages[0]
         empty.contents = nil
         empty.name = "empty"
-        return [empty] + pages
+        return empty
     }
 
-    public func scene(step: Int, progress: Double, from: Layer, to: Layer, bounds: Rect) -> Layer {
+    public func scene(step: Int, progress: Double, pages: [Layer], bounds: Rect) -> Layer {
+        scene(from: screen(step, pages: pages, bounds: bounds), to: screen(step + 1, pages: pages, bounds: bounds), progress: progress, bounds: bounds)
+    }
+
+    func scene(from: Layer, to: Layer, progress: Double, bounds: Rect) -> Layer {
         let width = bounds.width
-        let forward = parameters.direction == .forward
+        let forward = values[Self.direction] == .forward
         // The collection view: `to` is the next cell (forward) or the previous one (backward),
         // and the content offset moves toward it by progress x width.
         let xOffset = (forward ? 1 : -1) * progress * width
@@ -67,7 +58,7 @@ public struct TelegramCube: Transition {
         var visible: [Layer] = []
         for var cell in cells where cell.frame.intersects(visibleRect) {
             let percent = (svCenter - cell.frame.midX) / width
-            cell.transform = TelegramCube.transform(percent, maxAngle: parameters.maxAngle, perspective: parameters.perspective)
+            cell.transform = TelegramCube.transform(percent, maxAngle: values[Self.maxAngle], perspective: values[Self.perspective])
             cell.setAnchorPoint(percent > 0 ? Point(x: 1, y: 0.5) : Point(x: 0, y: 0.5))
             cell.opacity = 1 - min(max(-percent, 0), 1)
             visible.append(cell)

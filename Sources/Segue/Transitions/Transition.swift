@@ -1,28 +1,55 @@
 /// A transition: a pure function from progress to a layer tree. It never touches pixels;
-/// the compositor draws what it returns.
+/// the compositor draws what it returns, and it sees only the trees it builds itself.
 ///
 /// A video moves through a list of still *screens*, holding on each and transitioning
 /// between neighbours. For most transitions the screens are the inputs' full-screen pages;
-/// a transition may build others (a profile grid and detail screens, the faces of a cube).
+/// a transition may build others (a profile grid and detail screens, a cube of faces).
+///
+/// Adding one is one Swift file, a type conforming to this protocol (or to `PageTransition`)
+/// with its `name`, a `summary` naming its source, its parameters declared once as static
+/// `Parameter`s and listed in `parameters`, and its scene; its name in
+/// `TransitionRegistry.all`; and a preset in `Presets/`.
 public protocol Transition: Sendable {
-    /// The still screens, in order, built from one full-screen page per input. Images in
-    /// them are drawn at the size their layers have here; they are resampled once to it.
-    func screens(pages: [Layer], bounds: Rect) -> [Layer]
+    /// The name presets and the command line use (`transition.kind`).
+    static var name: String { get }
+    /// One line: what it draws, and where it comes from.
+    static var summary: String { get }
+    /// Its parameters, each declared once as a static `Parameter` of the type.
+    static var parameters: [AnyParameter] { get }
+    /// Whether it joins two pages as one cut of a story; false for a transition that
+    /// builds screens of its own (a grid tour, a cube of all the pages).
+    static var joinsTwoPages: Bool { get }
 
-    /// The scene of transition `step`, from screen `step` (`from`) to screen `step + 1`
-    /// (`to`), at `progress` (0...1, beyond it for a curve that overshoots). At progress 0
-    /// it shows exactly `from`; at 1 exactly `to`.
-    func scene(step: Int, progress: Double, from: Layer, to: Layer, bounds: Rect) -> Layer
+    /// The parameters' values.
+    var values: ParameterValues { get }
+    init(_ values: ParameterValues)
 
+    /// How many still screens a video of `pages` pages moves through (no layers built).
+    func screenCount(pages: Int) -> Int
+    /// Still screen `index`, built from one full-screen page per input.
+    func screen(_ index: Int, pages: [Layer], bounds: Rect) -> Layer
+    /// The scene of transition `step`, from screen `step` to screen `step + 1`, at
+    /// `progress` (0...1, beyond it for a curve that overshoots). At progress 0 it shows
+    /// exactly screen `step`; at 1 exactly screen `step + 1`.
+    func scene(step: Int, progress: Double, pages: [Layer], bounds: Rect) -> Layer
     /// Seconds of transition `step`, given the preset's `transition.duration`.
     func duration(step: Int, base: Double) -> Double
-
     /// The progress transition `step` is drawn at, `linear` seconds-fraction into it.
     func progress(step: Int, linear: Double, curve: TimingCurve) -> Double
 }
 
 extension Transition {
-    public func screens(pages: [Layer], bounds: Rect) -> [Layer] { pages }
+    /// The transition with every parameter at its default.
+    public init() { self.init(ParameterValues()) }
+
+    /// The same transition with one parameter set.
+    public func with<Value>(_ parameter: Parameter<Value>, _ value: Value) -> Self {
+        var values = self.values
+        values[parameter] = value
+        return Self(values)
+    }
+
+    public static var joinsTwoPages: Bool { true }
     public func duration(step: Int, base: Double) -> Double { base }
     public func progress(step: Int, linear: Double, curve: TimingCurve) -> Double { curve(linear) }
 }
@@ -34,8 +61,10 @@ public protocol PageTransition: Transition {
 }
 
 extension PageTransition {
-    public func scene(step: Int, progress: Double, from: Layer, to: Layer, bounds: Rect) -> Layer {
-        scene(from: from, to: to, progress: progress, bounds: bounds)
+    public func screenCount(pages: Int) -> Int { pages }
+    public func screen(_ index: Int, pages: [Layer], bounds: Rect) -> Layer { pages[index] }
+    public func scene(step: Int, progress: Double, pages: [Layer], bounds: Rect) -> Layer {
+        scene(from: pages[step], to: pages[step + 1], progress: progress, bounds: bounds)
     }
 }
 
