@@ -49,5 +49,5 @@ let package = Package(
             dependencies: ["segue"]
         ),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
-#include <malloc.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -40,10 +39,8 @@ static void log_callback(void *avcl, int level, const char *format, va_list args
 
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
 static void install_log_callback(void) { av_log_set_callback(log_callback); }
-static void begin(void) {
-    pthread_once(&log_once, install_log_callback);
-    last_log_line[0] = 0;
-}
+void segue_capture_ffmpeg_log(void) { pthread_once(&log_once, install_log_callback); }
+static void begin(void) { last_log_line[0] = 0; }
 
 static int fail(SegueAVError *err, int code, const char *call) {
     if (err) {
@@ -428,9 +425,7 @@ void segue_md5(const uint8_t *data, size_t length, uint8_t digest[16]) {
     av_md5_sum(digest, data, length);
 }
 
-void segue_return_large_blocks(void) {
-    mallopt(M_MMAP_THRESHOLD, 1 << 20);
-}
+
 
 /* ---- versions ------------------------------------------------------------------------- */
 

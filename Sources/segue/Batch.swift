@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import Synchronization
 
 /// A batch whose run ended with this exit code (some jobs failed, or it was interrupted).
 struct BatchFailed: Error {
@@ -166,32 +167,37 @@ struct Batch: ParsableCommand {
 
 /// A batch's progress on stderr: on a terminal one live line (jobs done, and the frames of
 /// the job last heard from), with --progress json one object per frame naming its job.
-final class BatchProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private let json: [Int: ProgressReporter]
+final class BatchProgress: Sendable {
+    private struct State {
+        var json: [Int: ProgressReporter]
+        var done = 0
+        var lastDraw: Double?
+    }
+
+    private let state: Mutex<State>
     private let live: Bool
     private let total: Int
-    private var done = 0
     private let start = DispatchTime.now()
-    private var lastDraw: Double?
 
     init(mode: ProgressMode, jobs: [Manifest.Entry]) {
         total = jobs.count
         live = mode == .auto && isatty(STDERR_FILENO) == 1
-        json = mode == .json ? Dictionary(uniqueKeysWithValues: jobs.map { ($0.number, ProgressReporter(mode: .json, job: $0.name)) }) : [:]
+        let json = mode == .json ? Dictionary(uniqueKeysWithValues: jobs.map { ($0.number, ProgressReporter(mode: .json, job: $0.name)) }) : [:]
+        state = Mutex(State(json: json))
     }
 
     func report(_ entry: Manifest.Entry, _ p: ExportProgress) {
-        lock.lock()
-        defer { lock.unlock() }
-        json[entry.number]?.report(p)
-        if p.framesDone == p.frameCount { done += 1 }
-        let now = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        guard live, lastDraw.map({ now - $0 >= 0.1 }) ?? true || p.framesDone == p.frameCount else { return }
-        lastDraw = now
-        let fps = p.elapsed > 0 ? Double(p.framesDone) / p.elapsed : 0
-        let line = String(format: "\r\u{1B}[2Kbatch: %d/%d jobs done; %@: %d/%d frames, %.1f fps", done, total, entry.name, p.framesDone, p.frameCount, fps)
-        FileHandle.standardError.write(Data(line.utf8))
+        state.withLock { state in
+            state.json[entry.number]?.report(p)
+            if p.framesDone == p.frameCount { state.done += 1 }
+            let now = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            guard live, state.lastDraw.map({ now - $0 >= 0.1 }) ?? true || p.framesDone == p.frameCount else { return }
+            state.lastDraw = now
+            let fps = p.elapsed > 0 ? Double(p.framesDone) / p.elapsed : 0
+            let line = String(format: "\r\u{1B}[2Kbatch: %d/%d jobs done; %@: %d/%d frames, %.1f fps", state.done, total, entry.name,
+                              p.framesDone, p.frameCount, fps)
+            FileHandle.standardError.write(Data(line.utf8))
+        }
     }
 
     /// Ends the live line.

@@ -7,14 +7,15 @@ struct ExportOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Overrides a preset key by its dotted path, for example transition.duration=0.4; repeatable.", valueName: "KEY=VALUE"))
     var overrides: [String] = []
 
-    @Option(help: ArgumentHelp("The output size in pixels (canvas.size); the scene is laid out in size ÷ canvas.scale points.", valueName: "WxH"))
-    var size: String?
+    @Option(help: ArgumentHelp("The output size in pixels (canvas.size); the scene is laid out in size ÷ canvas.scale points.", valueName: "WxH"),
+            transform: PixelSize.init(parsing:))
+    var size: PixelSize?
 
     @Option(help: "Frames per second (fps).")
     var fps: Int?
 
     @Option(help: ArgumentHelp("The video codec (encode.codec): h264 or hevc.", valueName: "CODEC"))
-    var codec: String?
+    var codec: Preset.Codec?
 
     @Option(help: "Compositor threads; any number gives the same pixels. Defaults to the CPUs this process was given (affinity mask, cgroup quota, SLURM_CPUS_PER_TASK).")
     var threads: Int?
@@ -41,30 +42,19 @@ struct ExportOptions: ParsableArguments {
 
     func validate() throws {
         if force && resume { throw ValidationError("--force and --resume: choose one (--force renders every output again; --resume keeps those up to date).") }
-        if let size, ExportOptions.parseSize(size) == nil {
-            throw ValidationError("--size '\(size)': expected WIDTHxHEIGHT in pixels, for example 1080x1920.")
-        }
         if let fps, !(1...240).contains(fps) { throw ValidationError("--fps \(fps): expected 1...240.") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads \(threads): expected 1...256.") }
         if let maxImagePixels, maxImagePixels < 1 { throw ValidationError("--max-image-pixels \(maxImagePixels): expected a positive number.") }
         if let maxPixelFrames, !(maxPixelFrames >= 1) { throw ValidationError("--max-pixel-frames \(maxPixelFrames): expected a positive number.") }
-        if let codec, Preset.Codec(rawValue: codec) == nil {
-            throw ValidationError("--codec '\(codec)': expected one of: \(Preset.Codec.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
     }
 
-    static func parseSize(_ text: String) -> (Int, Int)? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
-        return (w, h)
-    }
 
     /// The options as preset overrides, in the order they apply (a job's own `set` comes after).
     var presetOverrides: [String] {
         var sets = overrides
-        if let size, let (w, h) = ExportOptions.parseSize(size) { sets.append("canvas.size=[\(w), \(h)]") }
+        if let size { sets.append("canvas.size=[\(size.width), \(size.height)]") }
         if let fps { sets.append("fps=\(fps)") }
-        if let codec { sets.append("encode.codec=\(codec)") }
+        if let codec { sets.append("encode.codec=\(codec.rawValue)") }
         return sets
     }
 
@@ -82,6 +72,23 @@ struct ExportOptions: ParsableArguments {
 enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
     case auto, json, none
 }
+
+/// `--size WxH`: an output size in whole pixels.
+struct PixelSize: Equatable {
+    var width: Int
+    var height: Int
+
+    init(parsing text: String) throws {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
+            throw ValidationError("expected WIDTHxHEIGHT in pixels, for example 1080x1920")
+        }
+        (width, height) = (w, h)
+    }
+}
+
+extension Preset.Codec: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}
 
 /// Reports a job's progress on stderr: a live line on a terminal, or one JSON object per
 /// frame for pipelines.

@@ -7,24 +7,27 @@ struct RenderInputs: ParsableArguments {
     @Option(name: .long, help: "A preset's name (built in, or in a --presets or SEGUE_PRESETS folder) or a preset file's path.")
     var preset = "stories-cube"
 
-    @Option(help: ArgumentHelp("Only these frame indices, for png, framemd5 and sheet output, for example 0,10,20-25.", valueName: "LIST"))
-    var frames: String?
+    @Option(help: ArgumentHelp("Only these frame indices, for png, framemd5 and sheet output, for example 0,10,20-25.", valueName: "LIST"),
+            transform: { text in
+                guard let selection = FrameSelection(parsing: text) else {
+                    throw ValidationError("expected frame indices and ranges, for example 0,10,20-25")
+                }
+                return selection
+            })
+    var frames: FrameSelection?
 
     @Argument(help: ArgumentHelp("The images, in order (JPEG, PNG, WebP).", valueName: "INPUT"))
     var inputs: [String] = []
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Give at least one input image.") }
-        if let frames, FrameSelection(parsing: frames) == nil {
-            throw ValidationError("--frames '\(frames)': expected frame indices and ranges, for example 0,10,20-25.")
-        }
     }
 
     /// One export as the command line runs it: interruptible, reporting progress on stderr.
     func export(options: ExportOptions, output: String, format: OutputFormat?) throws {
         let preset = try Preset.load(self.preset, overrides: options.presetOverrides, library: options.library.library())
         var job = try Job(preset: preset, inputs: inputs, output: output, format: format,
-                          frames: frames.flatMap(FrameSelection.init(parsing:)), limits: options.limits, overwrite: options.force)
+                          frames: frames, limits: options.limits, overwrite: options.force)
         job.resume = options.resume
         if let threads = options.threads { job.threads = threads }
         Interruption.shared.install()
@@ -52,6 +55,9 @@ struct Render: ParsableCommand {
             extension (or an existing folder) is a folder of frame-NNNNN.png files, named by \
             frame index. Outputs are written under a temporary name and renamed into place \
             when complete; an existing output is replaced only with --force.
+
+            Transitions (transition.kind): \(TransitionRegistry.names.joined(separator: ", ")). \
+            'segue presets' lists the presets that use them; docs/presets.md lists every key.
             """
     )
 
@@ -60,19 +66,13 @@ struct Render: ParsableCommand {
     @OptionGroup var options: ExportOptions
 
     @Option(help: ArgumentHelp("The output format: mp4, png, framemd5, sheet, or null (compose and drop, to time rendering).", valueName: "FORMAT"))
-    var format: String?
+    var format: OutputFormat?
 
     @Option(name: .short, help: ArgumentHelp("The output: a file, a folder for PNG frames, or - for framemd5 on stdout.", valueName: "OUTPUT"))
     var output: String
 
-    func validate() throws {
-        if let format, OutputFormat(rawValue: format) == nil {
-            throw ValidationError("--format '\(format)': expected one of: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
-    }
-
     func run() throws {
-        try what.export(options: options, output: output, format: format.flatMap(OutputFormat.init(rawValue:)))
+        try what.export(options: options, output: output, format: format)
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import Synchronization
 
 @main
 struct SegueCommand: ParsableCommand {
@@ -19,8 +20,13 @@ struct SegueCommand: ParsableCommand {
 
     /// Runs the command line, mapping errors to the exit codes above.
     static func main() {
-        // Frames and pictures are megabytes each: give their memory back when freed.
-        Memory.returnLargeBlocks()
+        // Frames and pictures are megabytes each: glibc keeps blocks of 1 MiB and more in
+        // mappings of their own that go back to the system when freed (it otherwise raises
+        // that threshold after the first free and keeps the space), so a long export's memory
+        // stays flat. A setting of this program's process, not of the library.
+        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD, <malloc.h> */, 1 << 20)
+        // Messages of FFmpeg's go into Segue's errors, not onto the terminal.
+        FFmpegLog.capture()
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -53,29 +59,32 @@ struct SegueCommand: ParsableCommand {
 
 /// SIGINT and SIGTERM cancel the export in progress instead of killing the process, so it
 /// can remove what it was writing; the exit code is then 128 + the signal.
-final class Interruption: @unchecked Sendable {
+final class Interruption: Sendable {
     static let shared = Interruption()
     let cancellation = Cancellation()
-    private let lock = NSLock()
-    private var received: Int32?
-    private var sources: [DispatchSourceSignal] = []
+    private let received = Mutex<Int32?>(nil)
+    private let sources = Mutex<[DispatchSourceSignal]>([])
 
     /// The first signal received, if any (set on a signal queue, read on the main thread).
-    var signal: Int32? { lock.lock(); defer { lock.unlock() }; return received }
+    var signal: Int32? { received.withLock { $0 } }
 
     func install() {
-        guard sources.isEmpty else { return }
-        for number in [SIGINT, SIGTERM] {
-            Foundation.signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [unowned self] in
-                lock.lock()
-                if received == nil { received = number }
-                lock.unlock()
-                cancellation.cancel()
+        sources.withLock { sources in
+            guard sources.isEmpty else { return }
+            for number in [SIGINT, SIGTERM] {
+                Foundation.signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [unowned self] in
+                    received.withLock { if $0 == nil { $0 = number } }
+                    cancellation.cancel()
+                }
+                source.resume()
+                sources.append(source)
             }
-            source.resume()
-            sources.append(source)
         }
     }
 }
+
+/// glibc's mallopt(3), which Swift's Glibc module does not export.
+@_silgen_name("mallopt")
+private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32

@@ -50,7 +50,7 @@ struct ReliabilityTests {
         let text = folder.appendingPathComponent("letter.jpg").path
         try "Dear reader, this is not a photo.".write(toFile: text, atomically: true, encoding: .utf8)
         let empty = folder.appendingPathComponent("empty.png").path
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         cases += [text, empty]
 
         let out = folder.appendingPathComponent("out.mp4").path

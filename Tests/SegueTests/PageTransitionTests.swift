@@ -110,6 +110,52 @@ struct PageTransitionTests {
         #expect(close(f.x, 0.3 * dx) && close(f.y, 0.3 * dy) && close(t.x, -0.7 * dx) && close(t.y, -0.7 * dy))
     }
 
+    @Test("flip: the outgoing page turns 180 p about its vertical axis, the incoming one 180 p - 180, each seen only from the front",
+          arguments: [0.3, 0.7])
+    func flip(progress: Double) throws {
+        let (from, to) = colorPages(bounds)
+        let q = layers(Flip().scene(from: from, to: to, progress: progress, bounds: bounds))
+        // Remotion's flip from the left: 0 → 180° for the page leaving, -180° → 0 for the page coming.
+        let visible = progress < 0.5 ? "from" : "to"
+        let degrees = progress < 0.5 ? 180 * progress : 180 * progress - 180
+        #expect(Set(q.keys) == [visible], "the page turned away is culled")
+        let a = degrees * Double.pi / 180
+        func corner(_ dx: Double, _ dy: Double) -> Point {
+            // Row-vector rotation about y: x' = x cos a, z' = -x sin a; then m34 = -1/1000: w = 1 + x sin a / 1000.
+            let w = 1 + dx * sin(a) / 1000
+            return Point(x: 180 + dx * cos(a) / w, y: 320 + dy / w)
+        }
+        let expected = [corner(-180, -320), corner(180, -320), corner(180, 320), corner(-180, 320)]
+        for (got, want) in zip(try #require(q[visible]).corners, expected) {
+            #expect(close(got.x, want.x, 1e-9) && close(got.y, want.y, 1e-9), "\(got) != \(want)")
+        }
+        let horizontal = layers(Flip().with(Flip.axis, .horizontal).scene(from: from, to: to, progress: 0.25, bounds: bounds))
+        let top = try #require(horizontal["from"]).corners
+        #expect(close(top[0].y, top[1].y, 1e-9) && !close(top[0].x, -0.0 + top[3].x, 1e-3), "about the horizontal axis the top edge stays level")
+    }
+
+    @Test("iris: the next page shows inside a circle from the center to the farthest corner, its edge anti-aliased")
+    func iris() throws {
+        let canvas = Canvas(width: 90, height: 160, scale: 0.25, background: .black)
+        let (from, to) = colorPages(canvas.bounds)
+        let iris = Iris().with(Iris.center, Point(x: 0.25, y: 0.75))
+        let (c, r) = iris.circle(0.5, bounds: canvas.bounds)
+        // From (90, 480) points the farthest corner is (360, 0): half of hypot(270, 480).
+        #expect(close(c.x, 90) && close(c.y, 480) && close(r, 0.5 * (270.0 * 270 + 480 * 480).squareRoot(), 1e-9))
+        let frame = Compositor(threads: 1).render(iris.scene(from: from, to: to, progress: 0.5, bounds: canvas.bounds), canvas: canvas)
+        let cx = c.x * 0.25, cy = c.y * 0.25, rp = r * 0.25
+        func pixel(at angle: Double, _ distance: Double) -> UInt32 {
+            frame[Int((cx + distance * cos(angle)).rounded(.down)), Int((cy + distance * sin(angle)).rounded(.down))]
+        }
+        for angle in [-1.5, -1.0, -0.5] {   // toward the top right, where the circle's edge is on the canvas
+            #expect(blue(pixel(at: angle, rp - 2)) == 255 && red(pixel(at: angle, rp - 2)) == 0, "inside at \(angle)")
+            #expect(red(pixel(at: angle, rp + 2)) == 255 && blue(pixel(at: angle, rp + 2)) == 0, "outside at \(angle)")
+        }
+        // Along the edge, pixels mix the two pages.
+        let edge = (0..<160).map { y in frame[Int(cx), y] }.filter { red($0) > 0 && blue($0) > 0 }
+        #expect(!edge.isEmpty && edge.count <= 2)
+    }
+
     @Test("crossfade mixes the pages as from (1 - p) + to p")
     func crossfade() {
         let canvas = Canvas(width: 8, height: 8, scale: 1, background: .black)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import Segue
 
 /// The repository's root folder.
@@ -27,7 +28,7 @@ func makeImage(width: Int, height: Int, _ color: (Int, Int) -> (UInt8, UInt8, UI
 }
 
 /// The RGBA bytes of a frame.
-func bytes(_ frame: FrameBuffer) -> [UInt8] { frame.withUnsafeBytes { Array($0) } }
+func bytes(_ frame: FrameBuffer) -> [UInt8] { frame.bytes }
 
 func red(_ p: UInt32) -> Int { Int(p & 0xFF) }
 func green(_ p: UInt32) -> Int { Int((p >> 8) & 0xFF) }
@@ -50,33 +51,31 @@ func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a
 
 /// Images the tests show, by source number: a test's layer shows an image through
 /// `picture(_:)`, and renders through the cache over all of them.
-final class TestPictures: @unchecked Sendable {
-    static let shared = TestPictures()
-    private let lock = NSLock()
-    private var images: [Image] = []
-    lazy var cache = PictureCache { [unowned self] index in lock.lock(); defer { lock.unlock() }; return images[index] }
+enum TestPictures {
+    static let images = Mutex<[Image]>([])
+    static let cache = PictureCache { index in images.withLock { $0[index] } }
 
-    func add(_ image: Image) -> Picture {
-        lock.lock()
-        defer { lock.unlock() }
-        images.append(image)
-        return Picture(source: images.count - 1, size: image.size)
+    static func add(_ image: Image) -> Picture {
+        images.withLock { images in
+            images.append(image)
+            return Picture(source: images.count - 1, size: image.size)
+        }
     }
 }
 
 /// A reference to `image` for a layer's contents.
-func picture(_ image: Image) -> Picture { TestPictures.shared.add(image) }
+func picture(_ image: Image) -> Picture { TestPictures.add(image) }
 
 extension Compositor {
     /// Renders a test's scene, its pictures resolved among those the tests made.
     func render(_ root: Layer, canvas: Canvas) -> FrameBuffer {
-        try! render(root, canvas: canvas, pictures: TestPictures.shared.cache)
+        try! render(root, canvas: canvas, pictures: TestPictures.cache)
     }
 }
 
 extension Layer {
     /// The draw list of a test's scene.
     func drawList(scale: Double) -> [DrawItem] {
-        try! drawList(scale: scale, pictures: TestPictures.shared.cache)
+        try! drawList(scale: scale, pictures: TestPictures.cache)
     }
 }

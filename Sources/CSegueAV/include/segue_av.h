@@ -76,10 +76,10 @@ int segue_media_tag(const char *path, const char *key, char *out, size_t size);
 /* Writes one RGBA image (straight alpha) as a PNG file. */
 int segue_png_write(const char *path, const uint8_t *rgba, int width, int height, int stride, SegueAVError *err);
 
-/* Makes glibc keep blocks of 1 MiB and more in their own mappings, returned to the system
- * when freed (it otherwise raises that threshold after the first free and keeps the space),
- * so a long export's memory stays flat. Process-wide; the command line calls it once. */
-void segue_return_large_blocks(void);
+/* Routes FFmpeg's log (process-wide) into Segue: nothing is printed, and the last error line
+ * of the calling thread is added to the message of the error that follows. Not called by
+ * the library on its own: a host program opts in (the segue command does). */
+void segue_capture_ffmpeg_log(void);
 
 /* MD5 of a byte range, as FFmpeg's framemd5 computes it. */
 void segue_md5(const uint8_t *data, size_t length, uint8_t digest[16]);

@@ -170,11 +170,10 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
     public static func parse(_ text: String) throws -> Shard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1 else {
-            throw ShardError("--shard '\(text)': expected K/N with 1 <= K <= N (for example 2/3), or auto")
+            throw ShardError.malformed(text)
         }
         guard (1...n).contains(k) else {
-            let hint = k == 0 ? "; K counts from 1. For a 0-based array index use --shard auto, or --shard $((INDEX + 1))/\(n)" : ""
-            throw ShardError("--shard '\(text)': K is \(k), outside 1...\(n)\(hint)")
+            throw ShardError.outside(text: text, k: k, n: n)
         }
         return Shard(index: k - 1, count: n, source: "--shard \(text)")
     }
@@ -188,16 +187,16 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
         func number(_ key: String) throws -> Int? {
             guard let text = environment[key] else { return nil }
             guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw ShardError("--shard auto: \(key)=\(text) is not a whole number")
+                throw ShardError.notWhole(key: key, value: text)
             }
             return value
         }
         func shard(_ index: Int, _ count: Int?, read: String) throws -> Shard {
             guard let count = given ?? count else {
-                throw ShardError("--shard auto: read \(read), but not how many tasks there are; pass --shard-count N")
+                throw ShardError.noCount(read: read)
             }
             guard count >= 1, (0..<count).contains(index) else {
-                throw ShardError("--shard auto: read \(read), which makes task \(index) of \(count); expected 0...\(max(0, count - 1))")
+                throw ShardError.taskOutside(read: read, index: index, count: count)
             }
             return Shard(index: index, count: count, source: read)
         }
@@ -210,7 +209,7 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
             let read = ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_STEP", "SLURM_ARRAY_TASK_COUNT"]
                 .compactMap { key in environment[key].map { "\(key)=\($0)" } }.joined(separator: " ")
             guard (id - low) % step == 0 else {
-                throw ShardError("--shard auto: read \(read); task \(id) is not on the array's step")
+                throw ShardError.offStep(read: read, task: id)
             }
             return try shard((id - low) / step, count, read: read)
         }
@@ -221,14 +220,46 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
             let size = try number("AWS_BATCH_JOB_ARRAY_SIZE")
             return try shard(index, size, read: "AWS_BATCH_JOB_ARRAY_INDEX=\(index)" + (size.map { " AWS_BATCH_JOB_ARRAY_SIZE=\($0)" } ?? ""))
         }
-        throw ShardError("--shard auto: none of SLURM_ARRAY_TASK_ID (Slurm), JOB_COMPLETION_INDEX (Kubernetes) or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch) is set; run it as an array task, or pass --shard K/N")
+        throw ShardError.noEngine
     }
 }
 
 /// A shard that cannot be told or does not exist.
-public struct ShardError: Error, Equatable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public enum ShardError: Error, Equatable, CustomStringConvertible {
+    /// `--shard` text that is not K/N.
+    case malformed(String)
+    /// K outside 1...N.
+    case outside(text: String, k: Int, n: Int)
+    /// An engine variable that is not a whole number.
+    case notWhole(key: String, value: String)
+    /// An index was read but no count (Kubernetes without --shard-count).
+    case noCount(read: String)
+    /// The index read is not one of `count` tasks.
+    case taskOutside(read: String, index: Int, count: Int)
+    /// A Slurm task id between the array's steps.
+    case offStep(read: String, task: Int)
+    /// `--shard auto` with no engine's variables set.
+    case noEngine
+
+    public var description: String {
+        switch self {
+        case let .malformed(text):
+            return "--shard '\(text)': expected K/N with 1 <= K <= N (for example 2/3), or auto"
+        case let .outside(text, k, n):
+            let hint = k == 0 ? "; K counts from 1. For a 0-based array index use --shard auto, or --shard $((INDEX + 1))/\(n)" : ""
+            return "--shard '\(text)': K is \(k), outside 1...\(n)\(hint)"
+        case let .notWhole(key, value):
+            return "--shard auto: \(key)=\(value) is not a whole number"
+        case let .noCount(read):
+            return "--shard auto: read \(read), but not how many tasks there are; pass --shard-count N"
+        case let .taskOutside(read, index, count):
+            return "--shard auto: read \(read), which makes task \(index) of \(count); expected 0...\(max(0, count - 1))"
+        case let .offStep(read, task):
+            return "--shard auto: read \(read); task \(task) is not on the array's step"
+        case .noEngine:
+            return "--shard auto: none of SLURM_ARRAY_TASK_ID (Slurm), JOB_COMPLETION_INDEX (Kubernetes) or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch) is set; run it as an array task, or pass --shard K/N"
+        }
+    }
 }
 
 /// What became of one job of a batch.

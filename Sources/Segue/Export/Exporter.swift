@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// How far an export has come.
 public struct ExportProgress: Sendable {
@@ -38,7 +39,7 @@ public struct ExportResult: Sendable {
 /// screens' are made on a thread of their own meanwhile, in order, so the encoder starts on
 /// the first hold at once and a picture is waited for only if it is needed before it is
 /// ready. Once every screen is prepared, the full-size pixels are let go.
-public final class Storyboard: @unchecked Sendable {
+public final class Storyboard: Sendable {
     public let canvas: Canvas
     public let timeline: Timeline
     public let transition: any Transition
@@ -83,12 +84,16 @@ public final class Storyboard: @unchecked Sendable {
         let count = transition.screenCount(pages: pages.count)
         timeline = preset.timeline(screens: count)
         guard count > 0 else { return }
+        // Every picture the screens draw, by source: a source's full-size pixels go once all are made.
+        let screenKeys = (0..<count).map { PictureCache.keys(in: transition.screen($0, pages: pages, bounds: canvas.bounds), scale: canvas.scale) }
+        let keysBySource = Dictionary(grouping: screenKeys.joined(), by: \.source).mapValues(Set.init)
         try? pictures.prepare(screen(0), scale: canvas.scale, threads: threads)
+        pictures.releaseSources(whoseKeysAreReady: keysBySource)
         let worker = Thread { [self] in
             for index in 1..<max(1, count) where !stop.isCancelled {
                 try? pictures.prepare(screen(index), scale: canvas.scale, threads: 1)
+                pictures.releaseSources(whoseKeysAreReady: keysBySource)
             }
-            if !stop.isCancelled { Set(sources).forEach(pictures.release(source:)) }
         }
         worker.start()
     }
@@ -253,90 +258,78 @@ public enum Exporter {
 
 /// `transform` applied to each element, `threads` at a time; the first error thrown, if any,
 /// is rethrown once all are done.
-func parallelMap<T, R>(_ items: [T], threads: Int, _ transform: (T) throws -> R) throws -> [R] {
+func parallelMap<T: Sendable, R: Sendable>(_ items: [T], threads: Int, _ transform: @Sendable (T) throws -> R) throws -> [R] {
     guard items.count > 1, threads > 1 else { return try items.map(transform) }
-    var results = [Result<R, Error>?](repeating: nil, count: items.count)
-    let lock = NSLock()
-    var next = 0
+    let next = Atomic<Int>(0)
+    let results = Mutex([Result<R, Error>?](repeating: nil, count: items.count))
     DispatchQueue.concurrentPerform(iterations: min(threads, items.count)) { _ in
         while true {
-            lock.lock()
-            let i = next
-            next += 1
-            lock.unlock()
+            let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard i < items.count else { return }
             let result = Result { try transform(items[i]) }
-            lock.lock()
-            results[i] = result
-            lock.unlock()
+            results.withLock { $0[i] = result }
         }
     }
-    return try results.map { try $0!.get() }
+    return try results.withLock { $0 }.map { try $0!.get() }
 }
 
 /// A sum of seconds kept by one thread and read by another.
-final class Accumulator: @unchecked Sendable {
-    private let lock = NSLock()
-    private var total = 0.0
-    var value: Double { lock.lock(); defer { lock.unlock() }; return total }
-    func add(_ seconds: Double) { lock.lock(); total += seconds; lock.unlock() }
+final class Accumulator: Sendable {
+    private let total = Mutex(0.0)
+    var value: Double { total.withLock { $0 } }
+    func add(_ seconds: Double) { total.withLock { $0 += seconds } }
 }
 
 /// A request to stop, set once from any thread and read from any other.
-public final class Cancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
+public final class Cancellation: Sendable {
+    private let cancelled = Atomic<Bool>(false)
 
     public init() {}
 
-    public var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-    public func cancel() { lock.lock(); cancelled = true; lock.unlock() }
+    public func cancel() { cancelled.store(true, ordering: .releasing) }
 }
 
 /// A first-in, first-out queue of bounded size whose `put` waits while it is full and whose
-/// `take` waits while it is empty.
-final class BlockingQueue<Element>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var items: [Element] = []
-    private let capacity: Int
+/// `take` waits while it is empty: a list under a mutex and two counting semaphores, one of
+/// free places and one of items.
+final class BlockingQueue<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
+    private let places: DispatchSemaphore
+    private let filled = DispatchSemaphore(value: 0)
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int) {
+        // Made at 0 and raised, not made at `capacity`: libdispatch traps when a semaphore is
+        // freed below the value it was made with, which a queue left holding items would be.
+        places = DispatchSemaphore(value: 0)
+        for _ in 0..<capacity { places.signal() }
+    }
 
     func put(_ item: Element) {
-        condition.lock()
-        while items.count >= capacity { condition.wait() }
-        items.append(item)
-        condition.broadcast()
-        condition.unlock()
+        places.wait()
+        items.withLock { $0.append(item) }
+        filled.signal()
     }
 
     func take() -> Element {
-        condition.lock()
-        while items.isEmpty { condition.wait() }
-        let item = items.removeFirst()
-        condition.broadcast()
-        condition.unlock()
+        filled.wait()
+        let item = items.withLock { $0.removeFirst() }
+        places.signal()
         return item
     }
 
-    /// Wakes every waiting `take(unless:)`, so it sees its stop flag.
-    func wakeAll() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
-    }
+    /// Wakes a waiting `take(unless:)`, so it sees its stop flag.
+    func wakeAll() { filled.signal() }
 
     /// Like `take`, but gives nil once `stop` is cancelled and nothing is queued.
     func take(unless stop: Cancellation) -> Element? {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.isEmpty {
+        filled.wait()
+        guard let item = items.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
             if stop.isCancelled { return nil }
-            condition.wait()
+            return take(unless: stop)
         }
-        let item = items.removeFirst()
-        condition.broadcast()
+        places.signal()
         return item
     }
 }

@@ -141,12 +141,14 @@ extension FrameBuffer {
     }
 }
 
-/// Process-wide memory settings for programs built on Segue.
-public enum Memory {
-    /// Keeps blocks of 1 MiB and more (frames, pictures) in mappings of their own that go
-    /// back to the system when freed, so memory stays flat over a long export instead of
-    /// growing to what glibc decides to keep. Call once, early; it affects the whole process.
-    public static func returnLargeBlocks() { segue_return_large_blocks() }
+/// FFmpeg's log, which is process-wide: Segue leaves it alone unless asked.
+public enum FFmpegLog {
+    /// Routes FFmpeg's log lines to Segue instead of standard error: nothing is printed, and
+    /// the last error line of a thread is added to the message of the Segue error that
+    /// follows it ("Picture size 16000x16000 is invalid"). It replaces FFmpeg's log callback
+    /// for the whole process, so a program that has its own should not call it; the segue
+    /// command does, once, at start.
+    public static func capture() { segue_capture_ffmpeg_log() }
 }
 
 extension SegueAVError {
@@ -159,7 +161,7 @@ extension SegueAVError {
 }
 
 /// The MD5 digest of some bytes, in lowercase hex, as FFmpeg's framemd5 prints it.
-public func md5Hex(_ bytes: UnsafeRawBufferPointer) -> String {
+func md5Hex(_ bytes: UnsafeRawBufferPointer) -> String {
     var digest = [UInt8](repeating: 0, count: 16)
     segue_md5(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &digest)
     return digest.map { String(format: "%02x", $0) }.joined()

@@ -3,7 +3,7 @@
 /// Each pixel is one `UInt32` whose bytes in memory are R, G, B, A (little-endian:
 /// red in the low byte). Images are shared by reference and never change after creation,
 /// so any number of compositor threads may read one at once.
-public final class Image: @unchecked Sendable {
+public final class Image: Sendable {
     public let width: Int
     public let height: Int
     /// Premultiplied RGBA, row after row, `width` pixels a row.

@@ -1,7 +1,8 @@
 import Dispatch
 
-/// Writable planes of a yuv420p picture.
-struct YUVPlanes {
+/// Writable planes of a yuv420p picture. Bands of rows are written from several threads at
+/// once, each its own rows, as a FrameBuffer is.
+struct YUVPlanes: @unchecked Sendable {
     var y: UnsafeMutablePointer<UInt8>, yStride: Int
     var u: UnsafeMutablePointer<UInt8>, uStride: Int
     var v: UnsafeMutablePointer<UInt8>, vStride: Int
@@ -13,11 +14,12 @@ extension FrameBuffer {
     /// from the average of each 2x2 block. Integer arithmetic with 16 fractional bits, so
     /// the bytes are the same on every machine; `threads` bands of rows run in parallel.
     func convert(to planes: YUVPlanes, threads: Int) {
-        let width = self.width, height = self.height, pixels = self.pixels
+        let width = self.width, height = self.height
         precondition(width % 2 == 0 && height % 2 == 0)
         let pairs = height / 2
         let bands = max(1, min(threads, pairs))
-        let convertRows = { (band: Int) in
+        let convertRows: @Sendable (Int) -> Void = { band in
+            let pixels = self.pixels
             let first = pairs * band / bands, last = pairs * (band + 1) / bands
             for pair in first..<last {
                 let top = pixels + (2 * pair) * width, bottom = top + width

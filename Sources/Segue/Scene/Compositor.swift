@@ -1,6 +1,10 @@
 import Dispatch
 
 /// An RGBA frame the compositor draws into: premultiplied, 8 bits per channel, rows packed.
+///
+/// Its pixels are raw memory that several threads write at once, each its own band of rows
+/// (the compositor and the YUV conversion cut the frame so), and that one thread at a time
+/// reads whole after that: the compiler cannot check that discipline, hence unchecked.
 public final class FrameBuffer: @unchecked Sendable {
     public let width: Int
     public let height: Int
@@ -16,10 +20,13 @@ public final class FrameBuffer: @unchecked Sendable {
 
     deinit { pixels.deallocate() }
 
-    /// The frame's bytes: R, G, B, A for each pixel, row after row.
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    /// The frame's bytes, in place: R, G, B, A for each pixel, row after row.
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: pixels, count: width * height * 4))
     }
+
+    /// A copy of the frame's bytes: R, G, B, A for each pixel, row after row.
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 
     /// A copy of the pixels as an Image.
     public func image() -> Image {
@@ -73,7 +80,7 @@ public struct Compositor: Sendable {
         let background = canvas.background.premultipliedPixel
         let bands = (canvas.height + Compositor.bandHeight - 1) / Compositor.bandHeight
         let workers = min(threads, bands)
-        let draw = { (band: Int) in
+        let draw: @Sendable (Int) -> Void = { band in
             let rows = band * Compositor.bandHeight..<min(canvas.height, (band + 1) * Compositor.bandHeight)
             let start = frame.pixels + rows.lowerBound * canvas.width
             start.update(repeating: background, count: rows.count * canvas.width)

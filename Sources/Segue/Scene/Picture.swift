@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// What a layer's contents show: one of a job's pictures, referred to rather than held.
 /// The compositor resolves it when it composes a frame, through a `PictureCache`, at the
@@ -61,26 +63,49 @@ struct PictureKey: Hashable, Sendable {
     }
 }
 
-/// Resolves pictures for the compositor: each source decoded once (on first need) and each
-/// part resampled once per size it is drawn at, never per frame. Safe to use from any
-/// number of threads: a picture being prepared by one thread is waited for by the others.
+/// Resolves pictures for the compositor: each source decoded once and each part resampled
+/// once per size it is drawn at, never per frame. Safe to use from any number of threads: a
+/// picture one thread is making is waited for by the others, not made twice.
 ///
 /// `prepare` lets a caller resample ahead of need (the next screens, while the encoder works
-/// on the first); `release(source:)` lets go of a source's full-size pixels once every size
-/// it is drawn at is made.
-public final class PictureCache: @unchecked Sendable {
-    private let condition = NSCondition()
+/// on the first); `releaseSources(whoseKeysAreReady:)` lets go of a source's full-size pixels
+/// once every size it is drawn at is made.
+public final class PictureCache: Sendable {
+    /// A picture one thread is making; others wait for it.
+    private final class Pending: Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let result = Mutex<Result<Image, any Error>?>(nil)
+
+        func fulfil(_ outcome: Result<Image, any Error>) {
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+
+        func wait() throws -> Image {
+            done.wait()
+            done.signal()   // let the next waiter through too
+            return try result.withLock { $0! }.get()
+        }
+    }
+
+    private enum Entry {
+        case ready(Image)
+        case pending(Pending)
+    }
+
+    private struct State {
+        var decoded: [Int: Image]
+        var entries: [PictureKey: Entry] = [:]
+    }
+
+    private let state: Mutex<State>
     private let load: @Sendable (Int) throws -> Image
-    private var decoded: [Int: Image] = [:]
-    private var ready: [PictureKey: Image] = [:]
-    private var inFlight: Set<PictureKey> = []
-    private var failures: [Int: Error] = [:]
 
     /// A cache over sources that `load` decodes by index, with those in `preloaded` already
-    /// decoded (`load` decodes them again only if they are needed after `release`).
+    /// decoded (`load` decodes them again only if they are needed after they were let go).
     public init(preloaded: [Int: Image] = [:], load: @escaping @Sendable (Int) throws -> Image) {
         self.load = load
-        decoded = preloaded
+        state = Mutex(State(decoded: preloaded))
     }
 
     /// A cache over images in memory, source k being `images[k]`.
@@ -88,46 +113,39 @@ public final class PictureCache: @unchecked Sendable {
         self.init { images[$0] }
     }
 
-    /// The prepared image for `key`, made now if no thread has made it yet. A source that
-    /// cannot be decoded gives its error.
+    /// The prepared image for `key`, made now unless it is made or being made. A source
+    /// that cannot be decoded gives its error.
     func image(_ key: PictureKey) throws -> Image {
-        condition.lock()
-        while true {
-            if let image = ready[key] { condition.unlock(); return image }
-            if let error = failures[key.source] { condition.unlock(); throw error }
-            if !inFlight.contains(key) { break }
-            condition.wait()
+        let (entry, mine) = state.withLock { state -> (Entry, Bool) in
+            if let entry = state.entries[key] { return (entry, false) }
+            let entry = Entry.pending(Pending())
+            state.entries[key] = entry
+            return (entry, true)
         }
-        inFlight.insert(key)
-        condition.unlock()
-
-        let result = Result { () throws -> Image in
-            let full = try source(key.source)
-            return full.resampled(from: key.crop, width: key.width, height: key.height)
+        switch entry {
+        case let .ready(image):
+            return image
+        case let .pending(pending) where !mine:
+            return try pending.wait()
+        case let .pending(pending):
+            let outcome = Result { try source(key.source).resampled(from: key.crop, width: key.width, height: key.height) }
+            state.withLock { state in
+                if case let .success(image) = outcome { state.entries[key] = .ready(image) } else { state.entries[key] = nil }
+            }
+            pending.fulfil(outcome)
+            return try outcome.get()
         }
-        condition.lock()
-        inFlight.remove(key)
-        switch result {
-        case let .success(image): ready[key] = image
-        case let .failure(error): failures[key.source] = error
-        }
-        condition.broadcast()
-        condition.unlock()
-        return try result.get()
     }
 
     /// The full-size source, decoded once.
     private func source(_ index: Int) throws -> Image {
-        condition.lock()
-        if let image = decoded[index] { condition.unlock(); return image }
-        condition.unlock()
-        // Two threads may race to decode the same source; the first result is kept.
+        if let image = state.withLock({ $0.decoded[index] }) { return image }
         let image = try load(index)
-        condition.lock()
-        defer { condition.unlock() }
-        if let existing = decoded[index] { return existing }
-        decoded[index] = image
-        return image
+        return state.withLock { state in
+            if let existing = state.decoded[index] { return existing }
+            state.decoded[index] = image
+            return image
+        }
     }
 
     /// Makes the prepared images of every picture in `tree`, `threads` at a time.
@@ -136,11 +154,16 @@ public final class PictureCache: @unchecked Sendable {
         _ = try parallelMap(keys, threads: threads) { try self.image($0) }
     }
 
-    /// Lets go of a source's full-size pixels; it is decoded again if needed later.
-    func release(source: Int) {
-        condition.lock()
-        decoded[source] = nil
-        condition.unlock()
+    /// Lets go of the full-size pixels of each source all of whose `keys` are made; a source
+    /// is decoded again if a picture of it is needed later at another size.
+    func releaseSources(whoseKeysAreReady keys: [Int: Set<PictureKey>]) {
+        state.withLock { state in
+            for (source, needed) in keys where state.decoded[source] != nil && needed.allSatisfy({ key in
+                if case .ready = state.entries[key] { return true } else { return false }
+            }) {
+                state.decoded[source] = nil
+            }
+        }
     }
 
     /// The keys of every picture a tree draws.
