@@ -129,23 +129,41 @@ static int has_another_picture(AVFormatContext *format, int stream_index) {
     return found;
 }
 
-/* The format a file's first bytes say it is, with no help from its name. */
+/* The format a file's first bytes say it is, with no help from its name. As FFmpeg's own
+ * probing does, it looks at more of the file when the start is not enough (a photo's EXIF
+ * block can fill the first tens of kilobytes before the picture's headers). */
 static int detect_format(const char *path, const AVInputFormat **format, SegueAVError *err) {
     FILE *file = fopen(path, "rb");
     if (!file) return fail_text(err, AVERROR(errno), strerror(errno));
-    unsigned char buffer[4096 + AVPROBE_PADDING_SIZE] = {0};
-    size_t length = fread(buffer, 1, 4096, file);
+    const size_t largest = 1 << 20;
+    unsigned char *buffer = av_mallocz(largest + AVPROBE_PADDING_SIZE);
+    if (!buffer) { fclose(file); return fail(err, AVERROR(ENOMEM), "av_mallocz"); }
+    size_t length = fread(buffer, 1, largest, file);
     fclose(file);
-    if (length == 0) return fail_text(err, SEGUE_AV_UNSUPPORTED, "the file is empty");
-    /* Animated WebP: FFmpeg decodes only still WebP (VP8X flags bit 1 is "animation"). */
-    if (length >= 21 && memcmp(buffer, "RIFF", 4) == 0 && memcmp(buffer + 8, "WEBPVP8X", 8) == 0 && (buffer[20] & 0x02))
-        return fail_text(err, SEGUE_AV_UNSUPPORTED, "an animated WebP; Segue takes still images");
-    AVProbeData probe = { .filename = "", .buf = buffer, .buf_size = (int)length, .mime_type = NULL };
-    int score = 0;
-    *format = av_probe_input_format3(&probe, 1, &score);
-    if (!*format || score <= AVPROBE_SCORE_EXTENSION / 2)
-        return fail_text(err, SEGUE_AV_UNSUPPORTED, "its content is no image format FFmpeg knows, whatever its name says");
-    return 0;
+    int ret = 0;
+    if (length == 0) {
+        ret = fail_text(err, SEGUE_AV_UNSUPPORTED, "the file is empty");
+    } else if (length >= 21 && memcmp(buffer, "RIFF", 4) == 0 && memcmp(buffer + 8, "WEBPVP8X", 8) == 0 && (buffer[20] & 0x02)) {
+        /* Animated WebP: FFmpeg decodes only still WebP (VP8X flags bit 1 is "animation"). */
+        ret = fail_text(err, SEGUE_AV_UNSUPPORTED, "an animated WebP; Segue takes still images");
+    } else {
+        int score = 0;
+        *format = NULL;
+        for (size_t size = 4096; !*format; size *= 16) {
+            size_t n = size < length ? size : length;
+            unsigned char saved[AVPROBE_PADDING_SIZE];
+            memcpy(saved, buffer + n, AVPROBE_PADDING_SIZE);
+            memset(buffer + n, 0, AVPROBE_PADDING_SIZE);
+            AVProbeData probe = { .filename = "", .buf = buffer, .buf_size = (int)n, .mime_type = NULL };
+            *format = av_probe_input_format3(&probe, 1, &score);
+            memcpy(buffer + n, saved, AVPROBE_PADDING_SIZE);
+            if (*format && score <= AVPROBE_SCORE_EXTENSION / 2) *format = NULL;
+            if (n == length) break;
+        }
+        if (!*format) ret = fail_text(err, SEGUE_AV_UNSUPPORTED, "its content is no image format FFmpeg knows, whatever its name says");
+    }
+    av_free(buffer);
+    return ret;
 }
 
 int segue_image_decode(const char *path, int64_t max_pixels, SegueDecodedImage *out, SegueAVError *err) {

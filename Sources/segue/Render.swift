@@ -4,8 +4,11 @@ import Segue
 
 /// What a render draws: the preset, the images, and which frames.
 struct RenderInputs: ParsableArguments {
-    @Option(name: .long, help: "A preset's name (built in, or in a --presets or SEGUE_PRESETS folder) or a preset file's path.")
-    var preset = "stories-cube"
+    @Option(name: .long, help: "A preset's name (built in, or in a --presets or SEGUE_PRESETS folder) or a preset file's path; default: the story's, or stories-cube.")
+    var preset: String?
+
+    @Option(help: ArgumentHelp("A story file (YAML): a preset, overrides and slides, each with its own hold, motion and transition.", valueName: "FILE"))
+    var story: String?
 
     @Option(help: ArgumentHelp("Only these frame indices, for png, framemd5 and sheet output, for example 0,10,20-25.", valueName: "LIST"),
             transform: { text in
@@ -20,14 +23,29 @@ struct RenderInputs: ParsableArguments {
     var inputs: [String] = []
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("Give at least one input image.") }
+        if story != nil {
+            guard inputs.isEmpty else { throw ValidationError("Give the images in the story file or on the command line, not both.") }
+        } else {
+            guard !inputs.isEmpty else { throw ValidationError("Give at least one input image (or --story FILE).") }
+        }
     }
 
     /// One export as the command line runs it: interruptible, reporting progress on stderr.
     func export(options: ExportOptions, output: String, format: OutputFormat?) throws {
-        let preset = try Preset.load(self.preset, overrides: options.presetOverrides, library: options.library.library())
-        var job = try Job(preset: preset, inputs: inputs, output: output, format: format,
+        let library = try options.library.library()
+        var job: Job
+        if let story {
+            // The story's preset and keys first; the command line's options win over them.
+            let story = try Story.load(story)
+            let preset = try Preset.load(self.preset ?? story.preset ?? "stories-cube", overrides: options.presetOverrides,
+                                         underlying: story.settings, library: library)
+            job = try Job(preset: preset, slides: story.slides, output: output, format: format, frames: frames,
+                          limits: options.limits, overwrite: options.force)
+        } else {
+            let preset = try Preset.load(self.preset ?? "stories-cube", overrides: options.presetOverrides, library: library)
+            job = try Job(preset: preset, inputs: inputs, output: output, format: format,
                           frames: frames, limits: options.limits, overwrite: options.force)
+        }
         job.resume = options.resume
         if let threads = options.threads { job.threads = threads }
         Interruption.shared.install()

@@ -176,7 +176,7 @@ struct RenderCLITests {
             (["render", example("a.jpg"), "-o", folder.appendingPathComponent("x.avi").path], "cannot tell the format of"),
             (["render", "--frames", "0,500", example("a.jpg"), "-o", "-"], "frame 500 is past the last frame (59)"),
             (["render", "--frames", "0,10", example("a.jpg"), "-o", out], "--frames selects frames for png, framemd5 and sheet output"),
-            (["render", "-o", out], "Give at least one input image."),
+            (["render", "-o", out], "Give at least one input image (or --story FILE)."),
             (["render", example("a.jpg")], "Missing expected argument '-o <OUTPUT>'"),
         ]
         for (arguments, expected) in cases {

@@ -69,6 +69,19 @@ struct DefectTests {
         }
     }
 
+    @Test("a photo whose EXIF block fills its first 20 KB is still a JPEG (as a camera's are)")
+    func bigExif() throws {
+        let photos = try photoFolder()
+        var jpeg = [UInt8](try Data(contentsOf: photos.appendingPathComponent("a.jpg")))
+        // An APP1 segment of 20,000 bytes right after the start of image, before any picture header.
+        let body = [UInt8]("Exif\0\0".utf8) + [UInt8](repeating: 0, count: 19_992)
+        let length = body.count + 2
+        jpeg.insert(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body, at: 2)
+        try Data(jpeg).write(to: photos.appendingPathComponent("camera.jpg"))
+        let r = try run(segueBinary, ["render", "camera.jpg", "-o", "camera.mp4"] + small, in: photos)
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
     @Test("batch shows live progress on a terminal, as render does")
     func batchProgressOnTerminal() throws {
         let photos = try photoFolder()

@@ -16,6 +16,8 @@ public struct Manifest: Sendable {
         public var format: OutputFormat?
         /// Where the job is written in the manifest.
         public var origin: ConfigOrigin
+        /// The job's slides, when it gives `slides:` (a story) instead of `inputs:`.
+        public var slides: [StorySlide]?
     }
 
     public var path: String
@@ -59,7 +61,15 @@ public struct Manifest: Sendable {
             let name = attempt { try r.text("name", default: "", "A name for the job in the summary; default: the output's file name.") }
             let preset = attempt { try r.text("preset", default: "stories-cube", "A preset's name or a preset file (relative to the manifest).") }
             let set = r.raw("set", type: "mapping", "Preset keys for this job, dotted or nested, as --set takes them.")
-            let inputs = attempt { try r.texts("inputs", expected: "one or more image paths, like [a.jpg, b.png]", "The images, in order.") }
+            let slidesNode = r.raw("slides", type: "[slide]", "The slides of a story, each with an image and optionally hold, motion, transition; instead of inputs.")
+            let slides = slidesNode.flatMap { node in attempt { try StorySlide.list(node, key: "jobs[\(i + 1)].slides", resolve: resolve) } }
+            var inputs = attempt { try r.texts("inputs", expected: "one or more image paths, like [a.jpg, b.png]", "The images, in order.") }
+            if slidesNode != nil {
+                if case .some(.some) = inputs {
+                    found.append("\(PresetError.invalid(key: "jobs[\(i + 1)].inputs", origin: item.origin, value: "given with slides", expected: "inputs or slides, not both"))")
+                }
+                inputs = .some(slides.map { $0.map(\.image) })
+            }
             let output = attempt { try r.requiredText("output", expected: "the output's path", "Where the job writes.") }
             var format: OutputFormat?
             if let node = r.raw("format", type: "text", "The output format; default: from the output's name.") {
@@ -91,8 +101,8 @@ public struct Manifest: Sendable {
             }
             entries.append(Entry(number: i + 1, name: name.isEmpty ? (output as NSString).lastPathComponent : name,
                                  preset: PresetLibrary.looksLikePath(preset) ? resolve(preset) : preset,
-                                 settings: settings, inputs: inputs.map(resolve), output: resolve(output),
-                                 format: format, origin: item.origin))
+                                 settings: settings, inputs: slidesNode == nil ? inputs.map(resolve) : inputs, output: resolve(output),
+                                 format: format, origin: item.origin, slides: slides))
         }
         // Outputs must differ, and no job may write over another's input.
         var writers: [String: Int] = [:]
@@ -328,8 +338,10 @@ public enum BatchRunner {
         for entry in entries {
             do {
                 let preset = try Preset.load(entry.preset, overrides: settings.overrides, settings: entry.settings, library: settings.library)
-                var job = try Job(preset: preset, inputs: entry.inputs, output: entry.output, format: entry.format,
-                                  limits: settings.limits, overwrite: settings.overwrite)
+                var job = try entry.slides.map {
+                    try Job(preset: preset, slides: $0, output: entry.output, format: entry.format, limits: settings.limits, overwrite: settings.overwrite)
+                } ?? Job(preset: preset, inputs: entry.inputs, output: entry.output, format: entry.format,
+                         limits: settings.limits, overwrite: settings.overwrite)
                 job.resume = settings.resume
                 if let threads = settings.threads { job.threads = threads }
                 let found = job.problems()

@@ -42,7 +42,10 @@ public struct ExportResult: Sendable {
 public final class Storyboard: Sendable {
     public let canvas: Canvas
     public let timeline: Timeline
+    /// The preset's transition, which runs the whole video unless there is a plan.
     public let transition: any Transition
+    /// Each slide's hold, motion and cut, for a story.
+    public let plan: StoryPlan?
     public let pictures: PictureCache
     /// One full-screen page per input.
     public let pages: [Layer]
@@ -59,20 +62,24 @@ public final class Storyboard: Sendable {
         let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: Set(sources).map { ($0, byPath[inputs[$0]]!) })) {
             try Image.decode(path: inputs[$0], limits: limits)
         }
-        self.init(sizes: sources.map { byPath[inputs[$0]]!.size }, sources: sources, pictures: cache, preset: job.preset, threads: job.threads)
+        self.init(sizes: sources.map { byPath[inputs[$0]]!.size }, sources: sources, pictures: cache, preset: job.preset,
+                  plan: job.plan, timeline: job.timeline, threads: job.threads)
     }
 
     /// A storyboard over images already in memory, input k being `images[k]`.
     public convenience init(images: [Image], preset: Preset, threads: Int = 2) {
-        self.init(sizes: images.map(\.size), sources: Array(images.indices), pictures: PictureCache(images), preset: preset, threads: threads)
+        let preset = preset
+        self.init(sizes: images.map(\.size), sources: Array(images.indices), pictures: PictureCache(images), preset: preset,
+                  plan: nil, timeline: preset.timeline(screens: preset.screenCount(inputs: images.count)), threads: threads)
     }
 
-    private init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, threads: Int) {
+    private init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, plan: StoryPlan?, timeline: Timeline, threads: Int) {
         let canvas = preset.canvas
         self.canvas = canvas
         self.pictures = pictures
-        let transition = preset.transition.transition
-        self.transition = transition
+        self.plan = plan
+        self.timeline = timeline
+        transition = preset.transition.transition
         pages = zip(sources, sizes).map { source, size -> Layer in
             var page = Layer(frame: canvas.bounds)
             page.contents = Picture(source: source, size: size)
@@ -81,11 +88,9 @@ public final class Storyboard: Sendable {
             page.name = "page"
             return page
         }
-        let count = transition.screenCount(pages: pages.count)
-        timeline = preset.timeline(screens: count)
-        guard count > 0 else { return }
+        let count = timeline.screenCount
         // Every picture the screens draw, by source: a source's full-size pixels go once all are made.
-        let screenKeys = (0..<count).map { PictureCache.keys(in: transition.screen($0, pages: pages, bounds: canvas.bounds), scale: canvas.scale) }
+        let screenKeys = (0..<count).map { PictureCache.keys(in: screen($0), scale: canvas.scale) }
         let keysBySource = Dictionary(grouping: screenKeys.joined(), by: \.source).mapValues(Set.init)
         try? pictures.prepare(screen(0), scale: canvas.scale, threads: threads)
         pictures.releaseSources(whoseKeysAreReady: keysBySource)
@@ -100,10 +105,44 @@ public final class Storyboard: Sendable {
 
     deinit { stop.cancel() }
 
-    /// Still screen `index`.
-    public func screen(_ index: Int) -> Layer { transition.screen(index, pages: pages, bounds: canvas.bounds) }
+    /// Still screen `index` (for a story, slide `index` at the start of its hold).
+    public func screen(_ index: Int) -> Layer {
+        guard plan != nil else { return transition.screen(index, pages: pages, bounds: canvas.bounds) }
+        let onScreen = timeline.timeOnScreen(index)
+        return page(index, at: index == 0 ? 0 : onScreen.lowerBound + timeline.durations[index - 1])
+    }
 
-    /// The scene of a moment of the timeline.
+    /// Slide `index` of a story at `time` seconds, moved by its motion.
+    func page(_ index: Int, at time: Double) -> Layer {
+        guard let plan, !plan.motions[index].isStill else { return pages[index] }
+        let span = timeline.timeOnScreen(index)
+        let t = span.upperBound > span.lowerBound ? (time - span.lowerBound) / (span.upperBound - span.lowerBound) : 0
+        return pages[index].moving(plan.motions[index], at: t)
+    }
+
+    /// The scene of frame `index`.
+    public func scene(at index: Int) -> Layer {
+        let moment = timeline.moment(at: index)
+        guard plan != nil else { return scene(moment) }
+        let time = Double(index) / Double(timeline.fps)
+        switch moment {
+        case let .hold(screen):
+            return .root(canvas.bounds, [page(screen, at: time)])
+        case let .transition(step, progress, _):
+            return plan!.cuts[step].transition.cut(from: page(step, at: time), to: page(step + 1, at: time), progress: progress, bounds: canvas.bounds)
+        }
+    }
+
+    /// What frame `index` shows when it is a still (a hold whose slide does not move), so that
+    /// equal stills are composed once; nil for a frame that must be composed.
+    public func still(at index: Int) -> Moment? {
+        let moment = timeline.moment(at: index)
+        guard case let .hold(screen) = moment else { return nil }
+        if let plan, !plan.motions[screen].isStill { return nil }
+        return moment
+    }
+
+    /// The scene of a moment of the timeline, for a video the preset's transition runs.
     public func scene(_ moment: Moment) -> Layer {
         switch moment {
         case let .hold(index):
@@ -159,18 +198,18 @@ public enum Exporter {
             var previous: Moment?
             for index in indices {
                 if stop.isCancelled || cancellation?.isCancelled == true { break }
-                let moment = timeline.moment(at: index)
-                if moment == previous { queue.put(.repeatLast(index)); continue }
+                let still = storyboard.still(at: index)
+                if let still, still == previous { queue.put(.repeatLast(index)); continue }
                 guard let frame = pool.take(unless: stop) else { break }
                 let began = DispatchTime.now()
                 do {
-                    try compositor.render(storyboard.scene(moment), canvas: storyboard.canvas, pictures: storyboard.pictures, into: frame)
+                    try compositor.render(storyboard.scene(at: index), canvas: storyboard.canvas, pictures: storyboard.pictures, into: frame)
                 } catch {
                     queue.put(.failed(error))
                     break
                 }
                 composeTime.add(seconds(since: began))
-                previous = moment
+                previous = still
                 queue.put(.frame(index, frame))
             }
             queue.put(.end)

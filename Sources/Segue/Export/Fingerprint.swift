@@ -21,6 +21,7 @@ public enum Fingerprint {
         var document = "segue fingerprint 1\nsegue \(SegueVersion.number)\nformat \(job.format.rawValue)\n"
         document += "frames \(job.frames?.description ?? "all")\n"
         document += "preset \(String(reflecting: preset))\n"
+        document += "plan \(job.plan.map { String(reflecting: $0) } ?? "none")\n"
         for (index, input) in job.inputs.enumerated() {
             document += "input \(index + 1) \(try contentDigest(of: input))\n"
         }

@@ -80,6 +80,9 @@ public struct Job: Sendable {
     /// Whether an existing output made from the same fingerprint is kept instead of rendered
     /// again (and one made from another, or none, replaced). See `Fingerprint`.
     public var resume: Bool = false
+    /// Each slide's hold, motion and cut, when the job is a story (slides that set their own,
+    /// or a preset with motion); nil when the preset's transition runs the whole video.
+    public private(set) var plan: StoryPlan?
 
     /// Frames a contact sheet samples when no frames are chosen.
     public static let sheetFrames = 12
@@ -98,6 +101,18 @@ public struct Job: Sendable {
         self.threads = max(1, threads)
         self.limits = limits
         self.overwrite = overwrite
+        if !preset.motion.isStill {
+            plan = try StoryPlan(slides: inputs.map { StorySlide(image: $0) }, preset: preset)
+        }
+    }
+
+    /// A story: slides with their own holds, motions and cuts, the preset supplying the rest.
+    public init(preset: Preset, slides: [StorySlide], output: String, format: OutputFormat? = nil,
+                frames: FrameSelection? = nil, threads: Int = CPUBudget.available(),
+                limits: Limits = Limits(), overwrite: Bool = false) throws {
+        try self.init(preset: preset, inputs: slides.map(\.image), output: output, format: format, frames: frames,
+                      threads: threads, limits: limits, overwrite: overwrite)
+        plan = try StoryPlan(slides: slides, preset: preset)
     }
 
     /// The frames written, of `count`: those chosen, or all (a sheet samples evenly).
@@ -109,7 +124,13 @@ public struct Job: Sendable {
     }
 
     /// The video's timeline (it depends on the inputs only through their number).
-    public var timeline: Timeline { preset.timeline(screens: preset.screenCount(inputs: inputs.count)) }
+    public var timeline: Timeline {
+        guard let plan else { return preset.timeline(screens: preset.screenCount(inputs: inputs.count)) }
+        let cuts = plan.cuts
+        return Timeline(holds: plan.holds, fps: preset.fps, durations: cuts.map(\.duration)) { step, linear in
+            cuts[step].transition.progress(step: 0, linear: linear, curve: cuts[step].curve)
+        }
+    }
 
     /// Checks what can be checked before any work, throwing the first problem.
     public func validate() throws {

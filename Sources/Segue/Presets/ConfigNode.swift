@@ -64,6 +64,19 @@ public struct ConfigNode: Equatable, Sendable {
         self = node
     }
 
+    /// Settings from a file (a manifest's or story's `set`: dotted or nested keys) as one layer.
+    static func layer(of settings: [(key: String, value: ConfigNode)]) throws -> ConfigNode {
+        var layer = ConfigNode(.mapping([]), origin: .builtIn)
+        for (key, value) in settings {
+            let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard !path.contains(where: \.isEmpty) else {
+                throw PresetError.invalid(key: key, origin: value.origin, value: "'\(key)'", expected: "a dotted preset key, like transition.duration")
+            }
+            layer = ConfigNode(path: path, value: value).merged(over: layer)
+        }
+        return layer
+    }
+
     /// One `KEY=VALUE` override as a mapping holding the value at the key's dotted path; the
     /// value is read as YAML (`0.4`, `[1080, 1920]`).
     public init(override text: String) throws {

@@ -17,6 +17,25 @@ public struct Preset: Equatable, Sendable {
             (TransitionRegistry.named(kind) ?? StoriesCube.self).init(values)
         }
 
+        /// Reads a `transition` section: its kind, duration, curve and the kind's parameters.
+        init(reading t: inout ConfigReader) throws {
+            kind = try t.choice("kind", default: nil, among: TransitionRegistry.names, "The transition between inputs.")
+            duration = try t.number("duration", default: 0.5, in: 0...60, "Seconds each transition lasts.")
+            curve = try t.parsed("curve", default: .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
+                                 "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
+            values = try ParameterValues(reading: &t, parameters: TransitionRegistry.named(kind)!.parameters)
+        }
+
+        public init() {}
+
+        /// A hard cut: no transition, the next slide at once.
+        public static var cut: TransitionSettings {
+            var settings = TransitionSettings()
+            settings.kind = Crossfade.name
+            settings.duration = 0
+            return settings
+        }
+
         /// Settings for `transition`, with its parameters' values.
         public mutating func use(_ transition: some Transition) {
             kind = type(of: transition).name
@@ -54,6 +73,8 @@ public struct Preset: Equatable, Sendable {
     /// How each input fills the canvas.
     public var fit: ContentsGravity = .fill
     public var transition = TransitionSettings()
+    /// Ken Burns motion of every slide that does not set its own.
+    public var motion = Motion()
     public var encode = EncodeSettings()
 
     public init() {}
@@ -81,12 +102,12 @@ public struct Preset: Equatable, Sendable {
                                                      "How an input fills the canvas: fill crops, fit letterboxes, stretch distorts."))!
 
         var t = try r.section("transition")
-        transition.kind = try t.choice("kind", default: nil, among: TransitionRegistry.names, "The transition between inputs.")
-        transition.duration = try t.number("duration", default: 0.5, in: 0...60, "Seconds each transition lasts.")
-        transition.curve = try t.parsed("curve", default: .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
-                                        "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
-        transition.values = try ParameterValues(reading: &t, parameters: TransitionRegistry.named(transition.kind)!.parameters)
+        transition = try TransitionSettings(reading: &t)
         try t.finish()
+
+        var m = try r.section("motion")
+        motion = try Motion(reading: &m, default: Motion())
+        try m.finish()
 
         var e = try r.section("encode")
         encode.codec = Codec(rawValue: try e.choice("codec", default: "h264", among: Codec.allCases.map(\.rawValue), "Video codec."))!
@@ -171,30 +192,24 @@ public struct Preset: Equatable, Sendable {
     /// or by file path, then lays `overrides` (`KEY=VALUE`, the value read as YAML) over it,
     /// then `settings` (dotted or nested keys with values from another file, a batch
     /// manifest's `set`).
-    public static func load(_ nameOrPath: String, overrides: [String] = [],
+    /// `underlying` settings (a story file's `set`) are laid over the preset before the overrides.
+    public static func load(_ nameOrPath: String, overrides: [String] = [], underlying: [(key: String, value: ConfigNode)] = [],
                             settings: [(key: String, value: ConfigNode)] = [], library: PresetLibrary? = nil) throws -> Preset {
-        try Preset(resolvedNode(nameOrPath, overrides: overrides, settings: settings, library: library))
+        try Preset(resolvedNode(nameOrPath, overrides: overrides, underlying: underlying, settings: settings, library: library))
     }
 
     /// The configuration tree `load` reads: the preset with what it extends beneath it, then
     /// the overrides, then the settings, each laid over the one before as a layer
     /// (`ConfigNode.layered(over:)`).
-    public static func resolvedNode(_ nameOrPath: String, overrides: [String] = [],
+    public static func resolvedNode(_ nameOrPath: String, overrides: [String] = [], underlying: [(key: String, value: ConfigNode)] = [],
                                     settings: [(key: String, value: ConfigNode)] = [], library: PresetLibrary? = nil) throws -> ConfigNode {
         let library = try library ?? PresetLibrary.standard()
         var node = try library.node(for: nameOrPath)
+        if !underlying.isEmpty { node = try ConfigNode.layer(of: underlying).layered(over: node) }
         var overrideLayer = ConfigNode(.mapping([]), origin: .builtIn)
         for text in overrides { overrideLayer = try ConfigNode(override: text).merged(over: overrideLayer) }
         node = overrideLayer.layered(over: node)
-        var settingsLayer = ConfigNode(.mapping([]), origin: .builtIn)
-        for (key, value) in settings {
-            let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            guard !path.contains(where: \.isEmpty) else {
-                throw PresetError.invalid(key: key, origin: value.origin, value: "'\(key)'", expected: "a dotted preset key, like transition.duration")
-            }
-            settingsLayer = ConfigNode(path: path, value: value).merged(over: settingsLayer)
-        }
-        return settingsLayer.layered(over: node)
+        return try ConfigNode.layer(of: settings).layered(over: node)
     }
 }
 
@@ -353,12 +368,13 @@ public struct PresetLibrary: Sendable {
         return node.layered(over: baseNode)
     }
 
-    /// A preset file's text, refusing files over the size limit and files that are not UTF-8.
-    static func read(_ path: String) throws -> String {
+    /// A preset file's (or story's) text, refusing files over the size limit and files that are not UTF-8.
+    static func read(_ path: String, limit: Int = PresetLibrary.maxFileSize, kind: String = "preset") throws -> String {
+        guard FileManager.default.fileExists(atPath: path) else { throw PresetError.unreadable(path, reason: "no such file") }
         do {
             let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= PresetLibrary.maxFileSize else {
-                throw PresetError.unreadable(path, reason: "it is \(size) bytes, over the limit of \(PresetLibrary.maxFileSize) for a preset")
+            guard size <= limit else {
+                throw PresetError.unreadable(path, reason: "it is \(size) bytes, over the limit of \(limit) for a \(kind)")
             }
             return try String(contentsOfFile: path, encoding: .utf8)
         } catch let error as PresetError {

@@ -120,8 +120,10 @@ struct WarpSource: PixelSource {
     }
 
     /// The texel position of pixel (x, y)'s center, in 1/65536 texel, texel centers at whole numbers.
-    @inline(__always) func position(x: Int, y: Int) -> (Int, Int) {
-        let px = Double(x) + 0.5, py = Double(y) + 0.5
+    @inline(__always) func position(x: Int, y: Int) -> (Int, Int) { position(px: Double(x) + 0.5, py: Double(y) + 0.5) }
+
+    /// The texel position of canvas point (px, py), in 1/65536 texel.
+    @inline(__always) func position(px: Double, py: Double) -> (Int, Int) {
         let w = px * map.m13 + py * map.m23 + map.m33
         let r = 1 / max(w, 1e-12)
         @inline(__always) func fixed(_ s: Double) -> Int { Int(min(max((s - 0.5) * 65536, -1e15), 1e15)) }

@@ -109,3 +109,4 @@ extension Layer {
         position = Point(x: frame.minX + anchorPoint.x * frame.width, y: frame.minY + anchorPoint.y * frame.height)
     }
 }
+

@@ -10,14 +10,15 @@ public enum Moment: Equatable, Hashable, Sendable {
 /// The sequence hold, transition, hold, ..., hold over a number of screens, sampled at a
 /// frame rate.
 ///
-/// Frame i shows time i / fps. Screen k holds for `hold` seconds, then transition k runs
+/// Frame i shows time i / fps. Screen k holds for `holds[k]` seconds, then transition k runs
 /// for `durations[k]` with linear progress (t - start) / duration, which `progress` turns
-/// into the progress it is drawn at (a timing curve). The video lasts
-/// screens x hold + the sum of the durations, rounded to whole frames.
+/// into the progress it is drawn at (a timing curve). The video lasts the sum of the holds
+/// and the durations, rounded to whole frames.
 public struct Timeline: Sendable {
     public let screenCount: Int
     public let fps: Int
-    public let hold: Double
+    /// Seconds each screen holds still.
+    public let holds: [Double]
     /// Seconds of each transition; one fewer than the screens.
     public let durations: [Double]
     /// Eased progress of transition `step` from its linear progress.
@@ -25,21 +26,27 @@ public struct Timeline: Sendable {
     /// Start time of each transition.
     private let starts: [Double]
 
-    public init(screenCount: Int, fps: Int, hold: Double, durations: [Double],
-                progress: @escaping @Sendable (_ step: Int, _ linear: Double) -> Double) {
-        precondition(screenCount >= 1 && fps >= 1 && hold >= 0 && durations.count == screenCount - 1)
-        self.screenCount = screenCount
+    public init(holds: [Double], fps: Int, durations: [Double], progress: @escaping @Sendable (_ step: Int, _ linear: Double) -> Double) {
+        precondition(!holds.isEmpty && fps >= 1 && holds.allSatisfy { $0 >= 0 } && durations.count == holds.count - 1)
+        self.screenCount = holds.count
         self.fps = fps
-        self.hold = hold
+        self.holds = holds
         self.durations = durations
         self.progress = progress
         var starts: [Double] = []
-        var t = hold
-        for d in durations {
+        var t = 0.0
+        for (hold, d) in zip(holds, durations) {
+            t += hold
             starts.append(t)
-            t += d + hold
+            t += d
         }
         self.starts = starts
+    }
+
+    /// Screens that all hold `hold` seconds.
+    public init(screenCount: Int, fps: Int, hold: Double, durations: [Double],
+                progress: @escaping @Sendable (_ step: Int, _ linear: Double) -> Double) {
+        self.init(holds: Array(repeating: hold, count: screenCount), fps: fps, durations: durations, progress: progress)
     }
 
     /// N screens joined by transitions of one duration and one timing curve.
@@ -49,7 +56,15 @@ public struct Timeline: Sendable {
     }
 
     /// Seconds from the first frame to the end of the last hold.
-    public var seconds: Double { Double(screenCount) * hold + durations.reduce(0, +) }
+    public var seconds: Double { holds.reduce(0, +) + durations.reduce(0, +) }
+
+    /// When screen `index` is first and last seen: from the start of the transition into it
+    /// (0 for the first) to the end of the transition out of it (the end for the last).
+    public func timeOnScreen(_ index: Int) -> ClosedRange<Double> {
+        let first = index == 0 ? 0 : starts[index - 1]
+        let last = index == screenCount - 1 ? seconds : starts[index] + durations[index]
+        return first...max(first, last)
+    }
 
     /// round(fps x seconds), at least 1.
     public var frameCount: Int { max(1, Int((Double(fps) * seconds).rounded())) }

@@ -107,6 +107,9 @@ public struct ParameterValues: Hashable, Sendable, CustomStringConvertible {
         set { set(parameter.key, parameter.wrap(newValue)) }
     }
 
+    /// The value set for `key`, if any.
+    func value(_ key: String) -> ParameterValue? { pairs.first { $0.key == key }?.value }
+
     mutating func set(_ key: String, _ value: ParameterValue) {
         pairs.removeAll { $0.key == key }
         pairs.append((key, value))

@@ -43,6 +43,11 @@ public struct TelegramCube: Transition {
         scene(from: screen(step, pages: pages, bounds: bounds), to: screen(step + 1, pages: pages, bounds: bounds), progress: progress, bounds: bounds)
     }
 
+    /// One cut of a story: the next page turns in (enterFirst is for a whole video only).
+    public func cut(from: Layer, to: Layer, progress: Double, bounds: Rect) -> Layer {
+        scene(from: from, to: to, progress: progress, bounds: bounds)
+    }
+
     func scene(from: Layer, to: Layer, progress: Double, bounds: Rect) -> Layer {
         let width = bounds.width
         let forward = values[Self.direction] == .forward

@@ -32,6 +32,9 @@ public protocol Transition: Sendable {
     /// `progress` (0...1, beyond it for a curve that overshoots). At progress 0 it shows
     /// exactly screen `step`; at 1 exactly screen `step + 1`.
     func scene(step: Int, progress: Double, pages: [Layer], bounds: Rect) -> Layer
+    /// The scene of one cut of a story between two pages, at `progress`; only for a
+    /// transition that `joinsTwoPages`.
+    func cut(from: Layer, to: Layer, progress: Double, bounds: Rect) -> Layer
     /// Seconds of transition `step`, given the preset's `transition.duration`.
     func duration(step: Int, base: Double) -> Double
     /// The progress transition `step` is drawn at, `linear` seconds-fraction into it.
@@ -50,6 +53,9 @@ extension Transition {
     }
 
     public static var joinsTwoPages: Bool { true }
+    public func cut(from: Layer, to: Layer, progress: Double, bounds: Rect) -> Layer {
+        scene(step: 0, progress: progress, pages: [from, to], bounds: bounds)
+    }
     public func duration(step: Int, base: Double) -> Double { base }
     public func progress(step: Int, linear: Double, curve: TimingCurve) -> Double { curve(linear) }
 }

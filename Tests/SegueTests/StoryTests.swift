@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import Segue
+
+@Suite("Stories: a hold, a motion and a cut per slide")
+struct StoryTests {
+    func story(_ yaml: String) throws -> (Story, URL) {
+        let folder = temporaryFolder()
+        for name in ["a.jpg", "b.png", "c.webp"] {
+            try FileManager.default.copyItem(atPath: example(name), toPath: folder.appendingPathComponent(name).path)
+        }
+        let path = folder.appendingPathComponent("story.yaml")
+        try yaml.write(to: path, atomically: true, encoding: .utf8)
+        return (try Story.load(path.path), folder)
+    }
+
+    func job(_ yaml: String, overrides: [String] = ["canvas.size=[90, 160]", "canvas.scale=0.25"]) throws -> Job {
+        let (story, folder) = try story(yaml)
+        let preset = try Preset.load(story.preset ?? "stories-cube", overrides: overrides, underlying: story.settings)
+        return try Job(preset: preset, slides: story.slides, output: folder.appendingPathComponent("out.framemd5").path)
+    }
+
+    @Test("three slides with their own holds and two different cuts: the frame count, the holds, which cut at which progress")
+    func timeline() throws {
+        let job = try job("""
+            preset: slide
+            set: {fps: 10, hold: 9}
+            slides:
+              - {image: a.jpg, hold: 1, transition: {kind: crossfade, duration: 0.5, curve: linear}}
+              - {image: b.png, hold: 2, transition: {kind: telegram-cube, duration: 1, curve: linear, maxAngle: 45}}
+              - {image: c.webp, hold: 0.5}
+            """)
+        let plan = try #require(job.plan)
+        #expect(plan.holds == [1, 2, 0.5])
+        #expect(plan.cuts.map(\.kind) == ["crossfade", "telegram-cube"] && plan.cuts.map(\.duration) == [0.5, 1])
+        #expect(plan.cuts[1].values == TelegramCube().with(TelegramCube.maxAngle, 45).values)
+        let timeline = job.timeline
+        // 1 + 0.5 + 2 + 1 + 0.5 = 5 s at 10 fps.
+        #expect(timeline.frameCount == 50)
+        for i in 0..<10 { #expect(timeline.moment(at: i) == .hold(index: 0), "frame \(i)") }
+        for i in 10..<15 {
+            guard case let .transition(step, progress, _) = timeline.moment(at: i) else { Issue.record("frame \(i) is no transition"); continue }
+            #expect(step == 0 && close(progress, Double(i - 10) / 5, 1e-9), "frame \(i)")
+        }
+        for i in 15..<35 { #expect(timeline.moment(at: i) == .hold(index: 1), "frame \(i)") }
+        for i in 35..<45 {
+            guard case let .transition(step, progress, _) = timeline.moment(at: i) else { Issue.record("frame \(i) is no transition"); continue }
+            #expect(step == 1 && close(progress, Double(i - 35) / 10, 1e-9), "frame \(i)")
+        }
+        for i in 45..<50 { #expect(timeline.moment(at: i) == .hold(index: 2), "frame \(i)") }
+        // Each cut is drawn by its own transition.
+        let board = try Storyboard(job: job)
+        #expect(board.scene(at: 12).sublayers.count == 2)                         // a crossfade: both pages flat
+        #expect(board.scene(at: 40).sublayers.first?.name == "collectionView")    // the Telegram cube's collection view
+    }
+
+    @Test("a hard cut is no transition at all; per-slide transitions may not be whole-story ones")
+    func cutsAndRefusals() throws {
+        let job = try job("""
+            set: {fps: 10}
+            slides:
+              - {image: a.jpg, hold: 1, transition: cut}
+              - {image: b.png, hold: 1}
+            """)
+        #expect(job.timeline.frameCount == 20 && job.timeline.moment(at: 9) == .hold(index: 0) && job.timeline.moment(at: 10) == .hold(index: 1))
+        do {
+            _ = try self.job("slides:\n  - {image: a.jpg, transition: cube-fold}\n  - {image: b.png}\n")
+            Issue.record("cube-fold was taken as a cut")
+        } catch {
+            #expect("\(error)".contains("line 2: 'transition' is 'cube-fold' (expected a transition that joins two slides"), "\(error)")
+            #expect("\(error)".contains("builds screens of its own and is used as a whole-story preset"))
+        }
+    }
+
+    @Test("story files: unknown keys with their line and the likely key, missing images, negative holds")
+    func errors() throws {
+        let cases: [(String, String)] = [
+            ("slides:\n  - image: a.jpg\n    hodl: 2\n", "line 3: unknown key 'slides[1].hodl'. Did you mean 'hold'?"),
+            ("slides:\n  - image: gone.jpg\n", "line 2: 'slides[1].image' is '"),
+            ("slides:\n  - {image: a.jpg, hold: -1}\n", "line 2: 'slides[1].hold' is -1, out of range (expected 0...3600)"),
+            ("slides:\n  - {image: a.jpg, motion: zoom}\n  - {image: b.png}\n", "line 2: 'motion' is 'zoom' (expected one of: none, in, out, left, right, up, down"),
+            ("slides:\n  - image: a.jpg\n    transition: {kind: crossfade, duraton: 1}\n  - {image: b.png}\n",
+             "line 3: unknown key 'transition.duraton'. Did you mean 'duration'?"),
+            ("slides: []\n", "'slides' is an empty list"),
+            ("slide:\n  - {image: a.jpg}\n", "unknown key 'slide'. Did you mean 'slides'?"),
+        ]
+        for (yaml, message) in cases {
+            do {
+                _ = try job(yaml)
+                Issue.record("accepted: \(yaml)")
+            } catch {
+                #expect("\(error)".contains(message), "\(yaml): \(error)")
+            }
+        }
+    }
+
+    @Test("Ken Burns: a bright dot moves away from the zoom's center smoothly, second differences within 0.05 px per frame²")
+    func motionIsSmooth() throws {
+        // A dark picture with a small bright dot up and to the left of the center.
+        let width = 360, height = 640
+        let image = makeImage(width: width, height: height) { x, y in
+            let dx = Double(x) + 0.5 - 120, dy = Double(y) + 0.5 - 200
+            let v = UInt8(max(0, 255 - (dx * dx + dy * dy) * 2.5).rounded())   // 10 px in radius: 5 on the canvas
+            return (v, v, v)
+        }
+        var preset = try Preset.load("crossfade", overrides: ["canvas.size=[180, 320]", "canvas.scale=0.5", "fps=30", "hold=3",
+                                                              "motion.kind=in", "motion.amount=0.3"])
+        preset.fit = .fill
+        let storyboardJob = try Job(preset: preset, inputs: [example("a.jpg")], output: "x.framemd5")
+        let plan = try #require(storyboardJob.plan)
+        #expect(plan.motions == [Motion(kind: .in, amount: 0.3)])
+        let board = Storyboard(images: [image], preset: preset)
+        let pages = board.pages
+        let timeline = storyboardJob.timeline
+        #expect(timeline.frameCount == 90)
+        var centroids: [Point] = []
+        for index in 0..<90 {
+            let t = Double(index) / Double(timeline.frameCount - 1)
+            let scene = Layer.root(preset.canvas.bounds, [pages[0].moving(plan.motions[0], at: t)])
+            let frame = try Compositor(threads: 1).render(scene, canvas: preset.canvas, pictures: board.pictures)
+            var sx = 0.0, sy = 0.0, total = 0.0
+            for y in 0..<frame.height {
+                for x in 0..<frame.width {
+                    let v = Double(red(frame[x, y]))
+                    sx += v * (Double(x) + 0.5); sy += v * (Double(y) + 0.5); total += v
+                }
+            }
+            centroids.append(Point(x: sx / total, y: sy / total))
+        }
+        let center = Point(x: 90, y: 160)
+        let distances = centroids.map { (($0.x - center.x) * ($0.x - center.x) + ($0.y - center.y) * ($0.y - center.y)).squareRoot() }
+        #expect(zip(distances, distances.dropFirst()).allSatisfy { $1 > $0 }, "moves away monotonically: \(distances)")
+        #expect(distances.last! / distances.first! > 1.25 && distances.last! / distances.first! < 1.35)   // a 30 % zoom
+        let second = (1..<(centroids.count - 1)).map { i -> Double in
+            let ax = centroids[i - 1].x - 2 * centroids[i].x + centroids[i + 1].x
+            let ay = centroids[i - 1].y - 2 * centroids[i].y + centroids[i + 1].y
+            return (ax * ax + ay * ay).squareRoot()
+        }
+        #expect(second.max()! <= 0.05, "largest second difference \(second.max()!) px/frame²")
+    }
+
+    @Test("a moving picture is prepared once, at the largest size it is drawn at")
+    func preparedOnce() throws {
+        let preset = try Preset.load("crossfade", overrides: ["canvas.size=[90, 160]", "canvas.scale=0.25", "motion.kind=in", "motion.amount=0.2"])
+        let job = try Job(preset: preset, inputs: [example("a.jpg")], output: "x.framemd5")
+        let board = try Storyboard(job: job)
+        let keys = Set((0..<job.timeline.frameCount).flatMap { PictureCache.keys(in: board.scene(at: $0), scale: 0.25) })
+        #expect(keys.count == 1 && keys.first!.width == 108 && keys.first!.height == 192)   // 90x160 x 1.2
+    }
+}
