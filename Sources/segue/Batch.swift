@@ -174,7 +174,7 @@ final class BatchProgress: Sendable {
         var lastDraw: Double?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let live: Bool
     private let total: Int
     private let start = DispatchTime.now()
@@ -183,7 +183,7 @@ final class BatchProgress: Sendable {
         total = jobs.count
         live = mode == .auto && isatty(STDERR_FILENO) == 1
         let json = mode == .json ? Dictionary(uniqueKeysWithValues: jobs.map { ($0.number, ProgressReporter(mode: .json, job: $0.name)) }) : [:]
-        state = Mutex(State(json: json))
+        state = Locked(State(json: json))
     }
 
     func report(_ entry: Manifest.Entry, _ p: ExportProgress) {

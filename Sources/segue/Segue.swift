@@ -62,8 +62,8 @@ struct SegueCommand: ParsableCommand {
 final class Interruption: Sendable {
     static let shared = Interruption()
     let cancellation = Cancellation()
-    private let received = Mutex<Int32?>(nil)
-    private let sources = Mutex<[DispatchSourceSignal]>([])
+    private let received = Locked<Int32?>(nil)
+    private let sources = Locked<[DispatchSourceSignal]>([])
 
     /// The first signal received, if any (set on a signal queue, read on the main thread).
     var signal: Int32? { received.withLock { $0 } }

@@ -52,7 +52,7 @@ func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a
 /// Images the tests show, by source number: a test's layer shows an image through
 /// `picture(_:)`, and renders through the cache over all of them.
 enum TestPictures {
-    static let images = Mutex<[Image]>([])
+    static let images = Locked<[Image]>([])
     static let cache = PictureCache { index in images.withLock { $0[index] } }
 
     static func add(_ image: Image) -> Picture {

@@ -300,7 +300,7 @@ public enum Exporter {
 func parallelMap<T: Sendable, R: Sendable>(_ items: [T], threads: Int, _ transform: @Sendable (T) throws -> R) throws -> [R] {
     guard items.count > 1, threads > 1 else { return try items.map(transform) }
     let next = Atomic<Int>(0)
-    let results = Mutex([Result<R, Error>?](repeating: nil, count: items.count))
+    let results = Locked([Result<R, Error>?](repeating: nil, count: items.count))
     DispatchQueue.concurrentPerform(iterations: min(threads, items.count)) { _ in
         while true {
             let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -314,7 +314,7 @@ func parallelMap<T: Sendable, R: Sendable>(_ items: [T], threads: Int, _ transfo
 
 /// A sum of seconds kept by one thread and read by another.
 final class Accumulator: Sendable {
-    private let total = Mutex(0.0)
+    private let total = Locked(0.0)
     var value: Double { total.withLock { $0 } }
     func add(_ seconds: Double) { total.withLock { $0 += seconds } }
 }
@@ -334,7 +334,7 @@ public final class Cancellation: Sendable {
 /// `take` waits while it is empty: a list under a mutex and two counting semaphores, one of
 /// free places and one of items.
 final class BlockingQueue<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
+    private let items = Locked<[Element]>([])
     private let places: DispatchSemaphore
     private let filled = DispatchSemaphore(value: 0)
 

@@ -74,7 +74,7 @@ public final class PictureCache: Sendable {
     /// A picture one thread is making; others wait for it.
     private final class Pending: Sendable {
         private let done = DispatchSemaphore(value: 0)
-        private let result = Mutex<Result<Image, any Error>?>(nil)
+        private let result = Locked<Result<Image, any Error>?>(nil)
 
         func fulfil(_ outcome: Result<Image, any Error>) {
             result.withLock { $0 = outcome }
@@ -98,14 +98,14 @@ public final class PictureCache: Sendable {
         var entries: [PictureKey: Entry] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let load: @Sendable (Int) throws -> Image
 
     /// A cache over sources that `load` decodes by index, with those in `preloaded` already
     /// decoded (`load` decodes them again only if they are needed after they were let go).
     public init(preloaded: [Int: Image] = [:], load: @escaping @Sendable (Int) throws -> Image) {
         self.load = load
-        state = Mutex(State(decoded: preloaded))
+        state = Locked(State(decoded: preloaded))
     }
 
     /// A cache over images in memory, source k being `images[k]`.
