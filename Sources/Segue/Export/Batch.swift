@@ -60,7 +60,7 @@ public struct Manifest: Sendable {
             guard var r = attempt({ try ConfigReader(item, path: "jobs[\(i + 1)]") }) else { problems += found; continue }
             let name = attempt { try r.text("name", default: "", "A name for the job in the summary; default: the output's file name.") }
             let preset = attempt { try r.text("preset", default: "stories-cube", "A preset's name or a preset file (relative to the manifest).") }
-            let set = r.raw("set", type: "mapping", "Preset keys for this job, dotted or nested, as --set takes them.")
+            let settings = attempt { try r.settings("set", "Preset keys for this job, dotted or nested, as --set takes them.") } ?? []
             let slidesNode = r.raw("slides", type: "[slide]", "The slides of a story, each with an image and optionally hold, motion, transition; instead of inputs.")
             let slides = slidesNode.flatMap { node in attempt { try StorySlide.list(node, key: "jobs[\(i + 1)].slides", resolve: resolve) } }
             var inputs = attempt { try r.texts("inputs", expected: "one or more image paths, like [a.jpg, b.png]", "The images, in order.") }
@@ -84,14 +84,6 @@ public struct Manifest: Sendable {
                 }
             }
             _ = attempt { try r.finish() }
-            var settings: [(key: String, value: ConfigNode)] = []
-            if let set {
-                if case let .mapping(pairs) = set.value {
-                    settings = pairs.map { ($0.key, $0.value) }
-                } else {
-                    found.append("\(PresetError.wrongType(key: "jobs[\(i + 1)].set", origin: set.origin, found: ConfigReader.kind(of: set), expected: "a mapping of preset keys to values"))")
-                }
-            }
             if case .some(nil) = inputs {
                 found.append("\(PresetError.missingKey(key: "jobs[\(i + 1)].inputs", origin: item.origin, expected: "a list of one or more image paths"))")
             }

@@ -68,7 +68,6 @@ public final class Storyboard: Sendable {
 
     /// A storyboard over images already in memory, input k being `images[k]`.
     public convenience init(images: [Image], preset: Preset, threads: Int = 2) {
-        let preset = preset
         self.init(sizes: images.map(\.size), sources: Array(images.indices), pictures: PictureCache(images), preset: preset,
                   plan: nil, timeline: preset.timeline(screens: preset.screenCount(inputs: images.count)), threads: threads)
     }

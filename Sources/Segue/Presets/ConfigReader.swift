@@ -166,6 +166,16 @@ public struct ConfigReader {
         return try items.map { try ConfigReader.string($0, key: fullKey(key)) }
     }
 
+    /// A `set` mapping of preset keys (dotted or nested) to values, as a manifest job or a story
+    /// gives them; empty when absent.
+    public mutating func settings(_ key: String, _ meaning: String) throws -> [(key: String, value: ConfigNode)] {
+        guard let found = lookup(key, "mapping", "(none)", "", meaning) else { return [] }
+        guard case let .mapping(pairs) = found.value else {
+            throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "a mapping of preset keys to values")
+        }
+        return pairs.map { ($0.key, $0.value) }
+    }
+
     /// The node at `key` as written, for a caller that reads it itself; nil when absent.
     public mutating func raw(_ key: String, type: String, _ meaning: String) -> ConfigNode? {
         lookup(key, type, "(none)", "", meaning)

@@ -18,12 +18,20 @@ public struct Preset: Equatable, Sendable {
         }
 
         /// Reads a `transition` section: its kind, duration, curve and the kind's parameters.
-        init(reading t: inout ConfigReader) throws {
-            kind = try t.choice("kind", default: nil, among: TransitionRegistry.names, "The transition between inputs.")
-            duration = try t.number("duration", default: 0.5, in: 0...60, "Seconds each transition lasts.")
-            curve = try t.parsed("curve", default: .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
+        /// Keys left out take `base`'s values (a story's cut over the preset's transition; the
+        /// parameters only when the kind is the same), or the defaults.
+        init(reading t: inout ConfigReader, over base: TransitionSettings? = nil) throws {
+            kind = try t.choice("kind", default: base?.kind, among: TransitionRegistry.names, "The transition between inputs.")
+            duration = try t.number("duration", default: base?.duration ?? 0.5, in: 0...60, "Seconds each transition lasts.")
+            curve = try t.parsed("curve", default: base?.curve ?? .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
                                  "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
-            values = try ParameterValues(reading: &t, parameters: TransitionRegistry.named(kind)!.parameters)
+            let parameters = TransitionRegistry.named(kind)!.parameters
+            let read = try ParameterValues(reading: &t, parameters: parameters)
+            guard let base, base.kind == kind else { values = read; return }
+            values = base.values
+            for parameter in parameters where t.node[parameter.key] != nil {
+                values.set(parameter.key, read.value(parameter.key) ?? parameter.defaultValue)
+            }
         }
 
         public init() {}
@@ -34,12 +42,6 @@ public struct Preset: Equatable, Sendable {
             settings.kind = Crossfade.name
             settings.duration = 0
             return settings
-        }
-
-        /// Settings for `transition`, with its parameters' values.
-        public mutating func use(_ transition: some Transition) {
-            kind = type(of: transition).name
-            values = transition.values
         }
     }
 

@@ -86,19 +86,12 @@ public struct Story: Sendable {
         func resolve(_ p: String) -> String { p.hasPrefix("/") || folder.isEmpty ? p : Manifest.normalized(folder + "/" + p) }
         var r = try ConfigReader(root)
         let preset = try r.raw("preset", type: "text", "A preset's name or file, for the defaults.").map { try ConfigReader.string($0, key: "preset") }
-        let set = r.raw("set", type: "mapping", "Preset keys, dotted or nested, as --set takes them.")
+        let settings = try r.settings("set", "Preset keys, dotted or nested, as --set takes them.")
         guard let slidesNode = r.raw("slides", type: "[slide]", "The slides, in order.") else {
             try r.finish()
             throw PresetError.missingKey(key: "slides", origin: root.origin, expected: "a list of slides, each with an image")
         }
         try r.finish()
-        var settings: [(key: String, value: ConfigNode)] = []
-        if let set {
-            guard case let .mapping(pairs) = set.value else {
-                throw PresetError.wrongType(key: "set", origin: set.origin, found: ConfigReader.kind(of: set), expected: "a mapping of preset keys to values")
-            }
-            settings = pairs.map { ($0.key, $0.value) }
-        }
         return Story(preset: preset.map { PresetLibrary.looksLikePath($0) ? resolve($0) : $0 }, settings: settings,
                      slides: try StorySlide.list(slidesNode, key: "slides", resolve: resolve))
     }
@@ -154,23 +147,10 @@ public struct StoryPlan: Sendable, Equatable {
 
     static func cut(_ node: ConfigNode, preset: Preset.TransitionSettings) throws -> Preset.TransitionSettings {
         var mapping = node
-        if case let .scalar(text, _) = node.value {
-            if text == "cut" { return .cut }
-            mapping = ConfigNode(.mapping([("kind", node)]), origin: node.origin)
-        }
+        if case .scalar = node.value { mapping = ConfigNode(.mapping([("kind", node)]), origin: node.origin) }
+        if case let .mapping(pairs) = mapping.value, pairs.count == 1, case .scalar("cut", _)? = mapping["kind"]?.value { return .cut }
         var r = try ConfigReader(mapping, path: "transition")
-        let kind = try r.choice("kind", default: preset.kind, among: TransitionRegistry.names + ["cut"], "The transition.")
-        if kind == "cut" { try r.finish(); return .cut }
-        var cut = preset
-        if kind != preset.kind { cut.kind = kind; cut.values = ParameterValues() }
-        cut.duration = try r.number("duration", default: preset.duration, in: 0...60, "Seconds the transition lasts.")
-        cut.curve = try r.parsed("curve", default: preset.curve, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
-                                 "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
-        let parameters = TransitionRegistry.named(kind)!.parameters
-        let read = try ParameterValues(reading: &r, parameters: parameters)
-        for parameter in parameters where mapping[parameter.key] != nil {
-            cut.values.set(parameter.key, read.value(parameter.key) ?? parameter.defaultValue)
-        }
+        let cut = try Preset.TransitionSettings(reading: &r, over: preset)
         try r.finish()
         return cut
     }
