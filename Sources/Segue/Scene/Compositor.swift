@@ -76,7 +76,7 @@ public struct Compositor: Sendable {
     /// `frame`, its pictures resolved through `pictures`.
     public func render(_ root: Layer, canvas: Canvas, pictures: PictureCache, into frame: FrameBuffer) throws {
         precondition(frame.width == canvas.width && frame.height == canvas.height, "frame and canvas differ in size")
-        let quads = prepare(try root.drawList(scale: canvas.scale, pictures: pictures), canvas: canvas)
+        let items = CompiledItem.compile(try root.drawList(scale: canvas.scale, pictures: pictures), canvas: canvas)
         let background = canvas.background.premultipliedPixel
         let bands = (canvas.height + Compositor.bandHeight - 1) / Compositor.bandHeight
         let workers = min(threads, bands)
@@ -84,7 +84,7 @@ public struct Compositor: Sendable {
             let rows = band * Compositor.bandHeight..<min(canvas.height, (band + 1) * Compositor.bandHeight)
             let start = frame.pixels + rows.lowerBound * canvas.width
             start.update(repeating: background, count: rows.count * canvas.width)
-            for quad in quads { quad.draw(into: frame.pixels, width: canvas.width, band: rows) }
+            for item in items { item.draw(into: frame.pixels, width: canvas.width, band: rows) }
         }
         if workers == 1 {
             for band in 0..<bands { draw(band) }
@@ -102,18 +102,111 @@ public struct Compositor: Sendable {
         try render(root, canvas: canvas, pictures: pictures, into: frame)
         return frame
     }
+}
 
-    private func prepare(_ items: [DrawItem], canvas: Canvas) -> [CompiledQuad] {
-        items.compactMap { item in
-            guard let quad = PreparedQuad(corners: item.corners, opacity: item.opacity, canvasHeight: canvas.height) else { return nil }
-            return CompiledQuad(quad: quad, paint: item.paint, clips: item.clips)
+/// A drawn item ready for the rows of any band: a polygon with its pixel source, or a
+/// group drawn apart and composited once.
+enum CompiledItem: Sendable {
+    case polygon(CompiledQuad)
+    case group(items: [CompiledItem], rows: Range<Int>, columns: Range<Int>, k: UInt32)
+
+    /// Prepares `items` for drawing on `canvas`, edges they share joined (see
+    /// `joinSharedEdges`); items with no area on the canvas are left out.
+    static func compile(_ items: [DrawItem], canvas: Canvas) -> [CompiledItem] {
+        var items = items
+        var polygons = items.map { PreparedPolygon(corners: $0.corners, opacity: $0.opacity, canvasHeight: canvas.height) }
+        joinSharedEdges(&items, &polygons, canvasHeight: canvas.height)
+        return zip(items, polygons).compactMap { item, polygon -> CompiledItem? in
+            guard let polygon else { return nil }
+            if case .group(let members) = item.paint {
+                let xs = item.corners.map(\.x)
+                let columns = max(0, Int(xs.min()!.rounded(.down)) - 2)..<min(canvas.width, Int(xs.max()!.rounded(.up)) + 2)
+                let k = UInt32((min(max(item.opacity, 0), 1) * 256).rounded())
+                guard !columns.isEmpty, k > 0 else { return nil }
+                let rows = max(0, polygon.rows.lowerBound - 2)..<min(canvas.height, polygon.rows.upperBound + 2)
+                return .group(items: compile(members, canvas: canvas), rows: rows, columns: columns, k: k)
+            }
+            return .polygon(CompiledQuad(quad: polygon, paint: item.paint, clips: item.clips))
+        }
+    }
+
+    /// Where two polygons meet along an edge, each edge pixel is covered partly by one and
+    /// partly by the other; drawn one after the other, each would let its uncovered part of
+    /// the background through, and a faint line of it would show along the edge. So the
+    /// polygon drawn first reaches one pixel past the shared edge, under the one drawn
+    /// second, which must hide it wholly there: opaque, at full opacity, unmasked. When only
+    /// the first of two neighbours in paint order is such, the two change places (they do not
+    /// overlap, lying on either side of the edge, so their order shows nowhere else).
+    static func joinSharedEdges(_ items: inout [DrawItem], _ polygons: inout [PreparedPolygon?], canvasHeight: Int) {
+        func hides(_ i: Int) -> Bool {
+            guard polygons[i] != nil else { return false }
+            return items[i].paint.isOpaque && items[i].opacity >= 1 && items[i].clips.isEmpty
+        }
+        func isPolygon(_ i: Int) -> Bool {
+            if case .group = items[i].paint { return false }
+            return polygons[i] != nil
+        }
+        for i in items.indices.dropLast() where hides(i) && !hides(i + 1) && isPolygon(i + 1) {
+            if sharedEdge(items[i].corners, items[i + 1].corners) != nil {
+                items.swapAt(i, i + 1)
+                polygons.swapAt(i, i + 1)
+            }
+        }
+        for j in items.indices where hides(j) {
+            for i in 0..<j where isPolygon(i) {
+                if let edge = sharedEdge(items[i].corners, items[j].corners) {
+                    polygons[i]!.extend(edge: edge, by: 1, canvasHeight: canvasHeight)
+                }
+            }
+        }
+    }
+
+    /// The edge of `a` (its index: from corner e to e + 1) that is also an edge of `b`, with
+    /// the two polygons on either side of it.
+    static func sharedEdge(_ a: [Point], _ b: [Point]) -> Int? {
+        let tolerance = 1e-3
+        func near(_ p: Point, _ q: Point) -> Bool { abs(p.x - q.x) <= tolerance && abs(p.y - q.y) <= tolerance }
+        func centroid(_ p: [Point]) -> Point { Point(x: p.map(\.x).reduce(0, +) / Double(p.count), y: p.map(\.y).reduce(0, +) / Double(p.count)) }
+        let ca = centroid(a), cb = centroid(b)
+        for e in a.indices {
+            let p = a[e], q = a[(e + 1) % a.count]
+            guard abs(p.x - q.x) + abs(p.y - q.y) > tolerance else { continue }
+            for f in b.indices {
+                let r = b[f], s = b[(f + 1) % b.count]
+                guard (near(p, s) && near(q, r)) || (near(p, r) && near(q, s)) else { continue }
+                func side(_ c: Point) -> Double { (q.x - p.x) * (c.y - p.y) - (q.y - p.y) * (c.x - p.x) }
+                if side(ca) * side(cb) < 0 { return e }
+            }
+        }
+        return nil
+    }
+
+    func draw(into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
+        switch self {
+        case .polygon(let quad):
+            quad.draw(into: frame, width: width, band: band)
+        case .group(let items, let rows, let columns, let k):
+            let lo = max(band.lowerBound, rows.lowerBound), hi = min(band.upperBound, rows.upperBound)
+            guard lo < hi else { return }
+            // The group's own transparent rows, drawn as the frame's would be, then laid over them.
+            let buffer = UnsafeMutablePointer<UInt32>.allocate(capacity: (hi - lo) * width)
+            defer { buffer.deallocate() }
+            buffer.initialize(repeating: 0, count: (hi - lo) * width)
+            let origin = buffer - lo * width
+            for item in items { item.draw(into: origin, width: width, band: lo..<hi) }
+            for y in lo..<hi {
+                let source = origin + y * width, row = frame + y * width
+                for x in columns where source[x] != 0 {
+                    row[x] = blendPixel(k == 256 ? source[x] : scalePixel(source[x], k), over: row[x])
+                }
+            }
         }
     }
 }
 
-/// A prepared quad and its paint, with the pixel source chosen once for the whole quad.
-struct CompiledQuad {
-    let quad: PreparedQuad
+/// A prepared polygon and its paint, with the pixel source chosen once for the whole polygon.
+struct CompiledQuad: Sendable {
+    let quad: PreparedPolygon
     let paint: Paint
     let clips: [Clip]
 
@@ -121,6 +214,8 @@ struct CompiledQuad {
         switch paint {
         case .solid(let pixel):
             draw(SolidSource(pixel: pixel), into: frame, width: width, band: band)
+        case .group:
+            preconditionFailure("groups are drawn as CompiledItem.group")
         case .image(let image, let box, let map):
             image.pixels.withUnsafeBufferPointer { texels in
                 let base = texels.baseAddress!

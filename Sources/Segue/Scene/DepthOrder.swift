@@ -50,9 +50,19 @@ private func order(_ a: [SIMD3<Double>], _ b: [SIMD3<Double>]) -> PaintOrder {
 /// -1 when every point is behind (or on) the plane of `quad`, +1 when every point is in front
 /// of (or on) it, 0 when all are on it, and 2 when the points straddle it.
 private func side(of points: [SIMD3<Double>], plane quad: [SIMD3<Double>]) -> Int {
-    var normal = cross(quad[1] - quad[0], quad[3] - quad[0])
-    if abs(normal.z) < 1e-12 { normal = cross(quad[2] - quad[1], quad[0] - quad[1]) }
-    let length = (normal * normal).sum().squareRoot()
+    guard quad.count >= 3 else { return 2 }
+    // The plane's normal: the longest cross product of two chords from the first corner
+    // (the corners of a polygon, or of a group's coplanar polygons, in any order).
+    var normal = SIMD3<Double>(repeating: 0)
+    var best = 0.0
+    for i in 1..<quad.count {
+        for j in (i + 1)..<max(i + 1, quad.count) {
+            let n = cross(quad[i] - quad[0], quad[j] - quad[0])
+            let size = (n * n).sum()
+            if size > best { best = size; normal = n }
+        }
+    }
+    let length = best.squareRoot()
     guard length > 1e-12, abs(normal.z) > 1e-9 * length else { return 2 }     // seen edge-on: no verdict
     if normal.z < 0 { normal = -normal }                                     // point it at the viewer
     normal /= length

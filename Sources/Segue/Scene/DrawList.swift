@@ -56,19 +56,31 @@ struct Homography: Equatable {
     }
 }
 
-/// What fills a drawn quad.
-enum Paint {
+/// What fills a drawn polygon.
+indirect enum Paint: Sendable {
     /// One premultiplied color.
     case solid(UInt32)
     /// `image`'s texels inside `source` (whole pixels), reached from a canvas pixel center
     /// through `toTexel`.
     case image(Image, source: (x0: Int, y0: Int, x1: Int, y1: Int), toTexel: Homography)
+    /// Other items drawn into a transparent buffer of their own, which is then composited
+    /// once at the item's opacity: the group opacity of a layer whose pieces overlap.
+    case group([DrawItem])
+
+    /// True when the paint hides whatever lies beneath it everywhere it is drawn.
+    var isOpaque: Bool {
+        switch self {
+        case .solid(let pixel): return pixel >> 24 == 255
+        case .image(let image, _, _): return image.isOpaque
+        case .group: return false
+        }
+    }
 }
 
 /// A rounded rectangle that limits what shows of a quad: the mask of the quad's layer or of
 /// an ancestor. `toLocal` takes a canvas pixel to the shape's own space, where one pixel
 /// spans about `pixelSize` units.
-struct Clip {
+struct Clip: Sendable {
     let shape: RoundedRect
     let toLocal: Homography
     let pixelSize: Double
@@ -96,14 +108,17 @@ struct Clip {
     }
 }
 
-/// One quad to draw, in canvas pixels: the flattened form of a layer's background or
-/// contents. Corners run top left, top right, bottom right, bottom left of the source rect.
-struct DrawItem {
+/// One convex polygon to draw, in canvas pixels: the flattened form of a layer's background
+/// or contents (a quad whose corners run top left, top right, bottom right, bottom left of
+/// the source rect, or the part of it in front of the near plane), or a group of items
+/// composited together.
+struct DrawItem: Sendable {
     var corners: [Point]
     var paint: Paint
     var opacity: Double
     /// The corners in the space of the enclosing 3D group, after its perspective divide,
-    /// where the viewer looks down the z axis from +z; nil outside a 3D group.
+    /// where the viewer looks down the z axis from +z; nil outside a 3D group. A group's
+    /// are all its items' corners, which lie in one plane.
     var groupCorners: [SIMD3<Double>]?
     /// Masks the quad is seen through.
     var clips: [Clip] = []
@@ -111,27 +126,28 @@ struct DrawItem {
     var name: String?
 }
 
-/// The smallest w a corner may have; a layer reaching behind the eye is not drawn.
-let nearPlaneW = 1e-6
+/// The near plane: the smallest w (the homogeneous divisor, 1 at the plane of the screen and
+/// 0 at the eye) a drawn point may have. A layer reaching nearer is cut along this plane and
+/// its part in front drawn, as a camera clips what crosses its near plane; with m34 = -1/d
+/// the plane lies d/1024 in front of the eye.
+let nearPlaneW = 1.0 / 1024
 
 extension Layer {
-    /// Flattens the tree under this root layer into quads in paint order, in canvas pixels
+    /// Flattens the tree under this root layer into polygons in paint order, in canvas pixels
     /// (points times `scale`), with its pictures resolved through `pictures`.
     func drawList(scale: Double, pictures: PictureCache) throws -> [DrawItem] {
-        var items: [DrawItem] = []
         try collect(toCanvas: placement.flattened.concatenating(Transform3D(scaleX: scale, y: scale)),
-                    step: placement, groupSpace: nil, opacity: 1, clips: [], scale: scale, pictures: pictures, into: &items)
-        return items
+                    step: placement, groupSpace: nil, clips: [], scale: scale, pictures: pictures)
     }
 
-    /// Appends the quads of this layer and its sublayers. `toCanvas` maps this layer's bounds
-    /// space to canvas pixels; `step` maps it into its superlayer's space, unflattened;
+    /// The items of this layer and its sublayers. `toCanvas` maps this layer's bounds space
+    /// to canvas pixels; `step` maps it into its superlayer's space, unflattened;
     /// `groupSpace` maps it into the space of the enclosing 3D group, if any, where the
-    /// group's quads are put in depth order.
-    private func collect(toCanvas: Transform3D, step: Transform3D, groupSpace: Transform3D?, opacity parentOpacity: Double,
-                         clips parentClips: [Clip], scale: Double, pictures: PictureCache, into items: inout [DrawItem]) throws {
-        let opacity = parentOpacity * self.opacity
-        guard opacity > 0 else { return }
+    /// group's polygons are put in depth order. Opacities are relative to the superlayer's.
+    private func collect(toCanvas: Transform3D, step: Transform3D, groupSpace: Transform3D?,
+                         clips parentClips: [Clip], scale: Double, pictures: PictureCache) throws -> [DrawItem] {
+        guard opacity > 0 else { return [] }
+        var items: [DrawItem] = []
         let canvas = Homography(toCanvas)
         // The mask clips everything the layer draws; rounded corners clip its background, and
         // with masksToBounds its contents and sublayers too.
@@ -153,15 +169,15 @@ extension Layer {
             // only darken the anti-aliased edges.
             let hidden = prepared?.image.isOpaque == true && prepared?.destination == bounds
             if let color = backgroundColor, color.alpha > 0, !hidden {
-                appendQuad(bounds, to: canvas, groupSpace: groupSpace, paint: .solid(color.premultipliedPixel), opacity: opacity,
-                           clips: backgroundClips, into: &items)
+                appendPolygon(bounds, to: canvas, groupSpace: groupSpace, paint: .solid(color.premultipliedPixel),
+                              clips: backgroundClips, into: &items)
             }
             if let (image, destination) = prepared {
                 let texelToCanvas = Homography(mapping: Rect(size: image.size), to: destination).concatenating(canvas)
                 if let toTexel = texelToCanvas.inverse {
-                    appendQuad(destination, to: canvas, groupSpace: groupSpace,
-                               paint: .image(image, source: (x0: 0, y0: 0, x1: image.width, y1: image.height), toTexel: toTexel),
-                               opacity: opacity, clips: clips, into: &items)
+                    appendPolygon(destination, to: canvas, groupSpace: groupSpace,
+                                  paint: .image(image, source: (x0: 0, y0: 0, x1: image.width, y1: image.height), toTexel: toTexel),
+                                  clips: clips, into: &items)
                 }
             }
         }
@@ -174,42 +190,107 @@ extension Layer {
         for child in sublayers.enumerated().sorted(by: { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }) {
             let childStep = child.element.placement.concatenating(sublayerSpace)
             let kept = preserves3D ? childStep : childStep.flattened
-            try child.element.collect(toCanvas: kept.concatenating(toCanvas), step: childStep,
-                                      groupSpace: childrenSpace.map { kept.concatenating($0) }, opacity: opacity, clips: clips,
-                                      scale: scale, pictures: pictures, into: &children)
+            children += try child.element.collect(toCanvas: kept.concatenating(toCanvas), step: childStep,
+                                                  groupSpace: childrenSpace.map { kept.concatenating($0) }, clips: clips,
+                                                  scale: scale, pictures: pictures)
         }
         if preserves3D && groupSpace == nil {
             children = depthOrdered(children)
         }
         items.append(contentsOf: children)
+        return withOpacity(items)
     }
 
-    /// True when the layer is one-sided and shows its back: its projected bounds wind the
-    /// other way round.
+    /// The layer's items at its opacity. A layer (not a 3D group, which draws nothing of its
+    /// own) whose items overlap one another is drawn as a group: its items are composited
+    /// together, then faded once, so none shows through another (Core Animation's group
+    /// opacity). Items that do not overlap are simply faded each.
+    private func withOpacity(_ items: [DrawItem]) -> [DrawItem] {
+        guard opacity < 1, !items.isEmpty else { return items }
+        if !preserves3D && DrawItem.overlap(items) {
+            let xs = items.flatMap { $0.corners.map(\.x) }, ys = items.flatMap { $0.corners.map(\.y) }
+            let box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+            let solid = items.contains { $0.groupCorners == nil } ? nil : items.flatMap { $0.groupCorners! }
+            return [DrawItem(corners: Layer.corners(of: box), paint: .group(items), opacity: opacity, groupCorners: solid, name: name)]
+        }
+        return items.map { item in
+            var item = item
+            item.opacity *= opacity
+            return item
+        }
+    }
+
+    /// True when the layer is one-sided and shows its back: the part of its bounds in front of
+    /// the near plane winds the other way round on screen.
     private func isBackFacing(_ canvas: Homography) -> Bool {
         guard !isDoubleSided else { return false }
-        let corners = Layer.corners(of: bounds).map { canvas.apply($0) }
-        guard corners.allSatisfy({ $0.w > nearPlaneW }) else { return false }
-        return signedArea(corners.map { Point(x: $0.x / $0.w, y: $0.y / $0.w) }) < 0
+        let visible = Layer.visiblePart(of: bounds, canvas: canvas)
+        guard visible.count >= 3 else { return false }
+        return signedArea(visible.map { canvas.project($0) }) < 0
     }
 
-    private func appendQuad(_ rect: Rect, to canvas: Homography, groupSpace: Transform3D?, paint: Paint, opacity: Double,
-                            clips: [Clip], into items: inout [DrawItem]) {
-        let projected = Layer.corners(of: rect).map { canvas.apply($0) }
-        guard projected.allSatisfy({ $0.w > nearPlaneW }) else { return }
-        let corners = projected.map { Point(x: $0.x / $0.w, y: $0.y / $0.w) }
+    private func appendPolygon(_ rect: Rect, to canvas: Homography, groupSpace: Transform3D?, paint: Paint,
+                               clips: [Clip], into items: inout [DrawItem]) {
+        let visible = Layer.visiblePart(of: rect, canvas: canvas)
+        guard visible.count >= 3 else { return }
+        let corners = visible.map { canvas.project($0) }
         guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return }
         let solid = groupSpace.map { space in
-            Layer.corners(of: rect).map { c -> SIMD3<Double> in
+            visible.map { c -> SIMD3<Double> in
                 let h = space.apply(x: c.x, y: c.y)
                 return SIMD3(h.x / h.w, h.y / h.w, h.z / h.w)
             }
         }
-        items.append(DrawItem(corners: corners, paint: paint, opacity: opacity, groupCorners: solid, clips: clips, name: name))
+        items.append(DrawItem(corners: corners, paint: paint, opacity: 1, groupCorners: solid, clips: clips, name: name))
+    }
+
+    /// The part of `rect` (in the layer's bounds space) that `canvas` maps in front of the
+    /// near plane: the rect itself, a polygon cut along the plane, or nothing. The cut is
+    /// made in the layer's own plane, where w varies linearly.
+    static func visiblePart(of rect: Rect, canvas: Homography) -> [Point] {
+        let corners = corners(of: rect)
+        let w = corners.map { canvas.apply($0).w }
+        if w.allSatisfy({ $0 >= nearPlaneW }) { return corners }
+        var kept: [Point] = []
+        for i in corners.indices {
+            let j = (i + 1) % corners.count
+            if w[i] >= nearPlaneW { kept.append(corners[i]) }
+            if (w[i] >= nearPlaneW) != (w[j] >= nearPlaneW) {
+                let t = (w[i] - nearPlaneW) / (w[i] - w[j])
+                kept.append(Point(x: corners[i].x + t * (corners[j].x - corners[i].x), y: corners[i].y + t * (corners[j].y - corners[i].y)))
+            }
+        }
+        return kept
     }
 
     static func corners(of r: Rect) -> [Point] {
         [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.minY), Point(x: r.maxX, y: r.maxY), Point(x: r.minX, y: r.maxY)]
+    }
+}
+
+extension Homography {
+    /// Where `p` lands after the divide by w.
+    func project(_ p: Point) -> Point {
+        let h = apply(p)
+        return Point(x: h.x / h.w, y: h.y / h.w)
+    }
+}
+
+extension DrawItem {
+    /// Whether any two of the items overlap on screen (their bounding boxes, a conservative test).
+    static func overlap(_ items: [DrawItem]) -> Bool {
+        guard items.count > 1 else { return false }
+        let boxes = items.map { item -> (Double, Double, Double, Double) in
+            let xs = item.corners.map(\.x), ys = item.corners.map(\.y)
+            return (xs.min()!, ys.min()!, xs.max()!, ys.max()!)
+        }
+        for i in boxes.indices {
+            for j in boxes.indices where j > i {
+                let a = boxes[i], b = boxes[j]
+                if a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3 { return true }
+            }
+        }
+        return false
     }
 }
 

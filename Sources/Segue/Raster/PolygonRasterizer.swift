@@ -192,51 +192,71 @@ struct MaskedSource<Inner: PixelSource>: PixelSource {
     }
 }
 
-/// A convex quad prepared for scan conversion: its four edges as lines
-/// `d = nx * x + ny * y + c`, d being the signed distance in pixels, positive inside.
-struct PreparedQuad {
-    var nx: (Double, Double, Double, Double)
-    var ny: (Double, Double, Double, Double)
-    var c: (Double, Double, Double, Double)
+/// A convex polygon prepared for scan conversion: up to eight edges as lines
+/// `d = nx * x + ny * y + c`, d being the signed distance in pixels, positive inside. Lane e
+/// holds the edge from corner e to corner e + 1; lanes with no edge (a collapsed edge, or
+/// past the last corner) hold a line that every pixel is far inside of.
+struct PreparedPolygon: Sendable {
+    var nx = SIMD8<Double>(repeating: 0)
+    var ny = SIMD8<Double>(repeating: 0)
+    var c = SIMD8<Double>(repeating: PreparedPolygon.farInside)
+    /// Half the extent of a pixel square across each edge: a pixel whose center is more than
+    /// this inside (outside) the edge lies wholly inside (outside) it.
+    var reach = SIMD8<Double>(repeating: 0)
+    /// The lanes that hold an edge.
+    var edges: [Int] = []
     var rows: Range<Int>
     var opacity: Double
 
-    /// Nil for a quad with no area (a page seen edge-on) or one that is not convex.
+    static let farInside = 1e18
+    static let maxCorners = 8
+
+    /// Nil for a polygon with no area (a page seen edge-on), one that is not convex, or one
+    /// with more than eight corners.
     init?(corners p: [Point], opacity: Double, canvasHeight: Int) {
+        guard (3...PreparedPolygon.maxCorners).contains(p.count), p.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
         let area = signedArea(p)
+        let size = p.map { max(abs($0.x), abs($0.y)) }.max()!
         guard abs(area) > 1e-6 else { return nil }
         let sign: Double = area > 0 ? 1 : -1
-        var nxs = [Double](), nys = [Double](), cs = [Double]()
-        for i in 0..<4 {
-            let a = p[i], b = p[(i + 1) % 4]
+        rows = 0..<0
+        self.opacity = opacity
+        for i in p.indices {
+            let a = p[i], b = p[(i + 1) % p.count]
             let dx = b.x - a.x, dy = b.y - a.y
             let length = (dx * dx + dy * dy).squareRoot()
-            // A collapsed edge (a triangle) bounds nothing: a line that every pixel is far inside of.
-            guard length > 1e-12 else { nxs.append(0); nys.append(0); cs.append(1e9); continue }
-            let nx = -dy / length * sign, ny = dx / length * sign
-            nxs.append(nx); nys.append(ny); cs.append(-(nx * a.x + ny * a.y))
+            guard length > 1e-9 * max(1, size) else { continue }
+            nx[i] = -dy / length * sign
+            ny[i] = dx / length * sign
+            c[i] = -(nx[i] * a.x + ny[i] * a.y)
+            reach[i] = (abs(nx[i]) + abs(ny[i])) / 2
+            edges.append(i)
         }
-        // Every corner must be inside the lines of the edges it is not on: a convex quad.
-        for i in 0..<4 {
-            for e in 0..<4 where e != i && (e + 1) % 4 != i {
-                if nxs[e] * p[i].x + nys[e] * p[i].y + cs[e] < -1e-6 { return nil }
-            }
+        guard edges.count >= 3 else { return nil }
+        // Every corner must be inside the line of every edge: a convex polygon.
+        let tolerance = 1e-6 + 1e-9 * size
+        for q in p {
+            for e in edges where nx[e] * q.x + ny[e] * q.y + c[e] < -tolerance { return nil }
         }
-        nx = (nxs[0], nxs[1], nxs[2], nxs[3])
-        ny = (nys[0], nys[1], nys[2], nys[3])
-        c = (cs[0], cs[1], cs[2], cs[3])
         let top = p.map(\.y).min()!, bottom = p.map(\.y).max()!
-        guard top.isFinite, bottom.isFinite else { return nil }
         let first = max(0, Int(max(top, -1).rounded(.down)) - 1)
         let last = min(canvasHeight, Int(min(bottom, Double(canvasHeight) + 1).rounded(.up)) + 1)
         guard first < last else { return nil }
         rows = first..<last
-        self.opacity = opacity
     }
 
-    /// Draws the rows of `band` that the quad covers into `frame`, reading colors from `source`.
-    /// Pixels fully inside take the source color; pixels on an edge take it in proportion to
-    /// the part of the pixel the quad covers (anti-aliasing).
+    /// Moves edge `e` outward by `pixels`, so the polygon reaches that far past it: what an
+    /// edge shared with an opaque neighbour drawn later does, so that no background shows
+    /// between the two (their edge pixels would otherwise each let a part of it through).
+    mutating func extend(edge e: Int, by pixels: Double, canvasHeight: Int) {
+        c[e] += pixels
+        let grow = Int(pixels.rounded(.up)) + 1
+        rows = max(0, rows.lowerBound - grow)..<min(canvasHeight, rows.upperBound + grow)
+    }
+
+    /// Draws the rows of `band` that the polygon covers into `frame`, reading colors from
+    /// `source`. Pixels wholly inside take the source color; pixels on the outline take it in
+    /// proportion to the area of the pixel square the polygon covers (a box filter).
     @inline(__always)
     func draw<S: PixelSource>(_ source: S, into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
         let fullK = UInt32((min(max(opacity, 0), 1) * 256).rounded())
@@ -244,11 +264,10 @@ struct PreparedQuad {
         let lo = max(band.lowerBound, rows.lowerBound), hi = min(band.upperBound, rows.upperBound)
         guard lo < hi else { return }
         for y in lo..<hi {
-            let yc = Double(y) + 0.5
-            // Each edge's distance along this row is k + nx * x.
-            let k = (ny.0 * yc + c.0, ny.1 * yc + c.1, ny.2 * yc + c.2, ny.3 * yc + c.3)
-            guard let outer = span(k, threshold: -0.5, width: width) else { continue }
-            let inner = span(k, threshold: 0.5, width: width) ?? (outer.lowerBound..<outer.lowerBound)
+            // Each edge's distance from the centers along this row is k + nx * (x + 0.5).
+            let k = ny * (Double(y) + 0.5) + c
+            guard let outer = span(k, threshold: -reach, inclusive: false, width: width) else { continue }
+            let inner = span(k, threshold: reach - 1e-9, inclusive: true, width: width) ?? (outer.lowerBound..<outer.lowerBound)
             let innerLo = min(max(inner.lowerBound, outer.lowerBound), outer.upperBound)
             let innerHi = min(max(inner.upperBound, innerLo), outer.upperBound)
             let row = frame + y * width
@@ -263,35 +282,108 @@ struct PreparedQuad {
         }
     }
 
-    /// The pixels of a row whose centers are more than `threshold` inside every edge.
+    /// The pixels of a row whose centers are more than `threshold` inside every edge (or at
+    /// least that far, when `inclusive`).
     @inline(__always)
-    private func span(_ k: (Double, Double, Double, Double), threshold: Double, width: Int) -> Range<Int>? {
+    private func span(_ k: SIMD8<Double>, threshold: SIMD8<Double>, inclusive: Bool, width: Int) -> Range<Int>? {
         var low = -1.0, high = Double(width) + 1
-        // Inside edge e when nx * x + k > threshold.
-        @inline(__always) func limit(_ n: Double, _ k: Double) -> Bool {
-            let bound = (threshold - k) / n
-            if n > 1e-12 { low = max(low, bound) } else if n < -1e-12 { high = min(high, bound) } else if k <= threshold { return false }
-            return true
+        for e in edges {
+            let n = nx[e], bound = (threshold[e] - k[e]) / n
+            if n > 1e-12 { low = max(low, bound) } else if n < -1e-12 { high = min(high, bound) } else if k[e] < threshold[e] || (!inclusive && k[e] == threshold[e]) { return nil }
         }
-        guard limit(nx.0, k.0), limit(nx.1, k.1), limit(nx.2, k.2), limit(nx.3, k.3) else { return nil }
-        // Pixel x qualifies when low < x + 0.5 < high.
-        let first = max(0, Int((low - 0.5).rounded(.down)) + 1)
-        let end = min(width, Int((high - 0.5).rounded(.up)))
-        return first < end ? first..<end : nil
+        // Pixel x qualifies when low < x + 0.5 < high (or <= for inclusive).
+        let first = inclusive ? Int((low - 0.5).rounded(.up)) : Int((low - 0.5).rounded(.down)) + 1
+        let end = inclusive ? Int((high - 0.5).rounded(.down)) + 1 : Int((high - 0.5).rounded(.up))
+        let a = max(0, first), b = min(width, end)
+        return a < b ? a..<b : nil
     }
 
-    /// An edge pixel: coverage is the product of the pixel's overlap with the strip between
-    /// the top and bottom edges and with the strip between the left and right edges, which
-    /// is exact for axis-aligned rectangles and goes to zero for a quad seen edge-on.
+    /// An outline pixel, drawn with the part of its square inside the polygon.
     @inline(__always)
-    private func edgePixel<S: PixelSource>(_ source: S, x: Int, y: Int, k: (Double, Double, Double, Double),
+    private func edgePixel<S: PixelSource>(_ source: S, x: Int, y: Int, k: SIMD8<Double>,
                                            fullK: UInt32, row: UnsafeMutablePointer<UInt32>) {
-        let xc = Double(x) + 0.5
-        @inline(__always) func inside(_ n: Double, _ k: Double) -> Double { min(max(n * xc + k + 0.5, 0), 1) }
-        let across = min(max(inside(nx.0, k.0) + inside(nx.2, k.2) - 1, 0), 1)
-        let along = min(max(inside(nx.1, k.1) + inside(nx.3, k.3) - 1, 0), 1)
-        let coverage = UInt32((across * along * Double(fullK)).rounded())
-        guard coverage > 0 else { return }
-        row[x] = blendPixel(scalePixel(source.color(x: x, y: y), coverage), over: row[x])
+        let d = nx * (Double(x) + 0.5) + k
+        let coverage = PreparedPolygon.coverage(distances: d, nx: nx, ny: ny, reach: reach)
+        let scaled = UInt32((coverage * Double(fullK)).rounded())
+        guard scaled > 0 else { return }
+        row[x] = blendPixel(scalePixel(source.color(x: x, y: y), scaled), over: row[x])
+    }
+
+    /// The area of the unit pixel square inside every edge, given the edges' distances `d`
+    /// from its center: exact, so coverage ends where the polygon ends (no smear past a sharp
+    /// corner) and two polygons that share an edge cover its pixels exactly once between them.
+    @inline(__always)
+    static func coverage(distances d: SIMD8<Double>, nx: SIMD8<Double>, ny: SIMD8<Double>, reach: SIMD8<Double>) -> Double {
+        // Edges the square lies wholly inside do not cut it; one it lies wholly outside empties it.
+        let cutting = d .< reach
+        if any(d .<= -reach) { return 0 }
+        var count = 0, only = 0
+        for e in 0..<8 where cutting[e] { count += 1; only = e }
+        if count == 0 { return 1 }
+        if count == 1 { return halfPlaneCoverage(d[only], abs(nx[only]), abs(ny[only])) }
+        // Several edges cut the square (a corner of the polygon, or a sliver): clip it by each.
+        var polygon = ClipPolygon()
+        for e in 0..<8 where cutting[e] {
+            polygon.clip(nx[e], ny[e], d[e])
+            if polygon.count < 3 { return 0 }
+        }
+        return min(max(polygon.area, 0), 1)
+    }
+
+    /// The area of the unit pixel square inside a line at distance `d` from its center,
+    /// the line's unit normal being (±nx, ±ny): a trapezoid, or a corner triangle.
+    @inline(__always)
+    static func halfPlaneCoverage(_ d: Double, _ nx: Double, _ ny: Double) -> Double {
+        let a = max(nx, ny), b = min(nx, ny)
+        let flat = (a - b) / 2, outer = (a + b) / 2
+        if d <= -outer { return 0 }
+        if d >= outer { return 1 }
+        if abs(d) <= flat { return 0.5 + d / a }
+        // The line cuts off one corner: a right triangle with legs t / a and t / b.
+        let t = outer - abs(d)
+        let corner = t * t / (2 * a * b)
+        return d < 0 ? corner : 1 - corner
+    }
+}
+
+/// The unit pixel square, centered on the origin, clipped by lines: at most one corner more
+/// per line.
+struct ClipPolygon {
+    var xs = InlineArray<16, Double>(repeating: 0)
+    var ys = InlineArray<16, Double>(repeating: 0)
+    var count = 4
+
+    init() {
+        xs[0] = -0.5; ys[0] = -0.5
+        xs[1] = 0.5; ys[1] = -0.5
+        xs[2] = 0.5; ys[2] = 0.5
+        xs[3] = -0.5; ys[3] = 0.5
+    }
+
+    /// Keeps the part where `nx * x + ny * y + d >= 0`.
+    @inline(__always)
+    mutating func clip(_ nx: Double, _ ny: Double, _ d: Double) {
+        var outX = InlineArray<16, Double>(repeating: 0), outY = InlineArray<16, Double>(repeating: 0)
+        var n = 0
+        for i in 0..<count {
+            let j = i + 1 == count ? 0 : i + 1
+            let di = nx * xs[i] + ny * ys[i] + d, dj = nx * xs[j] + ny * ys[j] + d
+            if di >= 0 { outX[n] = xs[i]; outY[n] = ys[i]; n += 1 }
+            if (di >= 0) != (dj >= 0), n < 16 {
+                let t = di / (di - dj)
+                outX[n] = xs[i] + t * (xs[j] - xs[i]); outY[n] = ys[i] + t * (ys[j] - ys[i]); n += 1
+            }
+            if n >= 15 { break }
+        }
+        xs = outX; ys = outY; count = n
+    }
+
+    var area: Double {
+        var sum = 0.0
+        for i in 0..<count {
+            let j = i + 1 == count ? 0 : i + 1
+            sum += xs[i] * ys[j] - xs[j] * ys[i]
+        }
+        return abs(sum) / 2
     }
 }
