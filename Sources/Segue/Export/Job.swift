@@ -115,12 +115,11 @@ public struct Job: Sendable {
         plan = try StoryPlan(slides: slides, preset: preset)
     }
 
-    /// The frames written, of `count`: those chosen, or all (a sheet samples evenly).
+    /// The frames written, of `count`: those chosen, or all (a sheet samples the timeline).
     public func frameIndices(count: Int) -> [Int] {
         if let frames { return frames.indices(below: count) }
         guard format == .sheet else { return Array(0..<count) }
-        let n = min(count, Job.sheetFrames)
-        return n <= 1 ? [0] : (0..<n).map { Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
+        return timeline.sample(Job.sheetFrames).filter { $0 < count }
     }
 
     /// The video's timeline (it depends on the inputs only through their number).

@@ -127,7 +127,7 @@ public struct Preset: Equatable, Sendable {
     public func timeline(screens: Int) -> Timeline {
         let transition = self.transition.transition
         let base = self.transition.duration, curve = self.transition.curve
-        return Timeline(screenCount: screens, fps: fps, hold: hold,
+        return Timeline(holds: (0..<screens).map { transition.hold(screen: $0, base: hold) }, fps: fps,
                         durations: (0..<max(0, screens - 1)).map { transition.duration(step: $0, base: base) },
                         progress: { step, linear in transition.progress(step: step, linear: linear, curve: curve) })
     }

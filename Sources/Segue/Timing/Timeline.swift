@@ -84,4 +84,35 @@ public struct Timeline: Sendable {
         let linear = elapsed / durations[step]
         return .transition(step: step, progress: progress(step, linear), linear: linear)
     }
+
+    /// About `count` frames that show the video at a glance, in order: the first hold, frames
+    /// spread evenly through each transition (the frames between the holds, where transitions
+    /// differ), and the last hold. When there are more transitions than frames to spare,
+    /// evenly chosen transitions get one frame each, at their middle.
+    public func sample(_ count: Int) -> [Int] {
+        let last = frameCount - 1
+        func frame(_ t: Double) -> Int { min(max(Int((t * Double(fps)).rounded()), 0), last) }
+        let moving = durations.indices.filter { durations[$0] * Double(fps) >= 1 }
+        let spare = count - 2
+        guard count >= 3, !moving.isEmpty, spare >= 1 else {
+            let n = min(count, frameCount)
+            return n <= 1 ? [0] : (0..<n).map { Int((Double($0) * Double(last) / Double(n - 1)).rounded()) }
+        }
+        var times = [holds[0] / 2]
+        if spare < moving.count {
+            for i in 0..<spare {
+                let step = moving[Int((Double(i) + 0.5) * Double(moving.count) / Double(spare))]
+                times.append(starts[step] + durations[step] / 2)
+            }
+        } else {
+            for (n, step) in moving.enumerated() {
+                let k = spare / moving.count + (n < spare % moving.count ? 1 : 0)
+                for i in 1...k { times.append(starts[step] + durations[step] * Double(i) / Double(k + 1)) }
+            }
+        }
+        times.append(seconds - holds[holds.count - 1] / 2)
+        var frames: [Int] = []
+        for f in times.map(frame) where frames.last != f { frames.append(f) }
+        return frames
+    }
 }

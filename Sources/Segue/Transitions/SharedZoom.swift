@@ -93,12 +93,33 @@ public struct SharedZoom: Transition {
     public func screenCount(pages: Int) -> Int { 1 + 2 * pages }
 
     public func screen(_ index: Int, pages: [Layer], bounds: Rect) -> Layer {
-        index % 2 == 0 ? grid(pages, bounds: bounds) : detail(pages[index / 2], number: index / 2 + 1, bounds: bounds)
+        index % 2 == 0 ? grid(pages, scrolled: scrollOffset(index / 2, pages: pages.count, bounds: bounds), bounds: bounds)
+            : detail(pages[index / 2], number: index / 2 + 1, bounds: bounds)
     }
 
-    /// The profile grid: a thumbnail of every page.
-    func grid(_ pages: [Layer], bounds: Rect) -> Layer {
+    /// How far grid screen `visit` (the grid shown before push `visit` and after pop
+    /// `visit - 1`) is scrolled down, in points: as little as keeps the cells of both pops and
+    /// pushes it joins wholly in view, starting from the scroll of the visit before (the
+    /// grid scrolls while the detail screen hides it, as the app does before a pop).
+    public func scrollOffset(_ visit: Int, pages: Int, bounds: Rect) -> Double {
+        guard pages > 0 else { return 0 }
+        let last = cellFrame(pages - 1, bounds: bounds)
+        let maxOffset = max(0, last.maxY - bounds.minY - bounds.height)
+        var offset = 0.0
+        for v in 0...min(visit, pages) {
+            let cells = [v - 1, v].filter { (0..<pages).contains($0) }.map { cellFrame($0, bounds: bounds) }
+            let top = cells.map(\.minY).min()! - bounds.minY, bottom = cells.map(\.maxY).max()! - bounds.minY
+            if bottom > offset + bounds.height { offset = bottom - bounds.height }
+            if top < offset { offset = top }
+            offset = min(max(offset, 0), maxOffset)
+        }
+        return offset
+    }
+
+    /// The profile grid: a thumbnail of every page, its content scrolled `offset` points down.
+    func grid(_ pages: [Layer], scrolled offset: Double = 0, bounds: Rect) -> Layer {
         var grid = Layer(frame: bounds)
+        grid.bounds.origin.y = offset
         grid.backgroundColor = values[Self.gridBackground]
         grid.name = "grid"
         grid.sublayers = pages.indices.map { i in
@@ -131,8 +152,10 @@ public struct SharedZoom: Transition {
         if progress <= 0 { return .root(bounds, [screen(step, pages: pages, bounds: bounds)]) }
         if progress >= 1 { return .root(bounds, [screen(step + 1, pages: pages, bounds: bounds)]) }
         let index = step / 2
-        let cell = cellFrame(index, bounds: bounds)
-        let grid = grid(pages, bounds: bounds), detail = detail(pages[index], number: index + 1, bounds: bounds)
+        // The grid the push starts from or the pop returns to, and the tapped cell on screen.
+        let offset = scrollOffset(step % 2 == 0 ? index : index + 1, pages: pages.count, bounds: bounds)
+        let cell = cellFrame(index, bounds: bounds).offsetBy(dx: 0, dy: -offset)
+        let grid = grid(pages, scrolled: offset, bounds: bounds), detail = detail(pages[index], number: index + 1, bounds: bounds)
         if step % 2 == 0 {
             return push(grid: grid, detail: detail, cell: cell, progress: progress, bounds: bounds)
         }
@@ -176,7 +199,8 @@ public struct SharedZoom: Transition {
     /// The grid with the placeholder over the cell and the dark overlay over everything.
     private func covered(_ grid: Layer, cell: Rect, overlay opacity: Double, bounds: Rect) -> Layer {
         var grid = grid
-        var placeholder = Layer(frame: cell)
+        // The placeholder sits in the grid's scrolled content, where the cell is.
+        var placeholder = Layer(frame: cell.offsetBy(dx: grid.bounds.minX, dy: grid.bounds.minY))
         placeholder.backgroundColor = values[Self.placeholder]
         placeholder.name = "placeholder"
         var overlay = Layer(frame: grid.bounds)

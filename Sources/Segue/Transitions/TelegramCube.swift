@@ -30,6 +30,9 @@ public struct TelegramCube: Transition {
     /// first page turns in over it: one screen more than there are pages.
     public func screenCount(pages: Int) -> Int { pages + (values[Self.enterFirst] ? 1 : 0) }
 
+    /// The empty screen an opening turn starts from is not held: the video opens turning.
+    public func hold(screen index: Int, base: Double) -> Double { values[Self.enterFirst] && index == 0 ? 0 : base }
+
     public func screen(_ index: Int, pages: [Layer], bounds: Rect) -> Layer {
         guard values[Self.enterFirst] else { return pages[index] }
         if index > 0 { return pages[index - 1] }

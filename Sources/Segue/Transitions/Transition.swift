@@ -35,6 +35,8 @@ public protocol Transition: Sendable {
     /// The scene of one cut of a story between two pages, at `progress`; only for a
     /// transition that `joinsTwoPages`.
     func cut(from: Layer, to: Layer, progress: Double, bounds: Rect) -> Layer
+    /// Seconds screen `index` holds still, given the preset's `hold`.
+    func hold(screen index: Int, base: Double) -> Double
     /// Seconds of transition `step`, given the preset's `transition.duration`.
     func duration(step: Int, base: Double) -> Double
     /// The progress transition `step` is drawn at, `linear` seconds-fraction into it.
@@ -56,6 +58,7 @@ extension Transition {
     public func cut(from: Layer, to: Layer, progress: Double, bounds: Rect) -> Layer {
         scene(step: 0, progress: progress, pages: [from, to], bounds: bounds)
     }
+    public func hold(screen index: Int, base: Double) -> Double { base }
     public func duration(step: Int, base: Double) -> Double { base }
     public func progress(step: Int, linear: Double, curve: TimingCurve) -> Double { curve(linear) }
 }
