@@ -18,13 +18,17 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]
         ),
+        // LittleCMS converts pictures with an ICC profile to sRGB; libheif decodes iPhone photos.
+        .systemLibrary(name: "CLittleCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // The C shim: image decoding, MP4 and PNG encoding, MD5. Only what Swift cannot express.
         .target(
             name: "CSegueAV",
-            dependencies: ["CFFmpeg"],
+            dependencies: ["CFFmpeg", "CLittleCMS", "CHeif"],
             linkerSettings: [
                 .linkedLibrary("avformat"), .linkedLibrary("avcodec"),
                 .linkedLibrary("swscale"), .linkedLibrary("avutil"),
+                .linkedLibrary("lcms2"), .linkedLibrary("heif"),
             ]
         ),
         .target(
@@ -41,7 +45,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SegueTests",
-            dependencies: ["Segue"],
+            dependencies: ["Segue", "CLittleCMS", "CHeif"],
             exclude: ["Golden"]
         ),
         .testTarget(

@@ -19,6 +19,8 @@
 #include <libavutil/opt.h>
 #include <libavutil/sha.h>
 #include <libswscale/swscale.h>
+#include <lcms2.h>
+#include <libheif/heif.h>
 
 /* ---- errors and logging -------------------------------------------------------------- */
 
@@ -166,9 +168,223 @@ static int detect_format(const char *path, const AVInputFormat **format, SegueAV
     return ret;
 }
 
-int segue_image_decode(const char *path, int64_t max_pixels, SegueDecodedImage *out, SegueAVError *err) {
+/* ---- colour management ---------------------------------------------------------------- */
+
+/* Every picture is converted to sRGB once, as it is decoded, by LittleCMS: from the ICC
+ * profile it embeds (or, for HEIF, the colour description it carries), with the relative
+ * colorimetric intent. A picture with no profile is sRGB already. A profile LittleCMS
+ * cannot read, or one of a space other than RGB or grey (CMYK, Lab), is ignored and the
+ * pixels taken as sRGB, as image viewers do. */
+
+static void lcms_quiet(cmsContext context, cmsUInt32Number code, const char *text) {
+    (void)context; (void)code; (void)text;
+}
+
+/* Converts straight RGBA pixels from `profile`'s space to sRGB in place. */
+static void convert_to_srgb(cmsContext context, cmsHPROFILE profile, uint8_t *rgba, int width, int height) {
+    cmsHPROFILE srgb = cmsCreate_sRGBProfileTHR(context);
+    if (!srgb) return;
+    cmsColorSpaceSignature space = cmsGetColorSpace(profile);
+    if (space == cmsSigRgbData) {
+        cmsHTRANSFORM transform = cmsCreateTransformTHR(context, profile, TYPE_RGBA_8, srgb, TYPE_RGBA_8,
+                                                        INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_COPY_ALPHA);
+        if (transform) {
+            /* Row by row keeps the pixel count of one call within LittleCMS's 32-bit counter. */
+            for (int y = 0; y < height; y++)
+                cmsDoTransform(transform, rgba + (size_t)y * width * 4, rgba + (size_t)y * width * 4, (cmsUInt32Number)width);
+            cmsDeleteTransform(transform);
+        }
+    } else if (space == cmsSigGrayData) {
+        /* Grey pictures were expanded to R = G = B: the grey level is read from R, and the
+         * result's alpha (an extra channel LittleCMS leaves alone) is copied over first. */
+        cmsUInt32Number grey = COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(1) | EXTRA_SH(3);
+        cmsHTRANSFORM transform = cmsCreateTransformTHR(context, profile, grey, srgb, TYPE_RGBA_8, INTENT_RELATIVE_COLORIMETRIC, 0);
+        uint8_t *row = av_malloc((size_t)width * 4);
+        if (transform && row) {
+            for (int y = 0; y < height; y++) {
+                uint8_t *line = rgba + (size_t)y * width * 4;
+                memcpy(row, line, (size_t)width * 4);
+                cmsDoTransform(transform, row, line, (cmsUInt32Number)width);
+            }
+        }
+        av_free(row);
+        if (transform) cmsDeleteTransform(transform);
+    }
+    cmsCloseProfile(srgb);
+}
+
+/* Converts pixels tagged with an ICC profile (its bytes) to sRGB. */
+static void apply_icc(const uint8_t *icc, size_t size, uint8_t *rgba, int width, int height) {
+    if (!icc || size < 128) return;
+    cmsContext context = cmsCreateContext(NULL, NULL);
+    if (!context) return;
+    cmsSetLogErrorHandlerTHR(context, lcms_quiet);
+    cmsHPROFILE profile = cmsOpenProfileFromMemTHR(context, icc, (cmsUInt32Number)size);
+    if (profile) {
+        convert_to_srgb(context, profile, rgba, width, height);
+        cmsCloseProfile(profile);
+    }
+    cmsDeleteContext(context);
+}
+
+/* The sRGB curve (IEC 61966-2-1) as LittleCMS's parametric type 4. */
+static cmsToneCurve *srgb_curve(cmsContext context) {
+    const cmsFloat64Number p[5] = { 2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045 };
+    return cmsBuildParametricToneCurve(context, 4, p);
+}
+
+/* Converts pixels described by HEIF's nclx colour box (primaries and transfer curve) to
+ * sRGB. Primaries BT.709 (or unspecified) with an SDR curve are sRGB already; BT.709-style
+ * curves are taken as the sRGB curve, as displays show them. HDR curves (PQ, HLG) are
+ * refused: returns SEGUE_AV_UNSUPPORTED with err filled. */
+static int apply_nclx(const struct heif_color_profile_nclx *n, uint8_t *rgba, int width, int height, SegueAVError *err) {
+    int transfer = n->transfer_characteristics, primaries = n->color_primaries;
+    if (transfer == heif_transfer_characteristic_ITU_R_BT_2100_0_PQ || transfer == heif_transfer_characteristic_ITU_R_BT_2100_0_HLG)
+        return fail_text(err, SEGUE_AV_UNSUPPORTED,
+                         transfer == 16 ? "an HDR picture (PQ transfer); Segue takes SDR pictures" : "an HDR picture (HLG transfer); Segue takes SDR pictures");
+    double gamma = 0;          /* 0: the sRGB curve */
+    if (transfer == heif_transfer_characteristic_linear) gamma = 1;
+    else if (transfer == heif_transfer_characteristic_ITU_R_BT_470_6_System_M) gamma = 2.2;
+    else if (transfer == heif_transfer_characteristic_ITU_R_BT_470_6_System_B_G) gamma = 2.8;
+    int srgbPrimaries = primaries == heif_color_primaries_ITU_R_BT_709_5 || primaries == heif_color_primaries_unspecified;
+    if (srgbPrimaries && gamma == 0) return 0;
+    cmsContext context = cmsCreateContext(NULL, NULL);
+    if (!context) return 0;
+    cmsSetLogErrorHandlerTHR(context, lcms_quiet);
+    cmsCIExyY white = { srgbPrimaries ? 0.3127 : n->color_primary_white_x, srgbPrimaries ? 0.3290 : n->color_primary_white_y, 1 };
+    cmsCIExyYTRIPLE rgb = {
+        { srgbPrimaries ? 0.64 : n->color_primary_red_x, srgbPrimaries ? 0.33 : n->color_primary_red_y, 1 },
+        { srgbPrimaries ? 0.30 : n->color_primary_green_x, srgbPrimaries ? 0.60 : n->color_primary_green_y, 1 },
+        { srgbPrimaries ? 0.15 : n->color_primary_blue_x, srgbPrimaries ? 0.06 : n->color_primary_blue_y, 1 },
+    };
+    cmsToneCurve *curve = gamma == 0 ? srgb_curve(context) : cmsBuildGamma(context, gamma);
+    cmsToneCurve *curves[3] = { curve, curve, curve };
+    cmsHPROFILE profile = curve ? cmsCreateRGBProfileTHR(context, &white, &rgb, curves) : NULL;
+    if (profile) {
+        convert_to_srgb(context, profile, rgba, width, height);
+        cmsCloseProfile(profile);
+    }
+    if (curve) cmsFreeToneCurve(curve);
+    cmsDeleteContext(context);
+    return 0;
+}
+
+/* ---- HEIF (iPhone photos), through libheif --------------------------------------------- */
+
+/* Whether the file is a HEIF (or AVIF) picture libheif reads, from its first bytes. */
+static int is_heif(const char *path) {
+    uint8_t head[64];
+    FILE *file = fopen(path, "rb");
+    if (!file) return 0;
+    size_t n = fread(head, 1, sizeof head, file);
+    fclose(file);
+    if (n < 12) return 0;
+    enum heif_filetype_result kind = heif_check_filetype(head, (int)n);
+    return kind == heif_filetype_yes_supported || kind == heif_filetype_yes_unsupported;
+}
+
+static int heif_failed(SegueAVError *err, struct heif_error e, const char *call) {
+    if (err) {
+        err->code = AVERROR_INVALIDDATA;
+        snprintf(err->message, sizeof err->message, "%s: %s", call, e.message ? e.message : "error");
+    }
+    return AVERROR_INVALIDDATA;
+}
+
+/* Opens a HEIF file and its primary picture; only the boxes are read, no pixels. */
+static int open_heif(const char *path, int max_side, struct heif_context **context,
+                     struct heif_image_handle **handle, SegueAVError *err) {
+    *context = heif_context_alloc();
+    *handle = NULL;
+    if (!*context) return fail(err, AVERROR(ENOMEM), "heif_context_alloc");
+    if (max_side > 0) heif_context_set_maximum_image_size_limit(*context, max_side);
+    struct heif_error e = heif_context_read_from_file(*context, path, NULL);
+    if (e.code == heif_error_Ok) e = heif_context_get_primary_image_handle(*context, handle);
+    if (e.code != heif_error_Ok) {
+        heif_context_free(*context);
+        *context = NULL;
+        return heif_failed(err, e, "libheif");
+    }
+    return 0;
+}
+
+int segue_heif_size(const char *path, int *width, int *height) {
+    if (!is_heif(path)) return 1;
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    if (open_heif(path, 0, &context, &handle, NULL) < 0) return -1;
+    *width = heif_image_handle_get_width(handle);
+    *height = heif_image_handle_get_height(handle);
+    heif_image_handle_release(handle);
+    heif_context_free(context);
+    return 0;
+}
+
+/* Decodes a HEIF picture upright (libheif applies its irot and imir transformations) to
+ * straight RGBA in sRGB. */
+static int decode_heif(const char *path, int64_t max_pixels, int max_side, SegueDecodedImage *out, SegueAVError *err) {
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    int ret = open_heif(path, max_side, &context, &handle, err);
+    if (ret < 0) return ret;
+    int width = heif_image_handle_get_width(handle), height = heif_image_handle_get_height(handle);
+    if (width <= 0 || height <= 0 || (int64_t)width * height > max_pixels || (max_side > 0 && (width > max_side || height > max_side))) {
+        heif_image_handle_release(handle);
+        heif_context_free(context);
+        if (err) {
+            err->code = AVERROR(EINVAL);
+            snprintf(err->message, sizeof err->message, "Picture size %dx%d is over the limits", width, height);
+        }
+        return AVERROR(EINVAL);
+    }
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    struct heif_image *image = NULL;
+    struct heif_error e = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options);
+    heif_decoding_options_free(options);
+    if (e.code != heif_error_Ok) {
+        heif_image_handle_release(handle);
+        heif_context_free(context);
+        return heif_failed(err, e, "heif_decode_image");
+    }
+    width = heif_image_get_width(image, heif_channel_interleaved);
+    height = heif_image_get_height(image, heif_channel_interleaved);
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    uint8_t *rgba = plane ? av_malloc((size_t)width * (size_t)height * 4) : NULL;
+    if (!rgba) {
+        heif_image_release(image);
+        heif_image_handle_release(handle);
+        heif_context_free(context);
+        return fail(err, AVERROR(ENOMEM), "av_malloc");
+    }
+    for (int y = 0; y < height; y++) memcpy(rgba + (size_t)y * width * 4, plane + (size_t)y * stride, (size_t)width * 4);
+    heif_image_release(image);
+
+    /* An ICC profile wins over an nclx description when a file has both. */
+    size_t icc_size = heif_image_handle_get_raw_color_profile_size(handle);
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (icc_size > 0) {
+        uint8_t *icc = av_malloc(icc_size);
+        if (icc && heif_image_handle_get_raw_color_profile(handle, icc).code == heif_error_Ok) apply_icc(icc, icc_size, rgba, width, height);
+        av_free(icc);
+    } else if (heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok && nclx) {
+        ret = apply_nclx(nclx, rgba, width, height, err);
+        heif_nclx_color_profile_free(nclx);
+    }
+    heif_image_handle_release(handle);
+    heif_context_free(context);
+    if (ret < 0) { av_free(rgba); return ret; }
+    out->width = width;
+    out->height = height;
+    out->orientation = 1;
+    out->rgba = rgba;
+    return 0;
+}
+
+int segue_image_decode(const char *path, int64_t max_pixels, int max_side, SegueDecodedImage *out, SegueAVError *err) {
     begin();
     memset(out, 0, sizeof *out);
+    if (is_heif(path)) return decode_heif(path, max_pixels, max_side, out, err);
     /* The content decides the format, never the name: a letter saved as .jpg is not an image. */
     const AVInputFormat *detected = NULL;
     int ret = detect_format(path, &detected, err);
@@ -218,6 +434,9 @@ int segue_image_decode(const char *path, int64_t max_pixels, SegueDecodedImage *
     int strides[4] = { width * 4, 0, 0, 0 };
     sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0, height, planes, strides);
     sws_freeContext(sws);
+    /* The ICC profile the decoder found (JPEG APP2, PNG iCCP, WebP ICCP). */
+    AVFrameSideData *icc = av_frame_get_side_data(frame, AV_FRAME_DATA_ICC_PROFILE);
+    if (icc) apply_icc(icc->data, icc->size, rgba, width, height);
     av_frame_free(&frame);
 
     out->width = width;
@@ -289,7 +508,8 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     cc->colorspace = AVCOL_SPC_BT709;
     cc->color_range = AVCOL_RANGE_MPEG;
     cc->thread_count = c->threads;
-    cc->flags |= AV_CODEC_FLAG_BITEXACT;
+    /* Closed GOPs: every keyframe starts a part that decodes on its own. */
+    cc->flags |= AV_CODEC_FLAG_BITEXACT | AV_CODEC_FLAG_CLOSED_GOP;
     if (e->format->oformat->flags & AVFMT_GLOBALHEADER) cc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
 
     char crf[32];
@@ -297,7 +517,7 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     if ((ret = av_opt_set(cc->priv_data, "preset", c->speed, 0)) < 0) return open_failed(e, err, ret, "av_opt_set(preset)");
     if ((ret = av_opt_set(cc->priv_data, "crf", crf, 0)) < 0) return open_failed(e, err, ret, "av_opt_set(crf)");
     if (strcmp(c->codec_name, "libx265") == 0) {
-        av_opt_set(cc->priv_data, "x265-params", "log-level=error", 0);
+        av_opt_set(cc->priv_data, "x265-params", "log-level=error:open-gop=0", 0);
     }
 
     if ((ret = avcodec_open2(cc, codec, NULL)) < 0) return open_failed(e, err, ret, "avcodec_open2");
@@ -319,12 +539,15 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     if ((ret = av_frame_get_buffer(e->frame, 0)) < 0) return open_failed(e, err, ret, "av_frame_get_buffer");
 
     if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) return open_failed(e, err, ret, "avio_open");
+    /* No edit list, as upload specifications ask: the B-frames' reordering delay is kept in
+       negative composition offsets instead, so the first frame still shows at time 0. */
     AVDictionary *options = NULL;
+    av_dict_set(&options, "use_editlist", "0", 0);
     if (c->fingerprint) {
         av_dict_set(&e->format->metadata, SEGUE_FINGERPRINT_TAG, c->fingerprint, 0);
-        av_dict_set(&options, "movflags", "+faststart+use_metadata_tags", 0);
+        av_dict_set(&options, "movflags", "+faststart+negative_cts_offsets+use_metadata_tags", 0);
     } else {
-        av_dict_set(&options, "movflags", "+faststart", 0);
+        av_dict_set(&options, "movflags", "+faststart+negative_cts_offsets", 0);
     }
     ret = avformat_write_header(e->format, &options);
     av_dict_free(&options);

@@ -97,6 +97,29 @@ struct RenderCLITests {
         #expect(moov < mdat, "\(boxes)")
     }
 
+    @Test("MP4s carry no edit list: the first frame at time 0, every frame, the exact duration, ffprobe silent",
+          arguments: ["h264", "hevc"])
+    func noEditList(_ codec: String) throws {
+        let out = temporaryFolder().appendingPathComponent("story.mp4").path
+        let result = try segue("render", "--preset", "stories-cube", "--size", "180x320", "--set", "canvas.scale=0.5", "--set", "hold=0.4",
+                               "--codec", codec, example("a.jpg"), example("b.png"), "-o", out)
+        #expect(result.status == 0, "\(result.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        let elst = Array("elst".utf8)
+        let found = (0..<(bytes.count - 4)).contains { i in bytes[i] == elst[0] && Array(bytes[i..<i + 4]) == elst }
+        #expect(!found, "an elst box is in the file")
+        let warnings = try tool("ffprobe", ["-v", "warning", out])
+        #expect(warnings.status == 0 && warnings.stderr.isEmpty, "\(warnings.stderr)")
+        let probe = try tool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                         "-show_entries", "stream=start_time,nb_read_frames,duration", "-of", "default=noprint_wrappers=1", out])
+        // 2 x 0.4 s + 0.5 s = 1.3 s: 39 frames.
+        #expect(probe.stdout.contains("start_time=0.000000") && probe.stdout.contains("nb_read_frames=39") && probe.stdout.contains("duration=1.300000"),
+                "\(probe.stdout)")
+        let first = try tool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-read_intervals", "%+#1",
+                                         "-of", "csv=p=0", out])
+        #expect(first.stdout.hasPrefix("0.000000"), "first frame at \(first.stdout)")
+    }
+
     @Test("the framemd5 segue prints equals FFmpeg's framemd5 of the PNG frames of the same render")
     func framemd5MatchesFFmpeg() throws {
         let folder = temporaryFolder()

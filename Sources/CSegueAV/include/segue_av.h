@@ -1,7 +1,7 @@
 /*
  * segue_av: the thin C layer between Segue and FFmpeg.
  *
- * It decodes still images to straight-alpha RGBA, encodes RGBA frames to H.264/HEVC in
+ * It decodes still images to straight-alpha sRGB RGBA, encodes RGBA frames to H.264/HEVC in
  * MP4, writes single RGBA frames as PNG, and computes MD5 digests. Every failure fills a
  * SegueAVError with FFmpeg's own message and the name of the call that failed, and
  * returns a negative code; nothing is printed.
@@ -32,10 +32,17 @@ typedef struct SegueDecodedImage {
     uint8_t *rgba;       /* owned; release with segue_image_free */
 } SegueDecodedImage;
 
-/* Decodes the first picture of an image file (JPEG, PNG, WebP, ...). Pictures larger than
- * max_pixels are refused before their pixels are allocated; damaged data is an error,
- * never concealed. Returns 0 or a negative code with err filled. */
-int segue_image_decode(const char *path, int64_t max_pixels, SegueDecodedImage *out, SegueAVError *err);
+/* Decodes the first picture of an image file (JPEG, PNG, WebP, ... through FFmpeg; HEIF
+ * and AVIF through libheif, turned upright by their own transformations) and converts it
+ * to sRGB from the ICC profile or colour description it embeds (LittleCMS, relative
+ * colorimetric). Pictures larger than max_pixels, or (HEIF) with a side over max_side, are
+ * refused before their pixels are allocated; damaged data is an error, never concealed.
+ * Returns 0 or a negative code with err filled. */
+int segue_image_decode(const char *path, int64_t max_pixels, int max_side, SegueDecodedImage *out, SegueAVError *err);
+
+/* The size of a HEIF file's primary picture, read from its boxes without decoding.
+ * 0 when found, 1 when the file is not HEIF, negative when it cannot be read. */
+int segue_heif_size(const char *path, int *width, int *height);
 void segue_image_free(SegueDecodedImage *image);
 
 typedef struct SegueEncoderConfig {

@@ -1,14 +1,22 @@
+import CSegueAV
 import Foundation
 
-/// The pixel size a JPEG, PNG or WebP file declares in its header, read without decoding,
-/// so that a decompression bomb is refused before any of its pixels are allocated.
+/// The pixel size a JPEG, PNG, WebP or HEIF file declares in its header, read without
+/// decoding, so that a decompression bomb is refused before any of its pixels are allocated.
 enum ImageHeader {
     /// Width and height, or nil when the file is none of those formats or its header is cut.
     static func size(of path: String) -> (width: Int, height: Int)? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let bytes = [UInt8]((try? handle.read(upToCount: 1 << 16)) ?? Data())
-        return png(bytes) ?? jpeg(bytes) ?? webp(bytes)
+        return png(bytes) ?? jpeg(bytes) ?? webp(bytes) ?? heif(path)
+    }
+
+    /// A HEIF file's primary picture, from its boxes (libheif reads them, decoding nothing).
+    static func heif(_ path: String) -> (width: Int, height: Int)? {
+        var width: Int32 = 0, height: Int32 = 0
+        guard segue_heif_size(path, &width, &height) == 0 else { return nil }
+        return (Int(width), Int(height))
     }
 
     private static func big(_ b: [UInt8], _ at: Int, _ count: Int) -> Int? {

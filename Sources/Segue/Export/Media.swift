@@ -93,8 +93,9 @@ public struct Limits: Equatable, Sendable {
 }
 
 extension Image {
-    /// Decodes an image file (JPEG, PNG, WebP, ...) through FFmpeg, turned upright by its
-    /// EXIF orientation, in premultiplied alpha.
+    /// Decodes an image file (JPEG, PNG, WebP, ... through FFmpeg; HEIF through libheif),
+    /// turned upright by its EXIF orientation (HEIF: its own rotation and mirroring),
+    /// converted to sRGB from the ICC profile it embeds, in premultiplied alpha.
     public static func decode(path: String, limits: Limits = Limits()) throws -> Image {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ExportError.unreadableImage(path: path, reason: "no such file")
@@ -105,7 +106,7 @@ extension Image {
         }
         var decoded = SegueDecodedImage()
         var error = SegueAVError()
-        let status = segue_image_decode(path, Int64(limits.maxPixels), &decoded, &error)
+        let status = segue_image_decode(path, Int64(limits.maxPixels), Int32(clamping: limits.maxSide), &decoded, &error)
         guard status == 0 else {
             if status == SEGUE_AV_UNSUPPORTED { throw ExportError.unsupportedImage(path: path, reason: error.text) }
             throw ExportError.unreadableImage(path: path, reason: error.text)
