@@ -203,8 +203,9 @@ struct PreparedPolygon: Sendable {
     /// Half the extent of a pixel square across each edge: a pixel whose center is more than
     /// this inside (outside) the edge lies wholly inside (outside) it.
     var reach = SIMD8<Double>(repeating: 0)
-    /// The lanes that hold an edge.
-    var edges: [Int] = []
+    /// The spans of a row, as lines in y: `Span.low` and `.high` bound the pixel centers of
+    /// the pixels that touch the polygon (outer) and of those wholly inside it (inner).
+    private var outer = Span(), inner = Span()
     var rows: Range<Int>
     var opacity: Double
 
@@ -221,6 +222,7 @@ struct PreparedPolygon: Sendable {
         let sign: Double = area > 0 ? 1 : -1
         rows = 0..<0
         self.opacity = opacity
+        var edges: [Int] = []
         for i in p.indices {
             let a = p[i], b = p[(i + 1) % p.count]
             let dx = b.x - a.x, dy = b.y - a.y
@@ -238,6 +240,7 @@ struct PreparedPolygon: Sendable {
         for q in p {
             for e in edges where nx[e] * q.x + ny[e] * q.y + c[e] < -tolerance { return nil }
         }
+        prepareSpans()
         let top = p.map(\.y).min()!, bottom = p.map(\.y).max()!
         let first = max(0, Int(max(top, -1).rounded(.down)) - 1)
         let last = min(canvasHeight, Int(min(bottom, Double(canvasHeight) + 1).rounded(.up)) + 1)
@@ -250,6 +253,7 @@ struct PreparedPolygon: Sendable {
     /// between the two (their edge pixels would otherwise each let a part of it through).
     mutating func extend(edge e: Int, by pixels: Double, canvasHeight: Int) {
         c[e] += pixels
+        prepareSpans()
         let grow = Int(pixels.rounded(.up)) + 1
         rows = max(0, rows.lowerBound - grow)..<min(canvasHeight, rows.upperBound + grow)
     }
@@ -265,45 +269,89 @@ struct PreparedPolygon: Sendable {
         guard lo < hi else { return }
         for y in lo..<hi {
             // Each edge's distance from the centers along this row is k + nx * (x + 0.5).
-            let k = ny * (Double(y) + 0.5) + c
-            guard let outer = span(k, threshold: -reach, inclusive: false, width: width) else { continue }
-            let inner = span(k, threshold: reach - 1e-9, inclusive: true, width: width) ?? (outer.lowerBound..<outer.lowerBound)
+            let yc = Double(y) + 0.5
+            let k = ny * yc + c
+            guard let outer = self.outer.pixels(yc, inclusive: false, width: width) else { continue }
+            let inner = self.inner.pixels(yc, inclusive: true, width: width) ?? (outer.lowerBound..<outer.lowerBound)
             let innerLo = min(max(inner.lowerBound, outer.lowerBound), outer.upperBound)
             let innerHi = min(max(inner.upperBound, innerLo), outer.upperBound)
             let row = frame + y * width
 
-            for x in outer.lowerBound..<innerLo {
-                edgePixel(source, x: x, y: y, k: k, fullK: fullK, row: row)
-            }
+            edgePixels(source, outer.lowerBound..<innerLo, y: y, k: k, fullK: fullK, row: row)
             source.fill(row, y: y, x0: innerLo, x1: innerHi, k: fullK)
-            for x in innerHi..<outer.upperBound {
-                edgePixel(source, x: x, y: y, k: k, fullK: fullK, row: row)
+            edgePixels(source, innerHi..<outer.upperBound, y: y, k: k, fullK: fullK, row: row)
+        }
+    }
+
+    /// Where along a row the pixel centers lie more than a threshold inside every edge: each
+    /// edge that rises or falls across the row bounds them from below or above at
+    /// `a + b * y`; an edge along the row lets the whole row through or none of it.
+    struct Span {
+        var lowA = SIMD8<Double>(repeating: -.infinity), lowB = SIMD8<Double>(repeating: 0)
+        var highA = SIMD8<Double>(repeating: .infinity), highB = SIMD8<Double>(repeating: 0)
+        /// For edges along the row, distance past the threshold: `levelB * y + levelA`, which
+        /// must be positive; other lanes are always positive.
+        var levelA = SIMD8<Double>(repeating: 1), levelB = SIMD8<Double>(repeating: 0)
+
+        init() {}
+
+        init(nx: SIMD8<Double>, ny: SIMD8<Double>, c: SIMD8<Double>, threshold: SIMD8<Double>) {
+            let rising = nx .> 1e-12, falling = nx .< -1e-12, level = .!(rising .| falling)
+            // Inside when nx * x + ny * y + c > threshold: x > (threshold - c) / nx - (ny / nx) y where nx > 0.
+            let a = (threshold - c) / nx, b = -ny / nx
+            lowA = lowA.replacing(with: a, where: rising); lowB = lowB.replacing(with: b, where: rising)
+            highA = highA.replacing(with: a, where: falling); highB = highB.replacing(with: b, where: falling)
+            levelA = levelA.replacing(with: c - threshold, where: level); levelB = levelB.replacing(with: ny, where: level)
+        }
+
+        /// The pixels of row center `y` that qualify (with `inclusive`, those exactly at the
+        /// threshold too).
+        @inline(__always)
+        func pixels(_ y: Double, inclusive: Bool, width: Int) -> Range<Int>? {
+            let level = levelB * y + levelA
+            if inclusive ? any(level .< 0) : any(level .<= 0) { return nil }
+            let low = max(-1.0, (lowB * y + lowA).max()), high = min(Double(width) + 1, (highB * y + highA).min())
+            // Pixel x qualifies when low < x + 0.5 < high (or <= for inclusive).
+            let first = inclusive ? Int((low - 0.5).rounded(.up)) : Int((low - 0.5).rounded(.down)) + 1
+            let end = inclusive ? Int((high - 0.5).rounded(.down)) + 1 : Int((high - 0.5).rounded(.up))
+            let a = max(0, first), b = min(width, end)
+            return a < b ? a..<b : nil
+        }
+    }
+
+    private mutating func prepareSpans() {
+        outer = Span(nx: nx, ny: ny, c: c, threshold: -reach)
+        inner = Span(nx: nx, ny: ny, c: c, threshold: reach - 1e-9)
+    }
+
+    /// A run of outline pixels of one row, each drawn with the part of its square inside the
+    /// polygon. Distances move linearly along the row, so an edge whose line clears both ends
+    /// of the run by a pixel's reach cuts none of it; when only one edge cuts the run (away
+    /// from the corners, nearly always), its distance alone gives each pixel's coverage.
+    @inline(__always)
+    private func edgePixels<S: PixelSource>(_ source: S, _ run: Range<Int>, y: Int, k: SIMD8<Double>,
+                                            fullK: UInt32, row: UnsafeMutablePointer<UInt32>) {
+        guard !run.isEmpty else { return }
+        let first = nx * (Double(run.lowerBound) + 0.5) + k, last = nx * (Double(run.upperBound - 1) + 0.5) + k
+        let cutting = pointwiseMin(first, last) .< reach
+        var count = 0, only = 0
+        for e in 0..<8 where cutting[e] { count += 1; only = e }
+        if count == 1 {
+            let n = nx[only], ke = k[only]
+            let edge = HalfPlane(abs(nx[only]), abs(ny[only]))
+            for x in run {
+                draw(source, x: x, y: y, coverage: edge.coverage(n * (Double(x) + 0.5) + ke), fullK: fullK, row: row)
+            }
+        } else {
+            for x in run {
+                let d = nx * (Double(x) + 0.5) + k
+                draw(source, x: x, y: y, coverage: PreparedPolygon.coverage(distances: d, nx: nx, ny: ny, reach: reach), fullK: fullK, row: row)
             }
         }
     }
 
-    /// The pixels of a row whose centers are more than `threshold` inside every edge (or at
-    /// least that far, when `inclusive`).
     @inline(__always)
-    private func span(_ k: SIMD8<Double>, threshold: SIMD8<Double>, inclusive: Bool, width: Int) -> Range<Int>? {
-        var low = -1.0, high = Double(width) + 1
-        for e in edges {
-            let n = nx[e], bound = (threshold[e] - k[e]) / n
-            if n > 1e-12 { low = max(low, bound) } else if n < -1e-12 { high = min(high, bound) } else if k[e] < threshold[e] || (!inclusive && k[e] == threshold[e]) { return nil }
-        }
-        // Pixel x qualifies when low < x + 0.5 < high (or <= for inclusive).
-        let first = inclusive ? Int((low - 0.5).rounded(.up)) : Int((low - 0.5).rounded(.down)) + 1
-        let end = inclusive ? Int((high - 0.5).rounded(.down)) + 1 : Int((high - 0.5).rounded(.up))
-        let a = max(0, first), b = min(width, end)
-        return a < b ? a..<b : nil
-    }
-
-    /// An outline pixel, drawn with the part of its square inside the polygon.
-    @inline(__always)
-    private func edgePixel<S: PixelSource>(_ source: S, x: Int, y: Int, k: SIMD8<Double>,
-                                           fullK: UInt32, row: UnsafeMutablePointer<UInt32>) {
-        let d = nx * (Double(x) + 0.5) + k
-        let coverage = PreparedPolygon.coverage(distances: d, nx: nx, ny: ny, reach: reach)
+    private func draw<S: PixelSource>(_ source: S, x: Int, y: Int, coverage: Double, fullK: UInt32, row: UnsafeMutablePointer<UInt32>) {
         let scaled = UInt32((coverage * Double(fullK)).rounded())
         guard scaled > 0 else { return }
         row[x] = blendPixel(scalePixel(source.color(x: x, y: y), scaled), over: row[x])
@@ -315,8 +363,8 @@ struct PreparedPolygon: Sendable {
     @inline(__always)
     static func coverage(distances d: SIMD8<Double>, nx: SIMD8<Double>, ny: SIMD8<Double>, reach: SIMD8<Double>) -> Double {
         // Edges the square lies wholly inside do not cut it; one it lies wholly outside empties it.
-        let cutting = d .< reach
         if any(d .<= -reach) { return 0 }
+        let cutting = d .< reach
         var count = 0, only = 0
         for e in 0..<8 where cutting[e] { count += 1; only = e }
         if count == 0 { return 1 }
@@ -331,17 +379,37 @@ struct PreparedPolygon: Sendable {
     }
 
     /// The area of the unit pixel square inside a line at distance `d` from its center,
-    /// the line's unit normal being (±nx, ±ny): a trapezoid, or a corner triangle.
+    /// the line's unit normal being (±nx, ±ny).
     @inline(__always)
     static func halfPlaneCoverage(_ d: Double, _ nx: Double, _ ny: Double) -> Double {
+        HalfPlane(nx, ny).coverage(d)
+    }
+}
+
+/// How much of a pixel square lies inside a line, by the line's distance from the square's
+/// center: a trapezoid while the line crosses two opposite sides, a corner triangle (or all
+/// but one) while it cuts off a corner. The constants depend on the line's direction only.
+struct HalfPlane {
+    let flat: Double, outer: Double, inverseA: Double, inverseTwoAB: Double
+
+    /// A line whose unit normal is (±nx, ±ny).
+    @inline(__always)
+    init(_ nx: Double, _ ny: Double) {
         let a = max(nx, ny), b = min(nx, ny)
-        let flat = (a - b) / 2, outer = (a + b) / 2
+        flat = (a - b) / 2
+        outer = (a + b) / 2
+        inverseA = 1 / a
+        inverseTwoAB = b > 0 ? 1 / (2 * a * b) : 0
+    }
+
+    @inline(__always)
+    func coverage(_ d: Double) -> Double {
         if d <= -outer { return 0 }
         if d >= outer { return 1 }
-        if abs(d) <= flat { return 0.5 + d / a }
+        if abs(d) <= flat { return 0.5 + d * inverseA }
         // The line cuts off one corner: a right triangle with legs t / a and t / b.
         let t = outer - abs(d)
-        let corner = t * t / (2 * a * b)
+        let corner = t * t * inverseTwoAB
         return d < 0 ? corner : 1 - corner
     }
 }

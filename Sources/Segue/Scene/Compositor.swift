@@ -191,13 +191,15 @@ enum CompiledItem: Sendable {
             // The group's own transparent rows, drawn as the frame's would be, then laid over them.
             let buffer = UnsafeMutablePointer<UInt32>.allocate(capacity: (hi - lo) * width)
             defer { buffer.deallocate() }
-            buffer.initialize(repeating: 0, count: (hi - lo) * width)
             let origin = buffer - lo * width
+            for y in lo..<hi { (origin + y * width + columns.lowerBound).initialize(repeating: 0, count: columns.count) }
             for item in items { item.draw(into: origin, width: width, band: lo..<hi) }
             for y in lo..<hi {
                 let source = origin + y * width, row = frame + y * width
-                for x in columns where source[x] != 0 {
-                    row[x] = blendPixel(k == 256 ? source[x] : scalePixel(source[x], k), over: row[x])
+                for x in columns {
+                    let p = source[x]
+                    // Opaque group pixels (most of a page) mix straight with what is beneath.
+                    if p >> 24 == 255 { row[x] = lerpPixel(row[x], p, k) } else if p != 0 { row[x] = blendPixel(scalePixel(p, k), over: row[x]) }
                 }
             }
         }
