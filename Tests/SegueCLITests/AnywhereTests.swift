@@ -6,7 +6,22 @@ func installedAlone() throws -> String {
     let bin = temporaryFolder().appendingPathComponent("bin")
     try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
     let copy = bin.appendingPathComponent("segue").path
-    try FileManager.default.copyItem(atPath: segueBinary, toPath: copy)
+    // Written through a close-on-exec descriptor: a copy whose descriptor a child started
+    // meanwhile by another test inherited could not be run ("Text file busy") until that
+    // child ended.
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: segueBinary))
+    let fd = open(copy, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+    var written = 0
+    bytes.withUnsafeBytes { raw in
+        while written < raw.count {
+            let n = write(fd, raw.baseAddress! + written, raw.count - written)
+            if n <= 0 { break }
+            written += n
+        }
+    }
+    close(fd)
+    guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
     return copy
 }
 

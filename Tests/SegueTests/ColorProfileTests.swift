@@ -12,17 +12,23 @@ struct ColorProfileTests {
         let plain = folder.appendingPathComponent("plain.\(ext)").path
         var arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x\(rgb):s=32x32", "-frames:v", "1"]
         if ext == "jpg" { arguments += ["-pix_fmt", "yuvj444p", "-q:v", "1"] }
+        if ext == "webp" { arguments += ["-lossless", "1"] }
         #expect(try runTool(arguments + [plain]) == 0)
         let bytes = try ColorFixtures.read(plain)
         let tagged = folder.appendingPathComponent("tagged.\(ext)").path
-        try ColorFixtures.write(ext == "jpg" ? ColorFixtures.jpeg(bytes, embedding: profile) : ColorFixtures.png(bytes, embedding: profile), tagged)
+        switch ext {
+        case "jpg": try ColorFixtures.write(ColorFixtures.jpeg(bytes, embedding: profile), tagged)
+        case "webp": try ColorFixtures.write(ColorFixtures.webp(bytes, width: 32, height: 32, embedding: profile), tagged)
+        default: try ColorFixtures.write(ColorFixtures.png(bytes, embedding: profile), tagged)
+        }
         return (tagged, plain)
     }
 
     func rgb(_ p: UInt32) -> (Int, Int, Int) { (red(p), green(p), blue(p)) }
 
-    @Test("an Adobe RGB JPEG and a ProPhoto RGB PNG land within 4/255 of LittleCMS's own sRGB conversion",
-          arguments: [("jpg", ColorFixtures.adobeRGB, "AD3D25"), ("png", ColorFixtures.proPhotoRGB, "6080A0"), ("png", ColorFixtures.adobeRGB, "20C040")])
+    @Test("an Adobe RGB JPEG, a ProPhoto RGB PNG and an Adobe RGB WebP land within 4/255 of LittleCMS's own sRGB conversion",
+          arguments: [("jpg", ColorFixtures.adobeRGB, "AD3D25"), ("png", ColorFixtures.proPhotoRGB, "6080A0"), ("png", ColorFixtures.adobeRGB, "20C040"),
+                      ("webp", ColorFixtures.adobeRGB, "AD3D25")])
     func embeddedProfiles(_ ext: String, _ profilePath: String, _ color: String) throws {
         let profile = try ColorFixtures.read(profilePath)
         let files = try flatFile(ext, rgb: color, profile: profile)

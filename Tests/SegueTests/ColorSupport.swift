@@ -24,6 +24,16 @@ enum ColorFixtures {
         return Array(png[0..<afterHeader]) + chunk + Array(png[afterHeader...])
     }
 
+    /// A WebP (a simple lossy or lossless one, as FFmpeg writes it) turned into the extended
+    /// format with `profile` in an ICCP chunk.
+    static func webp(_ webp: [UInt8], width: Int, height: Int, embedding profile: [UInt8]) -> [UInt8] {
+        func little(_ v: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        func chunk(_ tag: String, _ body: [UInt8]) -> [UInt8] { Array(tag.utf8) + little(body.count, 4) + body + (body.count % 2 == 1 ? [0] : []) }
+        let header = chunk("VP8X", [0x20, 0, 0, 0] + little(width - 1, 3) + little(height - 1, 3))
+        let body = Array("WEBP".utf8) + header + chunk("ICCP", profile) + Array(webp[12...])
+        return Array("RIFF".utf8) + little(body.count, 4) + body
+    }
+
     /// A zlib stream holding `data` in stored (uncompressed) deflate blocks.
     static func zlibStored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]

@@ -140,6 +140,35 @@ struct FlawlessFrameTests {
         #expect(lit > frame.width * frame.height / 10, "only \(lit) pixels are not black")
     }
 
+    @Test("a cube much larger than the camera distance is drawn as convex pieces only, never as bow-ties")
+    func noBowTies() throws {
+        let cube = CubeFold().with(CubeFold.side, 2000).with(CubeFold.perspective, 100)
+        let bounds = Rect(x: 0, y: 0, width: 360, height: 640)
+        let pages = (0..<3).map { i -> Layer in
+            var page = Layer(frame: bounds)
+            page.contents = picture(makeImage(width: 9, height: 16) { _, _ in (UInt8(60 * i), 200, 90) })
+            return page
+        }
+        var drawn = 0
+        for step in 0..<(cube.screenCount(pages: pages.count) - 1) {
+            for progress in stride(from: 0.0, through: 1.0, by: 0.05) {
+                for item in cube.scene(step: step, progress: progress, pages: pages, bounds: bounds).drawList(scale: 0.5) {
+                    let p = item.corners
+                    let turns = p.indices.map { i -> Double in
+                        let a = p[i], b = p[(i + 1) % p.count], c = p[(i + 2) % p.count]
+                        return (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+                    }
+                    let scale = p.map { max(abs($0.x), abs($0.y)) }.max()!
+                    let tolerance = 1e-9 * scale * scale
+                    #expect(turns.allSatisfy { $0 >= -tolerance } || turns.allSatisfy { $0 <= tolerance },
+                            "step \(step) at \(progress): \(item.name ?? "a face") is not convex: \(p)")
+                    drawn += 1
+                }
+            }
+        }
+        #expect(drawn > 0)
+    }
+
     @Test("a fading layer whose pieces overlap fades as one: a crossfade of letterboxed pictures is (1 - p) A + p B")
     func groupOpacity() {
         let canvas = Canvas(width: 90, height: 160, scale: 0.25, background: Color(red: 0.1, green: 0.3, blue: 0.8))
