@@ -16,18 +16,19 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]
+            providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
         // LittleCMS converts pictures with an ICC profile to sRGB; libheif decodes iPhone photos.
         .systemLibrary(name: "CLittleCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        // The C shim: image decoding, MP4 and PNG encoding, MD5. Only what Swift cannot express.
+        // The C shim: image decoding, MP4 (video and AAC soundtrack) and PNG encoding, MD5.
+        // Only what Swift cannot express.
         .target(
             name: "CSegueAV",
             dependencies: ["CFFmpeg", "CLittleCMS", "CHeif"],
             linkerSettings: [
                 .linkedLibrary("avformat"), .linkedLibrary("avcodec"),
-                .linkedLibrary("swscale"), .linkedLibrary("avutil"),
+                .linkedLibrary("swscale"), .linkedLibrary("swresample"), .linkedLibrary("avutil"),
                 .linkedLibrary("lcms2"), .linkedLibrary("heif"),
             ]
         ),

@@ -17,6 +17,9 @@ struct ExportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The video codec (encode.codec): h264 or hevc.", valueName: "CODEC"))
     var codec: Preset.Codec?
 
+    @Option(help: ArgumentHelp("The MP4's soundtrack (audio.file): an audio file FFmpeg decodes (MP3, M4A, WAV, FLAC, Ogg), trimmed, faded and looped to the video's length, or 'silence' for a silent AAC track. Set its start, volume, fadeIn, fadeOut and loop with --set audio.KEY=VALUE.", valueName: "FILE"))
+    var audio: String?
+
     @Option(help: "Compositor threads; any number gives the same pixels. Defaults to the CPUs this process was given (affinity mask, cgroup quota, SLURM_CPUS_PER_TASK).")
     var threads: Int?
 
@@ -55,6 +58,10 @@ struct ExportOptions: ParsableArguments {
         if let size { sets.append("canvas.size=[\(size.width), \(size.height)]") }
         if let fps { sets.append("fps=\(fps)") }
         if let codec { sets.append("encode.codec=\(codec.rawValue)") }
+        if let audio {
+            let quoted = audio.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            sets.append("audio.file=\"\(quoted)\"")
+        }
         return sets
     }
 

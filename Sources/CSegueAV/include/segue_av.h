@@ -45,6 +45,21 @@ int segue_image_decode(const char *path, int64_t max_pixels, int max_side, Segue
 int segue_heif_size(const char *path, int *width, int *height);
 void segue_image_free(SegueDecodedImage *image);
 
+/* The soundtrack of an MP4: AAC-LC, 48 kHz, stereo, 192 kbit/s, exactly as long as the video. */
+typedef struct SegueAudioConfig {
+    const char *path;    /* any audio FFmpeg decodes; NULL for a silent track */
+    double start;        /* seconds into the file where the soundtrack starts */
+    double volume;       /* linear gain */
+    double fade_in;      /* seconds of a raised-cosine fade from silence at the start */
+    double fade_out;     /* seconds of a raised-cosine fade to silence at the end */
+    int loop;            /* repeat a file shorter than the video (a short crossfade at the seam) */
+} SegueAudioConfig;
+
+/* Checks that `path` holds audio FFmpeg decodes, from `start` seconds: 0, or a negative code
+ * with err filled (SEGUE_AV_UNSUPPORTED: no audio stream, or nothing decodable there).
+ * `duration` receives the audio's length in seconds, -1 when the file does not say. */
+int segue_audio_probe(const char *path, double start, double *duration, SegueAVError *err);
+
 typedef struct SegueEncoderConfig {
     const char *path;    /* output file; the container follows from format_name */
     const char *format_name; /* "mp4" */
@@ -56,6 +71,8 @@ typedef struct SegueEncoderConfig {
     const char *speed;   /* encoder preset name, e.g. "veryfast" */
     int threads;         /* encoder threads, >= 1; fixed so bytes do not depend on the machine */
     const char *fingerprint; /* written as the metadata tag SEGUE_FINGERPRINT_TAG; NULL for none */
+    const SegueAudioConfig *audio; /* NULL: no audio track */
+    int64_t frames;      /* the video's frames, which the soundtrack's length follows */
 } SegueEncoderConfig;
 
 /* The MP4 metadata key under which an export's job fingerprint is kept. */

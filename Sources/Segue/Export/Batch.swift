@@ -60,7 +60,10 @@ public struct Manifest: Sendable {
             guard var r = attempt({ try ConfigReader(item, path: "jobs[\(i + 1)]") }) else { problems += found; continue }
             let name = attempt { try r.text("name", default: "", "A name for the job in the summary; default: the output's file name.") }
             let preset = attempt { try r.text("preset", default: "stories-cube", "A preset's name or a preset file (relative to the manifest).") }
-            let settings = attempt { try r.settings("set", "Preset keys for this job, dotted or nested, as --set takes them.") } ?? []
+            var settings = attempt { try r.settings("set", "Preset keys for this job, dotted or nested, as --set takes them.") } ?? []
+            if let audio = r.raw("audio", type: "audio", "The job's soundtrack: a file (relative to the manifest), 'silence', or a mapping with file, start, volume, fadeIn, fadeOut, loop.") {
+                settings.append((key: "audio", value: ConfigNode.audio(audio, resolve: resolve)))
+            }
             let slidesNode = r.raw("slides", type: "[slide]", "The slides of a story, each with an image and optionally hold, motion, transition; instead of inputs.")
             let slides = slidesNode.flatMap { node in attempt { try StorySlide.list(node, key: "jobs[\(i + 1)].slides", resolve: resolve) } }
             var inputs = attempt { try r.texts("inputs", expected: "one or more image paths, like [a.jpg, b.png]", "The images, in order.") }

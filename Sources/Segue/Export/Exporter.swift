@@ -262,7 +262,7 @@ public enum Exporter {
         switch job.format {
         case .mp4:
             return try MP4Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, encode: job.preset.encode,
-                               fingerprint: fingerprint, replace: replace)
+                               audio: job.preset.audio, frames: job.timeline.frameCount, fingerprint: fingerprint, replace: replace)
         case .png:
             return try PNGSink(folder: job.output, fingerprint: fingerprint, replace: replace)
         case .framemd5:

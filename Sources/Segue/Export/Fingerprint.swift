@@ -25,6 +25,10 @@ public enum Fingerprint {
         for (index, input) in job.inputs.enumerated() {
             document += "input \(index + 1) \(try contentDigest(of: input))\n"
         }
+        // The music counts by content too, where it is heard (an MP4).
+        if job.format == .mp4, let music = job.preset.audio.file {
+            document += "audio \(try contentDigest(of: music))\n"
+        }
         return "sha256:" + hex(sha256(Array(document.utf8)))
     }
 

@@ -1,3 +1,4 @@
+import CSegueAV
 import Foundation
 
 /// What an export writes.
@@ -182,7 +183,28 @@ public struct Job: Sendable {
         if format == .mp4, preset.canvas.width % 2 != 0 || preset.canvas.height % 2 != 0 {
             problems.append(.oddSize(width: preset.canvas.width, height: preset.canvas.height))
         }
+        if format == .mp4, let file = preset.audio.file, let problem = Job.audioProblem(file, start: preset.audio.start) {
+            problems.append(problem)
+        }
         return problems
+    }
+
+    /// What is wrong with `file` as a soundtrack from `start` seconds, if anything: it must
+    /// exist, hold audio FFmpeg decodes there, and last past `start`.
+    static func audioProblem(_ file: String, start: Double) -> ExportError? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else {
+            return .audio(path: file, reason: "no such file (expected an audio file such as MP3, M4A, WAV, FLAC or Ogg)")
+        }
+        if isFolder.boolValue { return .audio(path: file, reason: "it is a folder (expected an audio file)") }
+        var error = SegueAVError()
+        var duration = -1.0
+        let status = segue_audio_probe(file, start, &duration, &error)
+        if duration >= 0, start >= duration {
+            return .audio(path: file, reason: String(format: "audio.start %g s is past its end (it lasts %.2f s)", start, duration))
+        }
+        guard status == 0 else { return .audio(path: file, reason: "\(error.text) (expected a file with an audio stream FFmpeg decodes)") }
+        return nil
     }
 
     /// A path with symbolic links and "." and ".." resolved, for telling whether two name one file.

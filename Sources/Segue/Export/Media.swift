@@ -25,6 +25,9 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case framePastEnd(selection: FrameSelection, frameCount: Int)
     case oddSize(width: Int, height: Int)
     case cancelled
+    /// The soundtrack cannot be used: no such file, no audio in it, nothing decodable, or
+    /// `start` past its end.
+    case audio(path: String, reason: String)
 
     /// True for errors in what was asked (exit code 2), false for failures while doing it (1).
     public var isUsageError: Bool {
@@ -37,6 +40,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .unreadableImage(path, reason): return "\(path): cannot read the image: \(reason)"
+        case let .audio(path, reason): return "\(path): cannot use it as the soundtrack: \(reason)"
         case let .imageTooLarge(path, width, height, limits):
             if width > limits.maxSide || height > limits.maxSide {
                 return "\(path): the image is \(width)x\(height), over the limit of \(limits.maxSide) pixels a side"

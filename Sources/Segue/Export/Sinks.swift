@@ -106,7 +106,10 @@ public final class MP4Sink: FrameSink {
 
     /// `fingerprint`, if given, is kept in the file's metadata (see `Fingerprint`); an
     /// existing file at `path` is replaced only with `replace`.
+    /// `audio`, when it has a source, adds an AAC track exactly as long as the `frames`
+    /// frames of the video.
     public init(path: String, width: Int, height: Int, fps: Int, encode: Preset.EncodeSettings,
+                audio: Preset.AudioSettings = Preset.AudioSettings(), frames: Int = 0,
                 fingerprint: String? = nil, replace: Bool = false) throws {
         file = try StagedFile(target: path, replace: replace)
         var error = SegueAVError()
@@ -115,11 +118,18 @@ public final class MP4Sink: FrameSink {
                 encode.codec.encoderName.withCString { codec in
                     encode.speed.withCString { speed in
                         withOptionalCString(fingerprint) { tag in
-                            var config = SegueEncoderConfig(path: tmp, format_name: format, codec_name: codec,
-                                                            width: Int32(width), height: Int32(height), fps: Int32(fps),
-                                                            crf: Int32(encode.crf), speed: speed, threads: Int32(encode.threads),
-                                                            fingerprint: tag)
-                            return segue_encoder_open(&config, &error)
+                            withOptionalCString(audio.file) { music in
+                                var track = SegueAudioConfig(path: music, start: audio.start, volume: audio.volume,
+                                                             fade_in: audio.fadeIn, fade_out: audio.fadeOut, loop: audio.loop ? 1 : 0)
+                                return withUnsafePointer(to: &track) { track in
+                                    var config = SegueEncoderConfig(path: tmp, format_name: format, codec_name: codec,
+                                                                    width: Int32(width), height: Int32(height), fps: Int32(fps),
+                                                                    crf: Int32(encode.crf), speed: speed, threads: Int32(encode.threads),
+                                                                    fingerprint: tag, audio: audio.source == nil ? nil : track,
+                                                                    frames: Int64(frames))
+                                    return segue_encoder_open(&config, &error)
+                                }
+                            }
                         }
                     }
                 }

@@ -78,13 +78,16 @@ public struct Preset: Equatable, Sendable {
     /// Ken Burns motion of every slide that does not set its own.
     public var motion = Motion()
     public var encode = EncodeSettings()
+    /// The MP4's soundtrack; PNG, framemd5 and sheet outputs have none.
+    public var audio = AudioSettings()
 
     public init() {}
 
     /// Reads a preset from its configuration tree, validating every key; `schema`, if given,
     /// records each key read.
     public init(_ node: ConfigNode, schema: ConfigReader.Schema? = nil) throws {
-        var r = try ConfigReader(node)
+        // `audio: FILE` (or `--set audio=silence`): a path from the command line is the user's own.
+        var r = try ConfigReader(node.resolvingAudio { $0 })
         r.schema = schema
         description = try r.text("description", default: "", "One line saying what the preset makes.")
 
@@ -117,6 +120,10 @@ public struct Preset: Equatable, Sendable {
         encode.speed = try e.choice("speed", default: "medium", among: Preset.speeds, "Encoder speed preset: faster encodes bigger files.")
         encode.threads = try e.integer("threads", default: 2, in: 1...64, "Encoder threads; fixed so output bytes do not depend on the machine.")
         try e.finish()
+
+        var a = try r.section("audio")
+        audio = try AudioSettings(reading: &a)
+        try a.finish()
         try r.finish()
     }
 
@@ -355,7 +362,10 @@ public struct PresetLibrary: Sendable {
             node = try ConfigNode.parse(yaml: text, name: "built-in preset \(name)")
         case let .file(path):
             node = try ConfigNode.parse(yaml: try PresetLibrary.read(path), name: "preset \(PresetLibrary.looksLikePath(nameOrPath) ? reference : (path as NSString).lastPathComponent)")
-            baseFolder = (path as NSString).deletingLastPathComponent
+            let folder = (path as NSString).deletingLastPathComponent
+            baseFolder = folder
+            // A preset's music is found beside the preset.
+            node = node.resolvingAudio { $0.hasPrefix("/") || folder.isEmpty ? $0 : Manifest.normalized(folder + "/" + $0) }
         }
         guard let base = node["extends"] else { return node }
         guard case let .scalar(baseName, _) = base.value, !baseName.isEmpty else {

@@ -86,7 +86,10 @@ public struct Story: Sendable {
         func resolve(_ p: String) -> String { p.hasPrefix("/") || folder.isEmpty ? p : Manifest.normalized(folder + "/" + p) }
         var r = try ConfigReader(root)
         let preset = try r.raw("preset", type: "text", "A preset's name or file, for the defaults.").map { try ConfigReader.string($0, key: "preset") }
-        let settings = try r.settings("set", "Preset keys, dotted or nested, as --set takes them.")
+        var settings = try r.settings("set", "Preset keys, dotted or nested, as --set takes them.")
+        if let audio = r.raw("audio", type: "audio", "The soundtrack: a file (relative to the story), 'silence', or a mapping with file, start, volume, fadeIn, fadeOut, loop.") {
+            settings.append((key: "audio", value: ConfigNode.audio(audio, resolve: resolve)))
+        }
         guard let slidesNode = r.raw("slides", type: "[slide]", "The slides, in order.") else {
             try r.finish()
             throw PresetError.missingKey(key: "slides", origin: root.origin, expected: "a list of slides, each with an image")
