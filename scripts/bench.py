@@ -7,6 +7,7 @@ p.add_argument("--segue", required=True)
 p.add_argument("--photos", required=True)
 p.add_argument("--work", required=True)
 p.add_argument("--runs", type=int, default=3)
+p.add_argument("--baseline", help="another segue binary: compose rates only, this one and the baseline alternated, with ratios")
 args = p.parse_args()
 
 os.makedirs(args.work, exist_ok=True)
@@ -58,6 +59,26 @@ def measure(name, cmd, output=None, count=255):
 def segue(transition, output, extra=()):
     return [args.segue, "render", "--preset", transition, "--force", "--quiet", *STORY4, *extra, *photos, "-o", output]
 
+
+# Compose rates against another build: each workload alternately on both binaries, one
+# compositor thread, so that load on the machine hits both alike.
+COMPOSE = [("slide", []), ("crossfade", []), ("crossfade, fit", ["--set", "fit=fit"]), ("stories-cube", []),
+           ("telegram-cube", []), ("flip", []), ("cube-fold", []), ("instagram-zoom", [])]
+if args.baseline:
+    rates = {}
+    for r in range(args.runs):
+        for name, extra in COMPOSE:
+            order = [("this", args.segue), ("baseline", args.baseline)]
+            for label, binary in (order if r % 2 == 0 else order[::-1]):
+                _, _, err = run([binary, "render", "--preset", name.split(",")[0], "--set", "hold=0", "--set", "transition.duration=6", *extra,
+                                 "--size", f"{W}x{H}", "--threads", "1", "--format", "null", photos[0], photos[1], "-o", "-"])
+                rates.setdefault((name, label), []).append(float(re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err).group(1)))
+    print(f"{'compose fps, 1080x1920, 1 thread (median of %d)' % args.runs:<48} {'this':>8} {'baseline':>9} {'ratio':>6}  per-round ratios")
+    for name, _ in COMPOSE:
+        a, b = rates[(name, "this")], rates[(name, "baseline")]
+        ratios = " ".join(f"{x / y:.2f}" for x, y in sorted(zip(a, b), key=lambda p: p[0] / p[1]))
+        print(f"{name:<48} {statistics.median(a):>8.1f} {statistics.median(b):>9.1f} {statistics.median(a) / statistics.median(b):>6.2f}  {ratios}")
+    sys.exit(0)
 
 print(f"story4, {args.runs} runs each", file=sys.stderr)
 for t in ["slide", "crossfade", "stories-cube", "telegram-cube"]:
@@ -127,8 +148,7 @@ print()
 print(f"{'render only, 1080x1920 (fps, median)':<42} {'1 thread':>9} {'2 threads':>10} {'2 ÷ 1':>7}")
 # "crossfade, fit" letterboxes the photos: the fading page (background and picture) is
 # composed apart and faded once (group opacity), the one place an offscreen buffer is used.
-for t, extra in [("slide", []), ("crossfade", []), ("crossfade, fit", ["--set", "fit=fit"]), ("stories-cube", []),
-                 ("telegram-cube", []), ("flip", []), ("cube-fold", []), ("instagram-zoom", [])]:
+for t, extra in COMPOSE:
     rates = {}
     for threads in (1, 2):
         samples = []

@@ -70,6 +70,30 @@ struct SoundtrackTests {
         #expect(warnings.status == 0 && warnings.stderr.isEmpty, "\(warnings.stderr)")
     }
 
+    @Test("5.1 music is mixed down to stereo, and the audio is interleaved with the video through the file")
+    func downmixAndInterleave() throws {
+        let folder = temporaryFolder()
+        let surround = folder.appendingPathComponent("surround.m4a").path
+        let made = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=8", "-af",
+                                       "pan=5.1|FL=c0|FR=c0|FC=c0|LFE=c0|BL=c0|BR=c0", "-c:a", "aac", surround])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try probe(surround, stream: "a:0", entries: "channels")["channels"] == "6")
+        let out = try render(["--audio", surround], in: folder)
+        #expect(try probe(out, stream: "a:0", entries: "channels")["channels"] == "2")
+        #expect(rms(try samples(out), from: 2, to: 3) > 0.05)
+        // Packets by position in the file: audio from the start to the end, among the video's.
+        let packets = try tool("ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pos", "-of", "csv=p=0", out])
+        let rows = packets.stdout.split(separator: "\n").compactMap { line -> (Int, Int)? in
+            let f = line.split(separator: ",").compactMap { Int($0) }
+            return f.count == 2 ? (f[0], f[1]) : nil
+        }
+        let video = rows.filter { $0.0 == 0 }.map(\.1).sorted(), audio = rows.filter { $0.0 == 1 }.map(\.1).sorted()
+        #expect(!video.isEmpty && !audio.isEmpty)
+        if let firstAudio = audio.first, let lastAudio = audio.last, video.count > 20 {
+            #expect(firstAudio < video[video.count / 10] && lastAudio > video[video.count * 9 / 10], "audio at \(firstAudio)...\(lastAudio)")
+        }
+    }
+
     @Test("the last second fades smoothly: the RMS falls steadily, the last 100 ms below 5 % of the middle's")
     func fadeOut() throws {
         let folder = temporaryFolder()

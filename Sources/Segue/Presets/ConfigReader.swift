@@ -38,11 +38,13 @@ public struct ConfigReader {
 
     func fullKey(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
+    /// Records the key in the schema (its value as YAML; an empty text as `""`, as a given one prints) and
+    /// returns its node, if given.
     private mutating func lookup(_ key: String, _ type: String, _ defaultValue: String, _ range: String, _ meaning: String) -> ConfigNode? {
         asked.append(key)
         let found = node[key]
         schema?.add(Field(key: fullKey(key), type: type, defaultValue: defaultValue, range: range, meaning: meaning,
-                          value: found?.inlineYAML ?? ConfigNode.quotedIfNeeded(defaultValue)))
+                          value: found?.inlineYAML ?? (defaultValue == "''" ? "\"\"" : ConfigNode.quotedIfNeeded(defaultValue))))
         return found
     }
 
