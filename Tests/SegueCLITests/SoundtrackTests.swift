@@ -257,3 +257,26 @@ struct SoundtrackTests {
         #expect(peaks[1] - peaks[0] < 10, "peak \(peaks[0]) MB with 3 s of music, \(peaks[1]) MB with 10 minutes")
     }
 }
+
+@Suite("iPhone photos on the command line")
+struct HEICCLITests {
+    @Test("segue render IMG_0001.HEIC works from the installed binary; a cut-short HEIC is an error naming it, exit 1, nothing written")
+    func heic() throws {
+        let folder = temporaryFolder()
+        let heic = folder.appendingPathComponent("IMG_0001.HEIC").path
+        let made = try tool("heif-enc", ["-q", "90", example("a.jpg"), "-o", heic])
+        #expect(made.status == 0, "\(made.stderr)")
+        let out = folder.appendingPathComponent("photo.mp4").path
+        let r = try run(try installedAlone(), ["render", "--size", "180x320", "--set", "canvas.scale=0.5", "--set", "hold=0.5", heic, example("b.png"), "-o", out], in: folder)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out))
+
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: heic)))
+        let cut = folder.appendingPathComponent("cut.heic").path
+        try Data(bytes.prefix(bytes.count * 2 / 3)).write(to: URL(fileURLWithPath: cut))
+        let broken = folder.appendingPathComponent("broken.mp4").path
+        let b = try run(try installedAlone(), ["render", "--size", "180x320", "--set", "canvas.scale=0.5", cut, "-o", broken], in: folder)
+        #expect(b.status == 1 && b.stderr.contains("cut.heic"), "\(b.status): \(b.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: broken))
+    }
+}

@@ -267,6 +267,10 @@ struct PreparedPolygon: Sendable {
         guard fullK > 0 else { return }
         let lo = max(band.lowerBound, rows.lowerBound), hi = min(band.upperBound, rows.upperBound)
         guard lo < hi else { return }
+        if let box = rectangle {
+            drawRectangle(box, source, into: frame, width: width, rows: lo..<hi, fullK: fullK)
+            return
+        }
         for y in lo..<hi {
             // Each edge's distance from the centers along this row is k + nx * (x + 0.5).
             let yc = Double(y) + 0.5
@@ -280,6 +284,43 @@ struct PreparedPolygon: Sendable {
             edgePixels(source, outer.lowerBound..<innerLo, y: y, k: k, fullK: fullK, row: row)
             source.fill(row, y: y, x0: innerLo, x1: innerHi, k: fullK)
             edgePixels(source, innerHi..<outer.upperBound, y: y, k: k, fullK: fullK, row: row)
+        }
+    }
+
+    /// An upright rectangle's sides (slides, fades and every flat layer): its spans are the
+    /// same on every row and a pixel's coverage is the product of its overlaps across and
+    /// down (the exact area), so rows need no per-edge work.
+    var rectangle: (left: Double, right: Double, top: Double, bottom: Double)? {
+        var left = -Double.infinity, right = Double.infinity, top = -Double.infinity, bottom = Double.infinity
+        for e in 0..<8 where c[e] < PreparedPolygon.farInside {
+            // Inside where nx * x + ny * y + c >= 0, with (nx, ny) one of the four unit axes.
+            if ny[e] == 0 && nx[e] == 1 { left = max(left, -c[e]) } else if ny[e] == 0 && nx[e] == -1 { right = min(right, c[e]) }
+            else if nx[e] == 0 && ny[e] == 1 { top = max(top, -c[e]) } else if nx[e] == 0 && ny[e] == -1 { bottom = min(bottom, c[e]) }
+            else { return nil }
+        }
+        guard left.isFinite, right.isFinite, top.isFinite, bottom.isFinite, left < right, top < bottom else { return nil }
+        return (left, right, top, bottom)
+    }
+
+    @inline(__always)
+    private func drawRectangle<S: PixelSource>(_ box: (left: Double, right: Double, top: Double, bottom: Double), _ source: S,
+                                               into frame: UnsafeMutablePointer<UInt32>, width: Int, rows: Range<Int>, fullK: UInt32) {
+        @inline(__always) func overlap(_ i: Int, _ a: Double, _ b: Double) -> Double { min(max(min(Double(i) + 1, b) - max(Double(i), a), 0), 1) }
+        let first = max(0, Int(box.left.rounded(.down))), end = min(width, Int(box.right.rounded(.up)))
+        guard first < end else { return }
+        // Columns wholly inside, and the partly covered ones at either end.
+        let innerLo = min(max(Int(box.left.rounded(.up)), first), end), innerHi = max(min(Int(box.right.rounded(.down)), end), innerLo)
+        for y in rows {
+            let down = overlap(y, box.top, box.bottom)
+            guard down > 0 else { continue }
+            let row = frame + y * width
+            if down >= 1 {
+                for x in first..<innerLo { draw(source, x: x, y: y, coverage: overlap(x, box.left, box.right), fullK: fullK, row: row) }
+                source.fill(row, y: y, x0: innerLo, x1: innerHi, k: fullK)
+                for x in innerHi..<end { draw(source, x: x, y: y, coverage: overlap(x, box.left, box.right), fullK: fullK, row: row) }
+            } else {
+                for x in first..<end { draw(source, x: x, y: y, coverage: overlap(x, box.left, box.right) * down, fullK: fullK, row: row) }
+            }
         }
     }
 
