@@ -351,7 +351,11 @@ struct PreparedPolygon: Sendable {
         func pixels(_ y: Double, inclusive: Bool, width: Int) -> Range<Int>? {
             let level = levelB * y + levelA
             if inclusive ? any(level .< 0) : any(level .<= 0) { return nil }
-            let low = max(-1.0, (lowB * y + lowA).max()), high = min(Double(width) + 1, (highB * y + highA).min())
+            let lows = lowB * y + lowA, highs = highB * y + highA
+            // Pairwise halves: a few vector steps instead of a scalar walk over the lanes.
+            let low4 = pointwiseMax(lows.lowHalf, lows.highHalf), high4 = pointwiseMin(highs.lowHalf, highs.highHalf)
+            let low2 = pointwiseMax(low4.lowHalf, low4.highHalf), high2 = pointwiseMin(high4.lowHalf, high4.highHalf)
+            let low = max(-1.0, max(low2.x, low2.y)), high = min(Double(width) + 1, min(high2.x, high2.y))
             // Pixel x qualifies when low < x + 0.5 < high (or <= for inclusive).
             let first = inclusive ? Int((low - 0.5).rounded(.up)) : Int((low - 0.5).rounded(.down)) + 1
             let end = inclusive ? Int((high - 0.5).rounded(.down)) + 1 : Int((high - 0.5).rounded(.up))
