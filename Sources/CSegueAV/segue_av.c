@@ -762,18 +762,23 @@ struct SegueEncoder {
     Soundtrack *soundtrack;     /* NULL: no audio track */
 };
 
-static int soundtrack_encode(SegueEncoder *e, Soundtrack *t, AVFrame *frame, SegueAVError *err) {
-    int ret = avcodec_send_frame(t->encoder, frame);
-    if (ret < 0) return fail(err, ret, "avcodec_send_frame (audio)");
+/* Writes every packet `codec` has ready into `stream`, interleaved with the other stream's. */
+static int write_packets(SegueEncoder *e, AVCodecContext *codec, AVStream *stream, SegueAVError *err) {
     for (;;) {
-        ret = avcodec_receive_packet(t->encoder, e->packet);
+        int ret = avcodec_receive_packet(codec, e->packet);
         if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return 0;
-        if (ret < 0) return fail(err, ret, "avcodec_receive_packet (audio)");
-        av_packet_rescale_ts(e->packet, t->encoder->time_base, t->stream->time_base);
-        e->packet->stream_index = t->stream->index;
+        if (ret < 0) return fail(err, ret, "avcodec_receive_packet");
+        av_packet_rescale_ts(e->packet, codec->time_base, stream->time_base);
+        e->packet->stream_index = stream->index;
         ret = av_interleaved_write_frame(e->format, e->packet);
         if (ret < 0) return fail(err, ret, "av_interleaved_write_frame");
     }
+}
+
+static int soundtrack_encode(SegueEncoder *e, Soundtrack *t, AVFrame *frame, SegueAVError *err) {
+    int ret = avcodec_send_frame(t->encoder, frame);
+    if (ret < 0) return fail(err, ret, "avcodec_send_frame (audio)");
+    return write_packets(e, t->encoder, t->stream, err);
 }
 
 /* Adds the AAC track: AAC-LC, 48 kHz, stereo, 192 kbit/s, through FFmpeg's own encoder. */
@@ -921,17 +926,7 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     return e;
 }
 
-static int drain_packets(SegueEncoder *e, SegueAVError *err) {
-    for (;;) {
-        int ret = avcodec_receive_packet(e->codec, e->packet);
-        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return 0;
-        if (ret < 0) return fail(err, ret, "avcodec_receive_packet");
-        av_packet_rescale_ts(e->packet, e->codec->time_base, e->stream->time_base);
-        e->packet->stream_index = e->stream->index;
-        ret = av_interleaved_write_frame(e->format, e->packet);
-        if (ret < 0) return fail(err, ret, "av_interleaved_write_frame");
-    }
-}
+static int drain_packets(SegueEncoder *e, SegueAVError *err) { return write_packets(e, e->codec, e->stream, err); }
 
 int segue_encoder_planes(SegueEncoder *e, uint8_t *planes[3], int strides[3], SegueAVError *err) {
     begin();
