@@ -290,7 +290,9 @@ struct PreparedPolygon: Sendable {
     /// An upright rectangle's sides (slides, fades and every flat layer): its spans are the
     /// same on every row and a pixel's coverage is the product of its overlaps across and
     /// down (the exact area), so rows need no per-edge work.
-    var rectangle: (left: Double, right: Double, top: Double, bottom: Double)? {
+    private(set) var rectangle: (left: Double, right: Double, top: Double, bottom: Double)?
+
+    private static func rectangle(nx: SIMD8<Double>, ny: SIMD8<Double>, c: SIMD8<Double>) -> (left: Double, right: Double, top: Double, bottom: Double)? {
         var left = -Double.infinity, right = Double.infinity, top = -Double.infinity, bottom = Double.infinity
         for e in 0..<8 where c[e] < PreparedPolygon.farInside {
             // Inside where nx * x + ny * y + c >= 0, with (nx, ny) one of the four unit axes.
@@ -367,6 +369,7 @@ struct PreparedPolygon: Sendable {
     private mutating func prepareSpans() {
         outer = Span(nx: nx, ny: ny, c: c, threshold: -reach)
         inner = Span(nx: nx, ny: ny, c: c, threshold: reach - 1e-9)
+        rectangle = PreparedPolygon.rectangle(nx: nx, ny: ny, c: c)
     }
 
     /// A run of outline pixels of one row, each drawn with the part of its square inside the
