@@ -536,7 +536,6 @@ static AudioSource *audio_source_open(const char *path, double start, double *du
 
 /* Rewinds to `start`: seeks before it, then drops decoded samples up to it. */
 static int audio_source_rewind(AudioSource *a) {
-    AVStream *stream = a->format->streams[a->stream];
     int ret = av_seek_frame(a->format, a->stream, a->start_pts, AVSEEK_FLAG_BACKWARD);
     if (ret < 0) ret = av_seek_frame(a->format, a->stream, a->start_pts, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY);
     if (ret < 0) return ret;
@@ -545,7 +544,6 @@ static int audio_source_rewind(AudioSource *a) {
     swr_init(a->resampler);
     a->ended = 0;
     a->skip = -1;      /* set from the first decoded frame's time */
-    (void)stream;
     return 0;
 }
 

@@ -416,7 +416,7 @@ struct PreparedPolygon: Sendable {
         var count = 0, only = 0
         for e in 0..<8 where cutting[e] { count += 1; only = e }
         if count == 0 { return 1 }
-        if count == 1 { return halfPlaneCoverage(d[only], abs(nx[only]), abs(ny[only])) }
+        if count == 1 { return HalfPlane(abs(nx[only]), abs(ny[only])).coverage(d[only]) }
         // Several edges cut the square (a corner of the polygon, or a sliver): clip it by each.
         var polygon = ClipPolygon()
         for e in 0..<8 where cutting[e] {
@@ -424,13 +424,6 @@ struct PreparedPolygon: Sendable {
             if polygon.count < 3 { return 0 }
         }
         return min(max(polygon.area, 0), 1)
-    }
-
-    /// The area of the unit pixel square inside a line at distance `d` from its center,
-    /// the line's unit normal being (±nx, ±ny).
-    @inline(__always)
-    static func halfPlaneCoverage(_ d: Double, _ nx: Double, _ ny: Double) -> Double {
-        HalfPlane(nx, ny).coverage(d)
     }
 }
 
