@@ -22,6 +22,8 @@
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 #include <libavutil/audio_fifo.h>
+#include <libavutil/display.h>
+#include <libavutil/pixdesc.h>
 #include <lcms2.h>
 #include <libheif/heif.h>
 
@@ -453,6 +455,290 @@ void segue_image_free(SegueDecodedImage *image) {
     if (image && image->rgba) { av_free(image->rgba); image->rgba = NULL; }
 }
 
+/* ---- video clips ---------------------------------------------------------------------- */
+
+/* A clip is read in order, as the story plays it: `segue_clip_advance` decodes forward to the
+ * frame on screen at a time and keeps the one after it, so it can tell which frame has the
+ * greatest timestamp at or before the time asked. Only the frames shown are converted. */
+
+struct SegueClip {
+    AVFormatContext *format;
+    AVCodecContext *decoder;
+    AVPacket *packet;
+    AVFrame *current;       /* the frame on screen */
+    AVFrame *next;          /* the one after it, decoded ahead */
+    struct SwsContext *sws;
+    int stream;
+    int have_current, have_next, ended, flushing;
+    int64_t origin;         /* the stream's first timestamp, clip time 0 */
+    double duration;        /* declared length, -1 when unknown */
+    double last_time;       /* timestamp of the last frame decoded */
+    int frames_decoded;
+};
+
+static double clip_frame_time(const SegueClip *c, const AVFrame *f) {
+    int64_t ts = f->best_effort_timestamp;
+    if (ts == AV_NOPTS_VALUE) ts = f->pts;
+    if (ts == AV_NOPTS_VALUE) return c->last_time;
+    return (ts - c->origin) * av_q2d(c->format->streams[c->stream]->time_base);
+}
+
+/* The EXIF orientation (1, 3, 6, 8) that turns a picture upright by a display matrix. */
+static int display_orientation(const AVStream *stream) {
+    size_t size = 0;
+    const uint8_t *matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (!matrix || size < 9 * sizeof(int32_t)) return 1;
+    double rotation = av_display_rotation_get((const int32_t *)matrix);
+    if (isnan(rotation)) return 1;
+    /* The matrix's angle is counter-clockwise; the picture is shown turned clockwise by its opposite. */
+    double clockwise = -rotation;
+    clockwise -= 360 * floor(clockwise / 360 + 0.9 / 360);
+    int quarter = (int)lround(clockwise / 90) % 4;
+    static const int orientation[4] = { 1, 6, 3, 8 };
+    return orientation[quarter];
+}
+
+void segue_clip_close(SegueClip *c) {
+    if (!c) return;
+    avformat_close_input(&c->format);
+    avcodec_free_context(&c->decoder);
+    av_packet_free(&c->packet);
+    av_frame_free(&c->current);
+    av_frame_free(&c->next);
+    sws_freeContext(c->sws);
+    av_free(c);
+}
+
+static SegueClip *clip_failed(SegueClip *c, SegueAVError *err, int code, const char *call) {
+    fail(err, code, call);
+    segue_clip_close(c);
+    return NULL;
+}
+
+int segue_media_is_clip(const char *path) {
+    begin();
+    if (is_heif(path)) return 0;
+    const AVInputFormat *detected = NULL;
+    if (detect_format(path, &detected, NULL) < 0) return 0;
+    /* Image formats (FFmpeg's "*_pipe" and image2 readers) hold one picture: no need to open them. */
+    size_t name = strlen(detected->name);
+    if (strcmp(detected->name, "image2") == 0 || (name > 5 && strcmp(detected->name + name - 5, "_pipe") == 0)) return 0;
+    AVFormatContext *format = NULL;
+    if (avformat_open_input(&format, path, detected, NULL) < 0) return 0;
+    int clip = 0;
+    if (avformat_find_stream_info(format, NULL) >= 0) {
+        int stream = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+        if (stream >= 0 && !(format->streams[stream]->disposition & AV_DISPOSITION_ATTACHED_PIC)) {
+            /* Any video stream with two pictures is a clip; a one-picture file is a still. */
+            av_seek_frame(format, stream, 0, AVSEEK_FLAG_BACKWARD);
+            AVPacket *packet = av_packet_alloc();
+            int pictures = 0;
+            while (pictures < 2 && packet && av_read_frame(format, packet) >= 0) {
+                if (packet->stream_index == stream && packet->size > 0) pictures++;
+                av_packet_unref(packet);
+            }
+            av_packet_free(&packet);
+            clip = pictures >= 2;
+        }
+    }
+    avformat_close_input(&format);
+    return clip;
+}
+
+SegueClip *segue_clip_open(const char *path, int64_t max_pixels, SegueClipInfo *info, SegueAVError *err) {
+    begin();
+    memset(info, 0, sizeof *info);
+    SegueClip *c = av_mallocz(sizeof *c);
+    if (!c) { fail(err, AVERROR(ENOMEM), "av_mallocz"); return NULL; }
+    c->duration = -1;
+    int ret = avformat_open_input(&c->format, path, NULL, NULL);
+    if (ret < 0) {
+        clip_failed(c, err, ret, "avformat_open_input");
+        if (ret == AVERROR_INVALIDDATA && err) err->code = SEGUE_AV_UNSUPPORTED;
+        return NULL;
+    }
+    if ((ret = avformat_find_stream_info(c->format, NULL)) < 0) return clip_failed(c, err, ret, "avformat_find_stream_info");
+    const AVCodec *codec = NULL;
+    c->stream = av_find_best_stream(c->format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (c->stream < 0 || (c->format->streams[c->stream]->disposition & AV_DISPOSITION_ATTACHED_PIC)) {
+        fail_text(err, SEGUE_AV_UNSUPPORTED, "the file holds no video stream");
+        segue_clip_close(c);
+        return NULL;
+    }
+    if (!codec) {
+        fail_text(err, SEGUE_AV_UNSUPPORTED, "no decoder for this clip's video");
+        segue_clip_close(c);
+        return NULL;
+    }
+    AVStream *stream = c->format->streams[c->stream];
+    AVCodecParameters *par = stream->codecpar;
+    info->width = par->width;
+    info->height = par->height;
+    info->orientation = display_orientation(stream);
+    info->has_audio = av_find_best_stream(c->format, AVMEDIA_TYPE_AUDIO, -1, -1, NULL, 0) >= 0;
+    const AVPixFmtDescriptor *pixels = av_pix_fmt_desc_get(par->format);
+    info->bits = pixels ? pixels->comp[0].depth : 8;
+    info->transfer = par->color_trc == AVCOL_TRC_SMPTE2084 ? 1 : par->color_trc == AVCOL_TRC_ARIB_STD_B67 ? 2 : 0;
+    AVRational rate = stream->avg_frame_rate.num > 0 ? stream->avg_frame_rate : stream->r_frame_rate;
+    info->frame_rate = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : 0;
+    if (stream->duration != AV_NOPTS_VALUE) c->duration = stream->duration * av_q2d(stream->time_base);
+    else if (c->format->duration != AV_NOPTS_VALUE) c->duration = c->format->duration / (double)AV_TIME_BASE;
+    info->duration = c->duration;
+    c->origin = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
+
+    c->decoder = avcodec_alloc_context3(codec);
+    if (!c->decoder) return clip_failed(c, err, AVERROR(ENOMEM), "avcodec_alloc_context3");
+    if ((ret = avcodec_parameters_to_context(c->decoder, par)) < 0) return clip_failed(c, err, ret, "avcodec_parameters_to_context");
+    c->decoder->pkt_timebase = stream->time_base;
+    c->decoder->max_pixels = max_pixels;
+    /* Bit-exact paths, one thread (the clip has a thread of its own beside the compositor's),
+     * and damage reported (the frame is marked), not concealed into the story. */
+    c->decoder->flags |= AV_CODEC_FLAG_BITEXACT;
+    c->decoder->thread_count = 1;
+    c->decoder->error_concealment = 0;
+    if ((ret = avcodec_open2(c->decoder, codec, NULL)) < 0) return clip_failed(c, err, ret, "avcodec_open2");
+    c->packet = av_packet_alloc();
+    c->current = av_frame_alloc();
+    c->next = av_frame_alloc();
+    if (!c->packet || !c->current || !c->next) return clip_failed(c, err, AVERROR(ENOMEM), "av_frame_alloc");
+    return c;
+}
+
+/* "damaged at 3.20 s: ..." */
+static int clip_damaged(SegueClip *c, SegueAVError *err, int code, const char *what) {
+    char text[600];
+    char reason[AV_ERROR_MAX_STRING_SIZE] = {0};
+    if (code < 0) av_strerror(code, reason, sizeof reason);
+    double at = c->frames_decoded > 0 ? c->last_time : 0;
+    snprintf(text, sizeof text, "the clip is damaged at %.2f s: %s%s%s%s%s", at, what, code < 0 ? ": " : "", reason,
+             last_log_line[0] ? " — " : "", last_log_line);
+    return fail_text(err, code < 0 ? code : AVERROR_INVALIDDATA, text);
+}
+
+/* Decodes the next frame into `into`: 0, 1 at the end of the clip, or a negative error. */
+static int clip_decode(SegueClip *c, AVFrame *into, SegueAVError *err) {
+    for (;;) {
+        int ret = avcodec_receive_frame(c->decoder, into);
+        if (ret == 0) {
+            if (into->decode_error_flags || (into->flags & AV_FRAME_FLAG_CORRUPT)) {
+                av_frame_unref(into);
+                return clip_damaged(c, err, AVERROR_INVALIDDATA, "a picture could not be decoded whole");
+            }
+            c->last_time = clip_frame_time(c, into);
+            c->frames_decoded++;
+            return 0;
+        }
+        if (ret == AVERROR_EOF) {
+            /* A clip that stops well before the length it declares was cut short. */
+            double period = 0.25;
+            if (c->duration > 0 && c->frames_decoded > 0 && c->last_time + period < c->duration - period) {
+                char what[160];
+                snprintf(what, sizeof what, "its pictures stop at %.2f s of the %.2f s it declares (a truncated file?)", c->last_time, c->duration);
+                return clip_damaged(c, err, 0, what);
+            }
+            return 1;
+        }
+        if (ret != AVERROR(EAGAIN)) return clip_damaged(c, err, ret, "avcodec_receive_frame");
+        if (c->flushing) return 1;
+        ret = av_read_frame(c->format, c->packet);
+        if (ret == AVERROR_EOF) {
+            /* Drain what the decoder holds; at its end receive_frame says EOF. */
+            if ((ret = avcodec_send_packet(c->decoder, NULL)) < 0) return clip_damaged(c, err, ret, "avcodec_send_packet");
+            c->flushing = 1;
+            continue;
+        }
+        if (ret < 0) return clip_damaged(c, err, ret, "av_read_frame");
+        if (c->packet->stream_index != c->stream) { av_packet_unref(c->packet); continue; }
+        ret = avcodec_send_packet(c->decoder, c->packet);
+        av_packet_unref(c->packet);
+        if (ret < 0 && ret != AVERROR(EAGAIN)) return clip_damaged(c, err, ret, "avcodec_send_packet");
+    }
+}
+
+int segue_clip_seek(SegueClip *c, double time, SegueAVError *err) {
+    begin();
+    AVStream *stream = c->format->streams[c->stream];
+    int64_t target = c->origin + (int64_t)floor(time / av_q2d(stream->time_base));
+    if (time > 0) {
+        int ret = av_seek_frame(c->format, c->stream, target, AVSEEK_FLAG_BACKWARD);
+        if (ret < 0) ret = av_seek_frame(c->format, c->stream, c->origin, AVSEEK_FLAG_BACKWARD);
+        if (ret < 0) return fail(err, ret, "av_seek_frame");
+        avcodec_flush_buffers(c->decoder);
+    }
+    av_frame_unref(c->current);
+    av_frame_unref(c->next);
+    c->have_current = c->have_next = c->ended = c->flushing = 0;
+    return 0;
+}
+
+int segue_clip_advance(SegueClip *c, double time, double *shown, SegueAVError *err) {
+    begin();
+    int changed = 0;
+    if (!c->have_current) {
+        int ret = clip_decode(c, c->current, err);
+        if (ret < 0) return ret;
+        if (ret == 1) return fail_text(err, AVERROR_INVALIDDATA, "the clip holds no picture at the time asked (past its end?)");
+        c->have_current = 1;
+        changed = 1;
+    }
+    for (;;) {
+        if (!c->have_next && !c->ended) {
+            int ret = clip_decode(c, c->next, err);
+            if (ret < 0) return ret;
+            if (ret == 1) c->ended = 1; else c->have_next = 1;
+        }
+        /* A frame due within a microsecond of `time` counts as due: story times are sums of
+         * seconds in floating point, timestamps exact fractions. */
+        if (!c->have_next || clip_frame_time(c, c->next) > time + 1e-6) break;
+        AVFrame *swap = c->current;
+        c->current = c->next;
+        c->next = swap;
+        av_frame_unref(c->next);
+        c->have_next = 0;
+        changed = 1;
+    }
+    if (shown) *shown = clip_frame_time(c, c->current);
+    return changed;
+}
+
+/* libswscale's coefficients for a frame's YUV matrix; unspecified is taken as players take
+ * it: BT.709 from 720 lines up, BT.601 below. */
+static int clip_matrix(const AVFrame *f) {
+    switch (f->colorspace) {
+    case AVCOL_SPC_BT709: return SWS_CS_ITU709;
+    case AVCOL_SPC_BT470BG: case AVCOL_SPC_SMPTE170M: return SWS_CS_ITU601;
+    case AVCOL_SPC_FCC: return SWS_CS_FCC;
+    case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M;
+    case AVCOL_SPC_BT2020_NCL: case AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020;
+    default: return f->height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601;
+    }
+}
+
+int segue_clip_convert(SegueClip *c, uint8_t *rgba, SegueAVError *err) {
+    begin();
+    const AVFrame *f = c->current;
+    if (!c->have_current) return fail_text(err, AVERROR(EINVAL), "no frame to convert");
+    c->sws = sws_getCachedContext(c->sws, f->width, f->height, f->format, f->width, f->height, AV_PIX_FMT_RGBA,
+        SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP, NULL, NULL, NULL);
+    if (!c->sws) return fail_text(err, AVERROR(ENOSYS), "sws_getContext: this clip's pixel format cannot be converted to RGBA");
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
+    if (d && !(d->flags & AV_PIX_FMT_FLAG_RGB)) {
+        int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P || f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
+        const int *coefficients = sws_getCoefficients(clip_matrix(f));
+        sws_setColorspaceDetails(c->sws, coefficients, full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
+    }
+    uint8_t *planes[4] = { rgba, NULL, NULL, NULL };
+    int strides[4] = { f->width * 4, 0, 0, 0 };
+    sws_scale(c->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, planes, strides);
+    /* Formats with alpha keep it; the others come out opaque. */
+    return 0;
+}
+
+void segue_clip_size(const SegueClip *c, int *width, int *height) {
+    *width = c->have_current ? c->current->width : c->decoder->width;
+    *height = c->have_current ? c->current->height : c->decoder->height;
+}
+
 /* ---- the soundtrack --------------------------------------------------------------------- */
 
 /* The soundtrack is made as the video goes: the music is decoded, converted to 48 kHz stereo
@@ -634,12 +920,35 @@ typedef struct Soundtrack {
     AVAudioFifo *fifo;
     AudioSource *source;    /* NULL: silence */
     SegueAudioConfig config;
+    struct Voice *voices;   /* the clips' own sound, mixed in */
+    int voice_count;
     int64_t total;          /* samples in all: the video's length */
     int64_t sent;           /* samples handed to the encoder (soundtrack time minus the priming) */
 } Soundtrack;
 
+/* A clip's own sound: `length` samples from its trim start, mixed in from soundtrack sample
+ * `at`. Its file is opened when the soundtrack reaches it and closed after. */
+typedef struct Voice {
+    char *path;
+    double source_start;
+    int64_t at, length;
+    double volume, fade_in, fade_out;
+    AudioSource *source;
+    AVAudioFifo *fifo;
+    int done;
+} Voice;
+
+static void voice_close(Voice *v) {
+    audio_source_close(v->source);
+    v->source = NULL;
+    if (v->fifo) av_audio_fifo_free(v->fifo);
+    v->fifo = NULL;
+}
+
 static void soundtrack_free(Soundtrack *t) {
     if (!t) return;
+    for (int i = 0; i < t->voice_count; i++) { voice_close(&t->voices[i]); av_free(t->voices[i].path); }
+    av_free(t->voices);
     avcodec_free_context(&t->encoder);
     av_frame_free(&t->frame);
     if (t->fifo) av_audio_fifo_free(t->fifo);
@@ -705,6 +1014,43 @@ static int soundtrack_fill(Soundtrack *t, int want, SegueAVError *err) {
     return 0;
 }
 
+/* Adds voice v's share of soundtrack samples [from, from + n) into l and r. */
+static int voice_mix(Voice *v, int64_t from, int n, float *l, float *r, SegueAVError *err) {
+    int64_t a = from > v->at ? from : v->at;
+    int64_t b = from + n < v->at + v->length ? from + n : v->at + v->length;
+    if (v->done || a >= b) return 0;
+    if (!v->source) {
+        v->source = audio_source_open(v->path, v->source_start, NULL, err);
+        if (!v->source) return err ? err->code : AVERROR_UNKNOWN;
+        int ret = audio_source_rewind(v->source);
+        if (ret < 0) return fail(err, ret, "av_seek_frame (to a clip's sound)");
+        v->fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, 2, 4 * AUDIO_FRAME);
+        if (!v->fifo) return fail(err, AVERROR(ENOMEM), "av_audio_fifo_alloc");
+    }
+    int want = (int)(b - a);
+    while (av_audio_fifo_size(v->fifo) < want) {
+        int ret = audio_source_read(v->source, v->fifo, err);
+        if (ret < 0) return ret;
+        if (ret == 1) break;
+    }
+    int take = av_audio_fifo_size(v->fifo) < want ? av_audio_fifo_size(v->fifo) : want;
+    float *part[2] = { av_malloc(sizeof(float) * (want + 1)), av_malloc(sizeof(float) * (want + 1)) };
+    if (!part[0] || !part[1]) { av_free(part[0]); av_free(part[1]); return fail(err, AVERROR(ENOMEM), "av_malloc"); }
+    if (take > 0) av_audio_fifo_read(v->fifo, (void **)part, take);
+    for (int i = 0; i < take; i++) {
+        double time = (double)(a + i - v->at) / AUDIO_RATE, left = (double)(v->at + v->length - a - i) / AUDIO_RATE;
+        double gain = v->volume;
+        if (v->fade_in > 0) gain *= ramp(time / v->fade_in);
+        if (v->fade_out > 0) gain *= ramp(left / v->fade_out);
+        l[a - from + i] += (float)(part[0][i] * gain);
+        r[a - from + i] += (float)(part[1][i] * gain);
+    }
+    av_free(part[0]);
+    av_free(part[1]);
+    if (b == v->at + v->length || take < want) { v->done = 1; voice_close(v); }
+    return 0;
+}
+
 /* Encodes one frame of up to AUDIO_FRAME samples, or flushes with frame NULL. */
 static int soundtrack_encode(SegueEncoder *e, Soundtrack *t, AVFrame *frame, SegueAVError *err);
 
@@ -739,6 +1085,8 @@ static int soundtrack_advance(SegueEncoder *e, Soundtrack *t, int64_t until, Seg
             l[i] = (float)(l[i] * gain);
             r[i] = (float)(r[i] * gain);
         }
+        for (int k = 0; k < t->voice_count; k++)
+            if ((ret = voice_mix(&t->voices[k], t->sent + lead, n, l, r, err)) < 0) return ret;
         t->frame->pts = t->sent;
         t->sent += n;
         if ((ret = soundtrack_encode(e, t, t->frame, err)) < 0) return ret;
@@ -785,7 +1133,25 @@ static int soundtrack_open(SegueEncoder *e, const SegueAudioConfig *config, int6
     if (!t) return fail(err, AVERROR(ENOMEM), "av_mallocz");
     e->soundtrack = t;
     t->config = *config;
+    t->config.clips = NULL;
     t->total = av_rescale(frames, AUDIO_RATE, fps);
+    if (config->clip_count > 0) {
+        t->voices = av_calloc(config->clip_count, sizeof *t->voices);
+        if (!t->voices) return fail(err, AVERROR(ENOMEM), "av_calloc");
+        t->voice_count = config->clip_count;
+        for (int i = 0; i < config->clip_count; i++) {
+            const SegueClipSound *c = &config->clips[i];
+            Voice *v = &t->voices[i];
+            v->path = av_strdup(c->path);
+            if (!v->path) return fail(err, AVERROR(ENOMEM), "av_strdup");
+            v->source_start = c->source_start;
+            v->at = llrint(c->at * AUDIO_RATE);
+            v->length = llrint(c->length * AUDIO_RATE);
+            v->volume = c->volume;
+            v->fade_in = c->fade_in;
+            v->fade_out = c->fade_out;
+        }
+    }
     const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_AAC);
     if (!codec) return fail_text(err, AVERROR_ENCODER_NOT_FOUND, "this FFmpeg has no AAC encoder");
     t->encoder = avcodec_alloc_context3(codec);

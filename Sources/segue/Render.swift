@@ -19,7 +19,7 @@ struct RenderInputs: ParsableArguments {
             })
     var frames: FrameSelection?
 
-    @Argument(help: ArgumentHelp("The images, in order (JPEG, PNG, WebP).", valueName: "INPUT"))
+    @Argument(help: ArgumentHelp("The images and video clips, in order (JPEG, PNG, WebP, HEIC; MP4, MOV, WebM, ...), told apart by content.", valueName: "INPUT"))
     var inputs: [String] = []
 
     func validate() throws {

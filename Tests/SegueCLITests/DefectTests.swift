@@ -42,7 +42,7 @@ struct DefectTests {
         #expect(!files(in: photos.path).contains { $0.contains("segue-tmp") })
     }
 
-    @Test("exit codes as documented: a folder, an animated image or a text named .jpg is unsupported (2); a damaged image is 1")
+    @Test("exit codes as documented: a folder, an animated WebP or a text named .jpg is unsupported (2); a damaged image is 1; an animated GIF or PNG plays as a clip")
     func exitCodes() throws {
         let photos = try photoFolder()
         _ = try tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=64x64:d=0.3:r=10", photos.appendingPathComponent("moving.gif").path])
@@ -56,8 +56,8 @@ struct DefectTests {
         try jpeg.prefix(jpeg.count / 2).write(to: photos.appendingPathComponent("half.jpg"))
         let cases: [(String, Int32, String)] = [
             ("album.jpg", 2, "album.jpg: not an image Segue can read (JPEG, PNG, WebP, ...): it is a folder"),
-            ("moving.gif", 2, "moving.gif: not an image Segue can read (JPEG, PNG, WebP, ...): an animated image"),
-            ("moving.png", 2, "moving.png: not an image Segue can read (JPEG, PNG, WebP, ...): an animated image"),
+            ("moving.gif", 0, "segue: wrote"),
+            ("moving.png", 0, "segue: wrote"),
             ("moving.webp", 2, "moving.webp: not an image Segue can read (JPEG, PNG, WebP, ...): an animated WebP"),
             ("letter.jpg", 2, "letter.jpg: not an image Segue can read (JPEG, PNG, WebP, ...): its content is no image format"),
             ("half.jpg", 1, "half.jpg: cannot read the image"),

@@ -45,6 +45,58 @@ int segue_image_decode(const char *path, int64_t max_pixels, int max_side, Segue
 int segue_heif_size(const char *path, int *width, int *height);
 void segue_image_free(SegueDecodedImage *image);
 
+/* ---- video clips ---- */
+
+/* What a clip's header says. */
+typedef struct SegueClipInfo {
+    int width;           /* coded picture size, before the display matrix turns it */
+    int height;
+    int orientation;     /* EXIF orientation (1, 3, 6 or 8) that turns it upright */
+    double duration;     /* seconds, -1 when the file does not say */
+    double frame_rate;   /* average frames per second, 0 when the file does not say */
+    int has_audio;       /* the file has an audio stream */
+    int bits;            /* bits per component of its pictures */
+    int transfer;        /* 0: SDR, 1: PQ (SMPTE 2084), 2: HLG (ARIB STD-B67) */
+} SegueClipInfo;
+
+/* 1 when the file is a video clip by its content (a video stream of more than one picture:
+ * MP4, MOV, WebM, an animated GIF, ...), 0 when it is a still image or not a media file. */
+int segue_media_is_clip(const char *path);
+
+typedef struct SegueClip SegueClip;
+
+/* Opens a clip's best video stream for decoding in order. NULL on failure, with err filled
+ * (SEGUE_AV_UNSUPPORTED: no video stream, or no decoder for it). Pictures over max_pixels
+ * are refused by the decoder before allocation. */
+SegueClip *segue_clip_open(const char *path, int64_t max_pixels, SegueClipInfo *info, SegueAVError *err);
+/* Positions the clip before `time` seconds (at the key frame at or before it). */
+int segue_clip_seek(SegueClip *clip, double time, SegueAVError *err);
+/* Makes the frame on screen the one with the greatest timestamp at or before `time` seconds
+ * of clip time (the first frame, when `time` is before it; the last, past the end), decoding
+ * forward. Times asked must not decrease. `shown` receives that frame's timestamp. Returns 1
+ * when the frame on screen changed, 0 when not, or a negative code with err filled (a
+ * damaged clip: the message says at which time it broke). */
+int segue_clip_advance(SegueClip *clip, double time, double *shown, SegueAVError *err);
+/* The size of the frame on screen. */
+void segue_clip_size(const SegueClip *clip, int *width, int *height);
+/* Converts the frame on screen to straight RGBA (rows packed, width*4 bytes), from its own
+ * YUV matrix and range (unspecified: BT.709 from 720 lines up, BT.601 below). */
+int segue_clip_convert(SegueClip *clip, uint8_t *rgba, SegueAVError *err);
+void segue_clip_close(SegueClip *clip);
+
+/* A clip's own sound in the soundtrack: from `source_start` seconds of the file, mixed in at
+ * `at` seconds of the video for at most `length` seconds (less if the sound ends first), with
+ * a gain and raised-cosine fades at its start and end. */
+typedef struct SegueClipSound {
+    const char *path;
+    double source_start;
+    double at;
+    double length;
+    double volume;
+    double fade_in;
+    double fade_out;
+} SegueClipSound;
+
 /* The soundtrack of an MP4: AAC-LC, 48 kHz, stereo, 192 kbit/s, exactly as long as the video. */
 typedef struct SegueAudioConfig {
     const char *path;    /* any audio FFmpeg decodes; NULL for a silent track */
@@ -53,6 +105,8 @@ typedef struct SegueAudioConfig {
     double fade_in;      /* seconds of a raised-cosine fade from silence at the start */
     double fade_out;     /* seconds of a raised-cosine fade to silence at the end */
     int loop;            /* repeat a file shorter than the video (a short crossfade at the seam) */
+    const struct SegueClipSound *clips; /* clips' own sound, mixed over the music */
+    int clip_count;
 } SegueAudioConfig;
 
 /* Checks that `path` holds audio FFmpeg decodes, from `start` seconds: 0, or a negative code

@@ -50,20 +50,28 @@ public final class Storyboard: Sendable {
     /// One full-screen page per input.
     public let pages: [Layer]
     private let stop = Cancellation()
+    /// The clip slides' feeds, by slide, and the first and last frame each is drawn on.
+    private let feeds: [(slide: Int, feed: ClipFeed, frames: ClosedRange<Int>)]
+    private let clipSlides: Set<Int>
 
-    public convenience init(job: Job) throws {
-        // Each distinct file is decoded once; files are decoded in parallel.
-        let paths = Array(Set(job.inputs)).sorted()
+    /// `frames`: the frames the export composes, in order (the clips' feeds decode for those).
+    public convenience init(job: Job, frames: [Int]? = nil) throws {
+        // Each distinct still is decoded once; stills are decoded in parallel. A clip is its
+        // own source, decoded as it plays (the same file twice is two parts of it).
+        let inputs = job.inputs, clips = job.clips
+        let stills = inputs.indices.filter { clips[$0] == nil }
+        let paths = Array(Set(stills.map { inputs[$0] })).sorted()
         let decoded = try parallelMap(paths, threads: job.threads) { try Image.decode(path: $0, limits: job.limits) }
         let byPath = Dictionary(uniqueKeysWithValues: zip(paths, decoded))
-        let limits = job.limits, inputs = job.inputs
+        let limits = job.limits
         // An input named twice is one source: its first place.
-        let sources = inputs.map { path in inputs.firstIndex(of: path)! }
-        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: Set(sources).map { ($0, byPath[inputs[$0]]!) })) {
+        let sources = inputs.indices.map { i in clips[i] != nil ? i : stills.first { inputs[$0] == inputs[i] }! }
+        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: Set(sources).filter { clips[$0] == nil }.map { ($0, byPath[inputs[$0]]!) })) {
             try Image.decode(path: inputs[$0], limits: limits)
         }
-        self.init(sizes: sources.map { byPath[inputs[$0]]!.size }, sources: sources, pictures: cache, preset: job.preset,
-                  plan: job.plan, timeline: job.timeline, threads: job.threads)
+        let sizes = inputs.indices.map { clips[$0]?.info.size ?? byPath[inputs[$0]]!.size }
+        self.init(sizes: sizes, sources: sources, pictures: cache, preset: job.preset, plan: job.plan, timeline: job.timeline,
+                  threads: job.threads, clips: clips, frames: frames ?? job.frameIndices(count: job.timeline.frameCount), limits: limits)
     }
 
     /// A storyboard over images already in memory, input k being `images[k]`.
@@ -72,7 +80,8 @@ public final class Storyboard: Sendable {
                   plan: nil, timeline: preset.timeline(screens: preset.screenCount(inputs: images.count)), threads: threads)
     }
 
-    private init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, plan: StoryPlan?, timeline: Timeline, threads: Int) {
+    private init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, plan: StoryPlan?, timeline: Timeline, threads: Int,
+                 clips: [Int: ClipSlide] = [:], frames: [Int] = [], limits: Limits = Limits()) {
         let canvas = preset.canvas
         self.canvas = canvas
         self.pictures = pictures
@@ -87,9 +96,35 @@ public final class Storyboard: Sendable {
             page.name = "page"
             return page
         }
+        clipSlides = Set(clips.keys)
+        // Each clip's feed learns every frame its slide is drawn on, and at what size.
+        var requests: [Int: [ClipFeed.Request]] = [:]
+        var drawn: [Int: ClosedRange<Int>] = [:]
+        if !clips.isEmpty {
+            for index in frames {
+                let visible: [Int]
+                switch timeline.moment(at: index) {
+                case let .hold(screen): visible = [screen]
+                case let .transition(step, _, _): visible = [step, step + 1]
+                }
+                for slide in visible where clips[slide] != nil {
+                    let page = Storyboard.page(pages[slide], slide, at: Double(index) / Double(timeline.fps), timeline: timeline, plan: plan, isClip: true)
+                    let keys = PictureCache.keys(in: page, scale: canvas.scale).filter { $0.source == slide }
+                    guard let time = keys.first?.time else { continue }
+                    requests[slide, default: []].append(ClipFeed.Request(time: time, keys: Array(Set(keys))))
+                    drawn[slide] = (drawn[slide]?.lowerBound ?? index)...index
+                }
+            }
+        }
+        feeds = requests.keys.sorted().map { slide in
+            let feed = ClipFeed(clip: clips[slide]!, requests: requests[slide]!, limits: limits)
+            pictures.attach(feed, source: slide)
+            return (slide, feed, drawn[slide]!)
+        }
+        willCompose(frames.first ?? 0)
         let count = timeline.screenCount
-        // Every picture the screens draw, by source: a source's full-size pixels go once all are made.
-        let screenKeys = (0..<count).map { PictureCache.keys(in: screen($0), scale: canvas.scale) }
+        // Every still picture the screens draw, by source: a source's full-size pixels go once all are made.
+        let screenKeys = (0..<count).map { PictureCache.keys(in: screen($0), scale: canvas.scale).filter { !pictures.isClip($0.source) } }
         let keysBySource = Dictionary(grouping: screenKeys.joined(), by: \.source).mapValues(Set.init)
         try? pictures.prepare(screen(0), scale: canvas.scale, threads: threads)
         pictures.releaseSources(whoseKeysAreReady: keysBySource)
@@ -102,7 +137,19 @@ public final class Storyboard: Sendable {
         worker.start()
     }
 
-    deinit { stop.cancel() }
+    deinit {
+        stop.cancel()
+        for entry in feeds { entry.feed.stop() }
+    }
+
+    /// Readies the clips for frame `index`, about to be composed: a clip starts decoding a
+    /// second before its slide is first drawn, and lets go of its frames after the last.
+    public func willCompose(_ index: Int) {
+        for entry in feeds {
+            if index > entry.frames.upperBound { entry.feed.stop() }
+            else if index + timeline.fps >= entry.frames.lowerBound { entry.feed.start() }
+        }
+    }
 
     /// Still screen `index` (for a story, slide `index` at the start of its hold).
     public func screen(_ index: Int) -> Layer {
@@ -111,12 +158,20 @@ public final class Storyboard: Sendable {
         return page(index, at: index == 0 ? 0 : onScreen.lowerBound + timeline.durations[index - 1])
     }
 
-    /// Slide `index` of a story at `time` seconds, moved by its motion.
+    /// Slide `index` of a story at `time` seconds: a clip at its time, moved by its motion.
     func page(_ index: Int, at time: Double) -> Layer {
-        guard let plan, !plan.motions[index].isStill else { return pages[index] }
+        Storyboard.page(pages[index], index, at: time, timeline: timeline, plan: plan, isClip: clipSlides.contains(index))
+    }
+
+    /// `page` (slide `index`) at `time`: a clip shows the time since its slide first came on
+    /// screen (the start of its incoming transition).
+    private static func page(_ page: Layer, _ index: Int, at time: Double, timeline: Timeline, plan: StoryPlan?, isClip: Bool) -> Layer {
+        var page = page
         let span = timeline.timeOnScreen(index)
+        if isClip { page.contents?.time = max(0, time - span.lowerBound) }
+        guard let plan, !plan.motions[index].isStill else { return page }
         let t = span.upperBound > span.lowerBound ? (time - span.lowerBound) / (span.upperBound - span.lowerBound) : 0
-        return pages[index].moving(plan.motions[index], at: t)
+        return page.moving(plan.motions[index], at: t)
     }
 
     /// The scene of frame `index`.
@@ -136,7 +191,7 @@ public final class Storyboard: Sendable {
     /// equal stills are composed once; nil for a frame that must be composed.
     public func still(at index: Int) -> Moment? {
         let moment = timeline.moment(at: index)
-        guard case let .hold(screen) = moment else { return nil }
+        guard case let .hold(screen) = moment, !clipSlides.contains(screen) else { return nil }
         if let plan, !plan.motions[screen].isStill { return nil }
         return moment
     }
@@ -180,7 +235,7 @@ public enum Exporter {
                                 framesComposed: 0, composeSeconds: 0, prepareSeconds: 0, seconds: seconds(since: start),
                                 skipped: true, fingerprint: fingerprint)
         }
-        let storyboard = try Storyboard(job: job)
+        let storyboard = try Storyboard(job: job, frames: job.frameIndices(count: job.timeline.frameCount))
         let prepareSeconds = seconds(since: start)
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
         let timeline = storyboard.timeline
@@ -197,6 +252,7 @@ public enum Exporter {
             var previous: Moment?
             for index in indices {
                 if stop.isCancelled || cancellation?.isCancelled == true { break }
+                storyboard.willCompose(index)
                 let still = storyboard.still(at: index)
                 if let still, still == previous { queue.put(.repeatLast(index)); continue }
                 guard let frame = pool.take(unless: stop) else { break }
@@ -262,7 +318,7 @@ public enum Exporter {
         switch job.format {
         case .mp4:
             return try MP4Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, encode: job.preset.encode,
-                               audio: job.preset.audio, frames: job.timeline.frameCount, fingerprint: fingerprint, replace: replace)
+                               audio: job.preset.audio, clipSounds: job.clipSounds, frames: job.timeline.frameCount, fingerprint: fingerprint, replace: replace)
         case .png:
             return try PNGSink(folder: job.output, fingerprint: fingerprint, replace: replace)
         case .framemd5:

@@ -25,6 +25,9 @@ public enum Fingerprint {
         for (index, input) in job.inputs.enumerated() {
             document += "input \(index + 1) \(try contentDigest(of: input))\n"
         }
+        for (index, clip) in job.clips.sorted(by: { $0.key < $1.key }) {
+            document += "clip \(index + 1) \(String(reflecting: clip.settings))\n"
+        }
         // The music counts by content too, where it is heard (an MP4).
         if job.format == .mp4, let music = job.preset.audio.file {
             document += "audio \(try contentDigest(of: music))\n"

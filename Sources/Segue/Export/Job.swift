@@ -88,32 +88,104 @@ public struct Job: Sendable {
     /// Frames a contact sheet samples when no frames are chosen.
     public static let sheetFrames = 12
 
+    /// Clip slides by slide index: the clip, what its header says and the part played.
+    public private(set) var clips: [Int: ClipSlide] = [:]
+
     public init(preset: Preset, inputs: [String], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = CPUBudget.available(),
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
-        guard let resolved = format ?? OutputFormat.inferred(from: output) else {
-            throw ExportError.unknownFormat(output: output)
-        }
-        self.preset = preset
-        self.inputs = inputs
-        self.output = output
-        self.format = resolved
-        self.frames = frames
-        self.threads = max(1, threads)
-        self.limits = limits
-        self.overwrite = overwrite
-        if !preset.motion.isStill {
-            plan = try StoryPlan(slides: inputs.map { StorySlide(image: $0) }, preset: preset)
-        }
+        try self.init(preset: preset, slides: inputs.map { StorySlide(image: $0) }, isStory: false, output: output, format: format,
+                      frames: frames, threads: threads, limits: limits, overwrite: overwrite)
     }
 
     /// A story: slides with their own holds, motions and cuts, the preset supplying the rest.
     public init(preset: Preset, slides: [StorySlide], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = CPUBudget.available(),
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
-        try self.init(preset: preset, inputs: slides.map(\.image), output: output, format: format, frames: frames,
-                      threads: threads, limits: limits, overwrite: overwrite)
-        plan = try StoryPlan(slides: slides, preset: preset)
+        try self.init(preset: preset, slides: slides, isStory: true, output: output, format: format,
+                      frames: frames, threads: threads, limits: limits, overwrite: overwrite)
+    }
+
+    private init(preset: Preset, slides: [StorySlide], isStory: Bool, output: String, format: OutputFormat?,
+                 frames: FrameSelection?, threads: Int, limits: Limits, overwrite: Bool) throws {
+        guard let resolved = format ?? OutputFormat.inferred(from: output) else {
+            throw ExportError.unknownFormat(output: output)
+        }
+        self.preset = preset
+        self.inputs = slides.map(\.image)
+        self.output = output
+        self.format = resolved
+        self.frames = frames
+        self.threads = max(1, threads)
+        self.limits = limits
+        self.overwrite = overwrite
+        clips = try Job.clips(in: slides, limits: limits)
+        if let first = clips.keys.min(), !Job.joinsTwoPages(preset.transition.kind) {
+            var joining: [String] = []
+            for candidate in TransitionRegistry.all where candidate.joinsTwoPages { joining.append(candidate.name) }
+            throw ExportError.clipInWholeStoryTransition(path: clips[first]!.path, transition: preset.transition.kind, joining: joining)
+        }
+        if isStory || !preset.motion.isStill || !clips.isEmpty {
+            plan = try StoryPlan(slides: slides, preset: preset, clips: clips)
+        }
+    }
+
+    /// Whether transition `kind` joins two slides (cut, or one that takes two pages).
+    static func joinsTwoPages(_ kind: String) -> Bool {
+        guard let type = TransitionRegistry.named(kind) else { return true }
+        return type.joinsTwoPages
+    }
+
+    /// The slides that are clips, by their content, with their settings checked against what
+    /// their headers say. A file that does not exist is left to `validate`.
+    static func clips(in slides: [StorySlide], limits: Limits) throws -> [Int: ClipSlide] {
+        var clips: [Int: ClipSlide] = [:]
+        for (index, slide) in slides.enumerated() where FileManager.default.fileExists(atPath: slide.image) {
+            guard ClipInfo.isClip(slide.image) else {
+                if slide.declaredClip {
+                    _ = try ClipInfo.probe(slide.image, limits: limits)   // says why it is no clip, when it can
+                    throw PresetError.invalid(key: slide.key + ".clip", origin: slide.origin, value: "'\(slide.image)'",
+                                              expected: "a video clip (MP4, MOV, WebM, ...); this file is a still picture: name it with image:")
+                }
+                if let key = slide.clipKeys.first {
+                    throw PresetError.invalid(key: "\(slide.key).\(key)", origin: slide.origin, value: "'\(slide.image)'",
+                                              expected: "\(key) applies to video clips; '\(slide.image)' is a still picture")
+                }
+                continue
+            }
+            let info = try ClipInfo.probe(slide.image, limits: limits)
+            let settings = slide.clip ?? ClipSettings()
+            if let duration = info.duration, settings.start >= duration {
+                throw PresetError.invalid(key: slide.key + ".start", origin: slide.origin, value: String(format: "%g", settings.start),
+                                          expected: String(format: "a time before the clip's end ('%@' lasts %.2f s)", slide.image, duration))
+            }
+            if settings.audio, !info.hasAudio {
+                throw PresetError.invalid(key: slide.key + ".audio", origin: slide.origin, value: "true",
+                                          expected: "a clip with sound; '\(slide.image)' has no audio stream")
+            }
+            clips[index] = ClipSlide(path: slide.image, info: info, settings: settings)
+        }
+        return clips
+    }
+
+    /// The clips' own sound, where each plays in the video: from the start of its incoming
+    /// transition for as long as its slide is on screen (or its part lasts), faded in over
+    /// that transition and out over the outgoing one.
+    public var clipSounds: [ClipSound] {
+        guard let plan else { return [] }
+        let timeline = self.timeline
+        return clips.keys.sorted().compactMap { index in
+            let clip = clips[index]!
+            guard clip.settings.audio else { return nil }
+            let onScreen = timeline.timeOnScreen(index)
+            let length = min(clip.length ?? .infinity, onScreen.upperBound - onScreen.lowerBound)
+            let incoming = index > 0 ? plan.cuts[index - 1].duration : 0
+            let outgoing = index < plan.cuts.count ? plan.cuts[index].duration : 0
+            let playsToTheEnd = length >= onScreen.upperBound - onScreen.lowerBound
+            return ClipSound(path: clip.path, sourceStart: clip.settings.start, at: onScreen.lowerBound, length: length,
+                             volume: clip.settings.volume, fadeIn: max(incoming, ClipSound.edge),
+                             fadeOut: playsToTheEnd ? max(outgoing, ClipSound.edge) : ClipSound.edge)
+        }
     }
 
     /// The frames written, of `count`: those chosen, or all (a sheet samples the timeline).
@@ -182,6 +254,15 @@ public struct Job: Sendable {
         }
         if format == .mp4, preset.canvas.width % 2 != 0 || preset.canvas.height % 2 != 0 {
             problems.append(.oddSize(width: preset.canvas.width, height: preset.canvas.height))
+        }
+        // A clip's decoding work: its pictures over its time on screen, within the same budget.
+        for (index, clip) in clips.sorted(by: { $0.key < $1.key }) {
+            let onScreen = timeline.timeOnScreen(index)
+            let pictures = (onScreen.upperBound - onScreen.lowerBound) * (clip.info.frameRate ?? Double(preset.fps))
+            let work = pictures * Double(clip.info.storedWidth * clip.info.storedHeight)
+            if work > Double(limits.maxPixelFrames) {
+                problems.append(.clipTooLarge(path: clip.path, reason: String(format: "decoding %.0f pictures of %dx%d over its %.1f s on screen is over the budget of %d pixel-frames (raise it with --max-pixel-frames)", pictures, clip.info.storedWidth, clip.info.storedHeight, onScreen.upperBound - onScreen.lowerBound, limits.maxPixelFrames)))
+            }
         }
         if format == .mp4, let file = preset.audio.file, let problem = Job.audioProblem(file, start: preset.audio.start) {
             problems.append(problem)

@@ -28,11 +28,19 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     /// The soundtrack cannot be used: no such file, no audio in it, nothing decodable, or
     /// `start` past its end.
     case audio(path: String, reason: String)
+    /// A clip Segue does not take: no video stream, no decoder for it, HDR.
+    case unsupportedClip(path: String, reason: String)
+    /// A clip that cannot be read whole: the message says at which time it broke.
+    case damagedClip(path: String, reason: String)
+    /// A clip over the decode limits: its picture size, or the decoding work it asks for.
+    case clipTooLarge(path: String, reason: String)
+    /// A clip in a video whose transition builds screens of its own from stills.
+    case clipInWholeStoryTransition(path: String, transition: String, joining: [String])
 
     /// True for errors in what was asked (exit code 2), false for failures while doing it (1).
     public var isUsageError: Bool {
         switch self {
-        case .unreadableImage, .encoder, .output, .cancelled: return false
+        case .unreadableImage, .encoder, .output, .cancelled, .damagedClip: return false
         default: return true
         }
     }
@@ -41,6 +49,11 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .unreadableImage(path, reason): return "\(path): cannot read the image: \(reason)"
         case let .audio(path, reason): return "\(path): cannot use it as the soundtrack: \(reason)"
+        case let .unsupportedClip(path, reason): return "\(path): not a video clip Segue can play: \(reason)"
+        case let .damagedClip(path, reason): return "\(path): cannot read the clip: \(reason)"
+        case let .clipTooLarge(path, reason): return "\(path): the clip is over the decode limits: \(reason)"
+        case let .clipInWholeStoryTransition(path, transition, joining):
+            return "\(path): is a video clip, and '\(transition)' builds screens of its own from still pictures; clips play with transitions that join two slides (\(joining.joined(separator: ", ")))"
         case let .imageTooLarge(path, width, height, limits):
             if width > limits.maxSide || height > limits.maxSide {
                 return "\(path): the image is \(width)x\(height), over the limit of \(limits.maxSide) pixels a side"

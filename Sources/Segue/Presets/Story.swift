@@ -1,12 +1,13 @@
 import Foundation
 
-/// One slide of a story: its picture, and what it sets for itself (the rest comes from the
-/// preset). Its `transition` and `motion` are kept as written and read against the preset
-/// when the job is made, so their errors name the story's file and line.
+/// One slide of a story: its picture or clip, and what it sets for itself (the rest comes
+/// from the preset). Its `transition` and `motion` are kept as written and read against the
+/// preset when the job is made, so their errors name the story's file and line.
 public struct StorySlide: Sendable {
-    /// The picture's path.
+    /// The picture's or clip's path. Whether it is a clip is told by its content.
     public var image: String
-    /// Seconds on screen between its transitions; nil for the preset's hold.
+    /// Seconds on screen between its transitions; nil for the preset's hold (a clip's:
+    /// its trimmed length less its transitions, so that it is on screen as long as it plays).
     public var hold: Double?
     /// The cut to the next slide, as written: `cut`, a transition's name, or a mapping of
     /// `kind`, `duration`, `curve` and the kind's parameters. Nil for the preset's.
@@ -14,30 +15,53 @@ public struct StorySlide: Sendable {
     /// Ken Burns motion, as written: a kind, or a mapping of `kind`, `amount`, `curve`,
     /// `center`. Nil for the preset's.
     public var motion: ConfigNode?
-    /// Where the slide is written.
+    /// How a clip is played (trim, sound); the defaults when nil.
+    public var clip: ClipSettings?
+    /// Whether the slide names its file with `clip:`, which must then be a clip.
+    public var declaredClip = false
+    /// The clip keys the slide gives (`start`, `end`, ...), which a still image cannot take.
+    public var clipKeys: [String] = []
+    /// Where the slide is written, and its key (`slides[2]`), for errors.
     public var origin: ConfigOrigin
+    public var key: String = "slide"
 
-    public init(image: String, hold: Double? = nil, transition: ConfigNode? = nil, motion: ConfigNode? = nil, origin: ConfigOrigin = .builtIn) {
+    public init(image: String, hold: Double? = nil, transition: ConfigNode? = nil, motion: ConfigNode? = nil,
+                clip: ClipSettings? = nil, origin: ConfigOrigin = .builtIn) {
         self.image = image
         self.hold = hold
         self.transition = transition
         self.motion = motion
+        self.clip = clip
         self.origin = origin
     }
 
-    /// Reads a list of slides (`slides:` of a story file or a manifest job); images are
+    /// Reads a list of slides (`slides:` of a story file or a manifest job); files are
     /// resolved by `resolve` (relative to the file) and must exist.
     static func list(_ node: ConfigNode, key: String, resolve: (String) -> String) throws -> [StorySlide] {
         guard case let .sequence(items) = node.value else {
-            throw PresetError.wrongType(key: key, origin: node.origin, found: ConfigReader.kind(of: node), expected: "a list of slides, each with an image")
+            throw PresetError.wrongType(key: key, origin: node.origin, found: ConfigReader.kind(of: node), expected: "a list of slides, each with an image or a clip")
         }
         guard !items.isEmpty else {
             throw PresetError.invalid(key: key, origin: node.origin, value: "an empty list", expected: "one or more slides")
         }
         return try items.enumerated().map { index, item in
-            var r = try ConfigReader(item, path: "\(key)[\(index + 1)]")
-            let image = resolve(try r.requiredText("image", expected: "the picture's path", "The slide's picture (JPEG, PNG, WebP), relative to the file."))
-            let holdNode = r.raw("hold", type: "number", "Seconds on screen between its transitions; default: the preset's hold.")
+            let name = "\(key)[\(index + 1)]"
+            var r = try ConfigReader(item, path: name)
+            let imageNode = r.raw("image", type: "text", "The slide's picture (JPEG, PNG, WebP, HEIC) or clip, relative to the file.")
+            let clipNode = r.raw("clip", type: "text", "The slide's video clip (MP4, MOV, WebM, ...), relative to the file; instead of image.")
+            guard (imageNode == nil) != (clipNode == nil) else {
+                throw PresetError.missingKey(key: r.fullKey(imageNode == nil ? "image" : "clip"), origin: item.origin,
+                                             expected: imageNode == nil ? "an image or a clip (image: photo.jpg or clip: video.mp4)"
+                                                                        : "one of image and clip, not both")
+            }
+            let fileKey = imageNode == nil ? "clip" : "image"
+            let fileNode = (imageNode ?? clipNode)!
+            let written = try ConfigReader.string(fileNode, key: r.fullKey(fileKey))
+            guard !written.isEmpty else {
+                throw PresetError.invalid(key: r.fullKey(fileKey), origin: fileNode.origin, value: "empty", expected: "the file's path")
+            }
+            let file = resolve(written)
+            let holdNode = r.raw("hold", type: "number", "Seconds on screen between its transitions; default: the preset's hold (a clip's: its trimmed length less its transitions).")
             let hold = try holdNode.map { node -> Double in
                 let value = try ConfigReader.number(node, key: r.fullKey("hold"))
                 guard (0...3600).contains(value) else {
@@ -47,13 +71,45 @@ public struct StorySlide: Sendable {
             }
             let transition = r.raw("transition", type: "text or mapping", "The cut to the next slide: cut, a transition's name, or {kind, duration, curve, ...}.")
             let motion = r.raw("motion", type: "text or mapping", "Ken Burns motion: in, out, left, right, up, down, none, or {kind, amount, curve, center}.")
+            let clip = try StorySlide.clipSettings(&r, item: item)
             try r.finish()
-            guard FileManager.default.fileExists(atPath: image) else {
-                throw PresetError.invalid(key: r.fullKey("image"), origin: item["image"]?.origin ?? item.origin, value: "'\(image)'",
-                                          expected: "a picture that exists (no such file)")
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw PresetError.invalid(key: r.fullKey(fileKey), origin: fileNode.origin, value: "'\(file)'",
+                                          expected: "a file that exists (no such file)")
             }
-            return StorySlide(image: image, hold: hold, transition: transition, motion: motion, origin: item.origin)
+            var slide = StorySlide(image: file, hold: hold, transition: transition, motion: motion, clip: clip.settings, origin: item.origin)
+            slide.declaredClip = clipNode != nil
+            slide.clipKeys = clip.given
+            slide.key = name
+            return slide
         }
+    }
+
+    /// The clip keys of a slide: the part played (start, and duration or end) and its sound.
+    static func clipSettings(_ r: inout ConfigReader, item: ConfigNode) throws -> (settings: ClipSettings?, given: [String]) {
+        let keys = ["start", "duration", "end", "audio", "volume"]
+        let given = keys.filter { item[$0] != nil }
+        var settings = ClipSettings()
+        settings.start = try r.number("start", default: 0, in: 0...86400, "A clip's start: seconds into the file where its part begins.")
+        let duration = try r.number("duration", default: 0, in: 0...86400, "A clip's part: seconds played from start (or give end); default: the rest of the clip.")
+        let end = try r.number("end", default: 0, in: 0...86400, "A clip's part: seconds into the file where it ends (or give duration).")
+        settings.audio = try r.flag("audio", default: false, "Mix the clip's own sound into the soundtrack.")
+        settings.volume = try r.number("volume", default: 1, in: 0...4, "Gain of the clip's sound (1: as recorded).")
+        if given.contains("duration") && given.contains("end") {
+            throw PresetError.invalid(key: r.fullKey("end"), origin: item["end"]!.origin, value: format(end), expected: "duration or end, not both")
+        }
+        if given.contains("duration") {
+            guard duration > 0 else { throw PresetError.invalid(key: r.fullKey("duration"), origin: item["duration"]!.origin, value: "0", expected: "a duration above 0 seconds") }
+            settings.duration = duration
+        }
+        if given.contains("end") {
+            guard end > settings.start else {
+                throw PresetError.invalid(key: r.fullKey("end"), origin: item["end"]!.origin, value: format(end),
+                                          expected: "a time after start (\(format(settings.start)) s)")
+            }
+            settings.duration = end - settings.start
+        }
+        return (given.isEmpty ? nil : settings, given)
     }
 }
 
@@ -110,8 +166,10 @@ public struct StoryPlan: Sendable, Equatable {
 
     /// The plan of `slides` under `preset`. Every cut must join two pages: a transition that
     /// builds screens of its own (a grid tour, a cube of every page) is a whole-story preset.
-    public init(slides: [StorySlide], preset: Preset) throws {
-        holds = slides.map { $0.hold ?? preset.hold }
+    /// A clip's slide (`clips`, by slide) holds, unless it says otherwise, for its trimmed
+    /// length less its transitions: it is on screen as long as it plays (the preset's hold
+    /// when the file does not say how long it is).
+    public init(slides: [StorySlide], preset: Preset, clips: [Int: ClipSlide] = [:]) throws {
         motions = try slides.map { slide in try slide.motion.map { try StoryPlan.motion($0, base: preset.motion) } ?? preset.motion }
         var cuts: [Preset.TransitionSettings] = []
         for slide in slides.dropLast() {
@@ -120,6 +178,13 @@ public struct StoryPlan: Sendable, Equatable {
             cuts.append(cut)
         }
         self.cuts = cuts
+        holds = slides.indices.map { i in
+            if let hold = slides[i].hold { return hold }
+            guard let length = clips[i]?.length else { return preset.hold }
+            let incoming = i > 0 ? cuts[i - 1].duration : 0
+            let outgoing = i < cuts.count ? cuts[i].duration : 0
+            return max(0, length - incoming - outgoing)
+        }
     }
 
     /// A transition that builds screens of its own cannot be one cut of a story.

@@ -12,11 +12,14 @@ public struct Picture: Hashable, Sendable {
     public var size: Size
     /// The part of the source shown, in its pixels; nil for all of it (as CALayer's contentsRect).
     public var region: Rect?
+    /// For a clip, the clip time shown (seconds from the start of its part); nil for a still.
+    public var time: Double?
 
-    public init(source: Int, size: Size, region: Rect? = nil) {
+    public init(source: Int, size: Size, region: Rect? = nil, time: Double? = nil) {
         self.source = source
         self.size = size
         self.region = region
+        self.time = time
     }
 
     /// The size of what is shown: the region's, or the whole source's.
@@ -45,7 +48,7 @@ struct PictureKey: Hashable, Sendable {
         let height = PictureKey.length(place.destination.height, within: pixels.height)
         var crop = place.source
         if let region = picture.region { crop.origin.x += region.minX; crop.origin.y += region.minY }
-        let key = PictureKey(source: picture.source, crop: crop, width: width, height: height)
+        let key = PictureKey(source: picture.source, crop: crop, width: width, height: height, time: picture.time ?? 0)
         // The prepared image has the shape it is drawn with: a fill is already cropped, a fit
         // is placed by its whole pixels.
         let size = Size(width: Double(width), height: Double(height))
@@ -100,6 +103,8 @@ public final class PictureCache: Sendable {
 
     private let state: Locked<State>
     private let load: @Sendable (Int) throws -> Image
+    /// Sources that are clips, whose pictures come from their feeds, frame by frame.
+    private let feeds = Locked<[Int: ClipFeed]>([:])
 
     /// A cache over sources that `load` decodes by index, with those in `preloaded` already
     /// decoded (`load` decodes them again only if they are needed after they were let go).
@@ -116,6 +121,7 @@ public final class PictureCache: Sendable {
     /// The prepared image for `key`, made now unless it is made or being made. A source
     /// that cannot be decoded gives its error.
     func image(_ key: PictureKey) throws -> Image {
+        if let feed = feeds.withLock({ $0[key.source] }) { return try feed.image(key) }
         let (entry, mine) = state.withLock { state -> (Entry, Bool) in
             if let entry = state.entries[key] { return (entry, false) }
             let entry = Entry.pending(Pending())
@@ -148,9 +154,17 @@ public final class PictureCache: Sendable {
         }
     }
 
-    /// Makes the prepared images of every picture in `tree`, `threads` at a time.
+    /// Makes source `source`'s pictures come from `feed`, a clip's.
+    func attach(_ feed: ClipFeed, source: Int) {
+        feeds.withLock { $0[source] = feed }
+    }
+
+    /// Whether `source` is a clip.
+    func isClip(_ source: Int) -> Bool { feeds.withLock { $0[source] != nil } }
+
+    /// Makes the prepared images of every still picture in `tree`, `threads` at a time.
     func prepare(_ tree: Layer, scale: Double, threads: Int) throws {
-        let keys = Array(Set(PictureCache.keys(in: tree, scale: scale)))
+        let keys = Array(Set(PictureCache.keys(in: tree, scale: scale).filter { !isClip($0.source) }))
         _ = try parallelMap(keys, threads: threads) { try self.image($0) }
     }
 

@@ -1,0 +1,271 @@
+import CSegueAV
+import Foundation
+
+/// What a video clip's header says, read without decoding its pictures.
+public struct ClipInfo: Sendable, Equatable {
+    /// The picture's size as stored, before its display matrix turns it.
+    public var storedWidth: Int
+    public var storedHeight: Int
+    /// How the display matrix turns it upright (phones store portrait video turned 90°).
+    public var orientation: Orientation
+    /// Seconds, nil when the file does not say.
+    public var duration: Double?
+    /// Average frames per second, nil when the file does not say.
+    public var frameRate: Double?
+    public var hasAudio: Bool
+    /// Bits per component (8, 10, ...).
+    public var bits: Int
+    /// The transfer function when it is HDR: "PQ" or "HLG"; nil for SDR.
+    public var hdr: String?
+
+    /// The upright size, as it is shown.
+    public var size: Size {
+        orientation.swapsAxes ? Size(width: Double(storedHeight), height: Double(storedWidth))
+                              : Size(width: Double(storedWidth), height: Double(storedHeight))
+    }
+
+    /// Whether `path` is a video clip by its content: a video stream of more than one picture
+    /// (MP4, MOV, WebM, MKV, an animated GIF). Stills, and files that are no media at all, are not.
+    public static func isClip(_ path: String) -> Bool { segue_media_is_clip(path) == 1 }
+
+    /// Reads a clip's header. A file with no video stream, or one Segue cannot take (HDR),
+    /// gives `ExportError.unsupportedClip`; an unreadable one `ExportError.damagedClip`.
+    public static func probe(_ path: String, limits: Limits = Limits()) throws -> ClipInfo {
+        var info = SegueClipInfo()
+        var error = SegueAVError()
+        // The size is checked below, from the header, with a message of Segue's own.
+        guard let clip = segue_clip_open(path, Int64.max, &info, &error) else {
+            if error.code == SEGUE_AV_UNSUPPORTED { throw ExportError.unsupportedClip(path: path, reason: error.text) }
+            throw ExportError.damagedClip(path: path, reason: error.text)
+        }
+        segue_clip_close(clip)
+        let result = ClipInfo(info)
+        if let hdr = result.hdr {
+            throw ExportError.unsupportedClip(path: path, reason: "an HDR clip (\(hdr) transfer); Segue makes SDR BT.709 video and does not tone-map HDR: convert it to SDR first, e.g. with ffmpeg's zscale and tonemap filters")
+        }
+        if limits.maxSide < max(result.storedWidth, result.storedHeight) || result.storedWidth * result.storedHeight > limits.maxPixels {
+            throw ExportError.clipTooLarge(path: path, reason: "its pictures are \(result.storedWidth)x\(result.storedHeight), over the limit of \(limits.maxSide) pixels a side and \(limits.maxPixels) pixels in all (raise it with --max-image-pixels)")
+        }
+        return result
+    }
+
+    init(_ info: SegueClipInfo) {
+        storedWidth = Int(info.width)
+        storedHeight = Int(info.height)
+        orientation = Orientation(rawValue: Int(info.orientation)) ?? .up
+        duration = info.duration > 0 ? info.duration : nil
+        frameRate = info.frame_rate > 0 ? info.frame_rate : nil
+        hasAudio = info.has_audio != 0
+        bits = Int(info.bits)
+        hdr = info.transfer == 1 ? "PQ" : info.transfer == 2 ? "HLG" : nil
+    }
+}
+
+/// How a slide uses its clip: the part played and its sound.
+public struct ClipSettings: Sendable, Equatable {
+    /// Seconds into the clip where the slide's part starts.
+    public var start: Double = 0
+    /// Seconds played; nil for the rest of the clip after `start`.
+    public var duration: Double?
+    /// Whether the clip's own sound is mixed into the soundtrack.
+    public var audio = false
+    /// The gain of the clip's sound (linear, 1 as recorded).
+    public var volume = 1.0
+
+    public init(start: Double = 0, duration: Double? = nil, audio: Bool = false, volume: Double = 1) {
+        self.start = start
+        self.duration = duration
+        self.audio = audio
+        self.volume = volume
+    }
+}
+
+/// A slide that plays a clip: the file, what its header says, and the part played.
+public struct ClipSlide: Sendable, Equatable {
+    public var path: String
+    public var info: ClipInfo
+    public var settings: ClipSettings
+
+    /// Seconds of the clip the slide plays: its trimmed length; nil when the file does not
+    /// say how long it is and no duration is given.
+    public var length: Double? {
+        if let duration = settings.duration { return duration }
+        return info.duration.map { max(0, $0 - settings.start) }
+    }
+}
+
+/// A clip's own sound in the soundtrack: `length` seconds from `sourceStart` of the file,
+/// heard from `at` seconds of the video, with raised-cosine fades.
+public struct ClipSound: Sendable, Equatable {
+    public var path: String
+    public var sourceStart: Double
+    public var at: Double
+    public var length: Double
+    public var volume: Double
+    public var fadeIn: Double
+    public var fadeOut: Double
+    /// The shortest fade, so a sound never starts or stops with a click.
+    static let edge = 0.02
+}
+
+/// The pictures of one clip slide, decoded in order on a thread of its own a few frames ahead
+/// of the compositor, each converted once to every size it is drawn at.
+///
+/// It knows in advance every frame the export composes with its slide on screen (`requests`,
+/// in order: the clip time and the pictures drawn), so it converts only the clip frames that
+/// are shown, and the compositor finds them ready. It holds at most `depth` frames ahead, so
+/// memory stays flat however long the clip.
+final class ClipFeed: @unchecked Sendable {
+    struct Request {
+        /// Seconds of clip time (from the start of the slide's part).
+        var time: Double
+        var keys: [PictureKey]
+    }
+
+    private enum Entry {
+        case frame(time: Double, images: [PictureKey: Image])
+        case failed(any Error)
+    }
+
+    let clip: ClipSlide
+    private let requests: [Request]
+    private let limits: Limits
+    private let depth: Int
+    /// Guards `queue`, `started`, `stopped`; the decoding thread waits on it for room.
+    private let condition = NSCondition()
+    private var queue: [Entry] = []
+    private var started = false
+    private var stopped = false
+    /// What the compositor reads; only the (single) consumer touches it, under `reading`.
+    private let reading = NSLock()
+    private var current: Entry?
+
+    init(clip: ClipSlide, requests: [Request], limits: Limits, depth: Int = 3) {
+        self.clip = clip
+        self.requests = requests
+        self.limits = limits
+        self.depth = depth
+    }
+
+    deinit { stop() }
+
+    /// Starts decoding, once.
+    func start() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !started, !requests.isEmpty else { return }
+        started = true
+        let thread = Thread { [self] in decode() }
+        thread.stackSize = 1 << 21
+        thread.start()
+    }
+
+    /// Stops decoding and lets go of every frame held.
+    func stop() {
+        condition.lock()
+        stopped = true
+        queue.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The picture `key` at its clip time: waits for the decoding thread if it is behind.
+    func image(_ key: PictureKey) throws -> Image {
+        reading.lock()
+        defer { reading.unlock() }
+        start()
+        while true {
+            switch current {
+            case let .failed(error)?:
+                throw error
+            case let .frame(time, images)? where time == key.time:
+                guard let image = images[key] else {
+                    throw ExportError.damagedClip(path: clip.path, reason: "its picture was asked for at a size not planned (\(key.width)x\(key.height))")
+                }
+                return image
+            case let .frame(time, _)? where time > key.time:
+                throw ExportError.damagedClip(path: clip.path, reason: String(format: "its picture at %.3f s was asked for after the one at %.3f s", key.time, time))
+            default:
+                current = take()
+                if current == nil {
+                    throw ExportError.damagedClip(path: clip.path, reason: String(format: "no picture was planned at %.3f s", key.time))
+                }
+            }
+        }
+    }
+
+    private func take() -> Entry? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty && !stopped && started { condition.wait() }
+        guard !queue.isEmpty else { return nil }
+        let entry = queue.removeFirst()
+        condition.broadcast()
+        return entry
+    }
+
+    private func put(_ entry: Entry) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= depth && !stopped { condition.wait() }
+        guard !stopped else { return false }
+        queue.append(entry)
+        condition.broadcast()
+        return true
+    }
+
+    /// The decoding thread: each request's frame, converted to each size asked.
+    private func decode() {
+        do {
+            var info = SegueClipInfo()
+            var error = SegueAVError()
+            guard let decoder = segue_clip_open(clip.path, Int64(limits.maxPixels), &info, &error) else {
+                throw ExportError.damagedClip(path: clip.path, reason: error.text)
+            }
+            defer { segue_clip_close(decoder) }
+            guard segue_clip_seek(decoder, clip.settings.start, &error) >= 0 else {
+                throw ExportError.damagedClip(path: clip.path, reason: error.text)
+            }
+            let orientation = Orientation(rawValue: Int(info.orientation)) ?? .up
+            var upright: Image?
+            var made: [PictureKey: Image] = [:]   // the frame on screen, at each size made
+            for request in requests {
+                var shown = 0.0
+                let changed = segue_clip_advance(decoder, clip.settings.start + request.time, &shown, &error)
+                guard changed >= 0 else { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
+                if changed == 1 || upright == nil {
+                    upright = try convert(decoder, orientation: orientation)
+                    made = [:]
+                }
+                var images: [PictureKey: Image] = [:]
+                for key in request.keys {
+                    var size = key
+                    size.time = 0
+                    if made[size] == nil { made[size] = upright!.resampled(from: key.crop, width: key.width, height: key.height) }
+                    images[key] = made[size]
+                }
+                guard put(.frame(time: request.time, images: images)) else { return }
+            }
+        } catch {
+            _ = put(.failed(error))
+        }
+    }
+
+    /// The frame on screen as an upright, premultiplied image.
+    private func convert(_ decoder: OpaquePointer, orientation: Orientation) throws -> Image {
+        var width: Int32 = 0, height: Int32 = 0
+        segue_clip_size(decoder, &width, &height)
+        let count = Int(width) * Int(height)
+        var error = SegueAVError()
+        var failed = false
+        let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.withMemoryRebound(to: UInt8.self) { bytes in
+                failed = segue_clip_convert(decoder, bytes.baseAddress, &error) < 0
+            }
+            if !failed { for i in 0..<count { buffer[i] = premultiply(UInt32(littleEndian: buffer[i])) } }
+            initialized = count
+        }
+        if failed { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
+        return Image(width: Int(width), height: Int(height), pixels: pixels).oriented(orientation)
+    }
+}
