@@ -133,13 +133,51 @@ measure("encode floor, story10 frames", ["ffmpeg", "-v", "error", "-y", "-f", "r
                                           "-s", f"{W}x{H}", "-r", str(FPS), "-i", raw, *X264, floor_out], floor_out, story10_frames)
 os.remove(raw)
 
-floor = {t: rows[f"encode floor, {t} frames"][0] for t in ["slide", "crossfade", "stories-cube", "telegram-cube", "story10"]}
+# clips: a story of three phone-sized clips and two photos joined by 0.5 s cubes. The clips are
+# made by FFmpeg (H.264, as phones record): 1080x1920 at 30 fps, 1920x1080 at 24 fps (filled
+# into the portrait frame), 720x1280 at 30 fps; 4 s each, each on screen as long as it plays.
+clip_specs = [("portrait", "1080x1920", 30), ("landscape", "1920x1080", 24), ("small", "720x1280", 30)]
+clips = []
+for name, size, rate in clip_specs:
+    path = os.path.join(args.work, f"clip-{name}.mp4")
+    if not os.path.exists(path):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=s={size}:r={rate}:d=4", "-c:v", "libx264",
+                        "-preset", "veryfast", "-pix_fmt", "yuv420p", path], check=True)
+    clips.append(os.path.abspath(path))
+story = "preset: stories-cube\nset: {encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: fill, transition.duration: 0.5}\nslides:\n"
+for kind, path in [("image", photos[0]), ("clip", clips[0]), ("clip", clips[1]), ("image", photos[1]), ("clip", clips[2])]:
+    story += f"  - {kind}: {os.path.abspath(path)}\n" + ("    hold: 1.5\n" if kind == "image" else "")
+clips_path = os.path.join(args.work, "clips.yaml")
+with open(clips_path, "w") as f:
+    f.write(story)
+clips_frames = round(FPS * (1.5 + 3 + 3 + 1.5 + 3.5 + 4 * 0.5))
+clips_out = os.path.join(args.work, "segue-clips.mp4")
+measure("segue clips (3 clips, 2 photos, cubes)", [args.segue, "render", "--story", clips_path, "--size", f"{W}x{H}", "--fps", str(FPS),
+                                                   "--force", "--quiet", "-o", clips_out], clips_out, clips_frames)
+raw = os.path.join(args.work, "clips.yuv")
+subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", clips_out, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw], check=True)
+measure("encode floor, clips frames", ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p",
+                                       "-s", f"{W}x{H}", "-r", str(FPS), "-i", raw, *X264, floor_out], floor_out, clips_frames)
+os.remove(raw)
+
+# Memory with a long clip: a 60-second 1080x1920 clip against the 60-second still video above.
+long_clip = os.path.join(args.work, "clip-60s.mp4")
+if not os.path.exists(long_clip):
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1080x1920:r=30:d=60", "-c:v", "libx264",
+                    "-preset", "ultrafast", "-pix_fmt", "yuv420p", long_clip], check=True)
+clip60_out = os.path.join(args.work, "segue-clip-60s.mp4")
+t, clip60_rss, _ = run([args.segue, "render", "--preset", "slide", "--force", "--quiet", *STORY4, long_clip, "-o", clip60_out])
+rows["segue clip, 60 s 1080x1920 clip"] = (t, t, t, 1800 / t, clip60_rss)
+
+floor = {t: rows[f"encode floor, {t} frames"][0] for t in ["slide", "crossfade", "stories-cube", "telegram-cube", "story10", "clips"]}
 xfade = {"slide": rows["ffmpeg xfade slideleft"][0], "crossfade": rows["ffmpeg xfade fade"][0]}
 print()
 print(f"{'workload':<42} {'median s':>9} {'min s':>7} {'max s':>7} {'fps':>7} {'peak MB':>8} {'÷ floor':>8} {'÷ xfade':>8}")
 for name, (med, lo, hi, fps, rss) in rows.items():
     kind = name.split()[1].rstrip(",") if name.startswith("segue ") else None
     over_floor = f"{med / floor[kind]:.2f}" if kind in floor and "60 s" not in name else ""
+    if "60 s 1080x1920 clip" in name:
+        over_floor = f"{rss - rows['segue slide, 60 s video'][4]:+.0f} MB"
     over_xfade = f"{med / xfade[kind]:.2f}" if kind in xfade and "60 s" not in name else ""
     print(f"{name:<42} {med:>9.2f} {lo:>7.2f} {hi:>7.2f} {fps:>7.1f} {rss:>8.0f} {over_floor:>8} {over_xfade:>8}")
 

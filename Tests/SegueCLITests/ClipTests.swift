@@ -109,11 +109,12 @@ struct ClipTests {
         }
     }
 
-    @Test("a trimmed clip (start with duration, or end) plays its part, seeking into a clip with key frames every 12")
+    @Test("a trimmed clip (start with duration, or end) plays its part, seeking into a clip with key frames every 12, also under Ken Burns motion")
     func trimmed() throws {
         let folder = temporaryFolder()
         _ = try levelClip("long.mp4", rate: "24", seconds: 1.5, extra: ["-g", "12"], in: folder)
-        for trim in ["start: 0.6\n    duration: 0.5", "start: 0.6\n    end: 1.1"] {
+        // The third moves (Ken Burns): a flat frame shows its level under any zoom.
+        for trim in ["start: 0.6\n    duration: 0.5", "start: 0.6\n    end: 1.1", "start: 0.6\n    end: 1.1\n    motion: in"] {
             let frames = try renderStory("""
                 preset: crossfade
                 \(canvas)

@@ -24,7 +24,7 @@ struct ReadmeTests {
     }
 
     /// Runs one README command in a fresh folder holding the files it names (a.jpg, b.jpg,
-    /// b.png, c.webp, music.mp3 and a copy of Examples/), with the built segue first on the PATH. GNU
+    /// b.png, c.webp, music.mp3, clip.mov and a copy of Examples/), with the built segue first on the PATH. GNU
     /// parallel's line runs its four shards in turn; a cluster recipe runs as every task of
     /// its array (Slurm's four, Kubernetes' four pods), with its /data folder made local,
     /// twice: the second time every job is skipped.
@@ -42,6 +42,9 @@ struct ReadmeTests {
         if command.contains("music.mp3") {
             let tone = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=4", folder.appendingPathComponent("music.mp3").path])
             #expect(tone.status == 0, "\(tone.stderr)")
+        }
+        if command.contains("clip.mov") {
+            _ = try makeClip("clip.mov", "testsrc2=s=320x240:r=30:d=1.5", ["-c:v", "libx264", "-pix_fmt", "yuv420p"], in: folder)
         }
         var script = command
         if command.hasPrefix("parallel ") {

@@ -227,21 +227,17 @@ final class ClipFeed: @unchecked Sendable {
                 throw ExportError.damagedClip(path: clip.path, reason: error.text)
             }
             let orientation = Orientation(rawValue: Int(info.orientation)) ?? .up
-            var upright: Image?
             var made: [PictureKey: Image] = [:]   // the frame on screen, at each size made
             for request in requests {
                 var shown = 0.0
                 let changed = segue_clip_advance(decoder, clip.settings.start + request.time, &shown, &error)
                 guard changed >= 0 else { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
-                if changed == 1 || upright == nil {
-                    upright = try convert(decoder, orientation: orientation)
-                    made = [:]
-                }
+                if changed == 1 { made = [:] }
                 var images: [PictureKey: Image] = [:]
                 for key in request.keys {
                     var size = key
                     size.time = 0
-                    if made[size] == nil { made[size] = upright!.resampled(from: key.crop, width: key.width, height: key.height) }
+                    if made[size] == nil { made[size] = try convert(decoder, key, orientation: orientation) }
                     images[key] = made[size]
                 }
                 guard put(.frame(time: request.time, images: images)) else { return }
@@ -251,21 +247,45 @@ final class ClipFeed: @unchecked Sendable {
         }
     }
 
-    /// The frame on screen as an upright, premultiplied image.
-    private func convert(_ decoder: OpaquePointer, orientation: Orientation) throws -> Image {
-        var width: Int32 = 0, height: Int32 = 0
-        segue_clip_size(decoder, &width, &height)
-        let count = Int(width) * Int(height)
+    /// The part `key.crop` of the frame on screen at `key`'s size, upright and premultiplied:
+    /// converted and scaled in one pass from the stored picture, then turned.
+    private func convert(_ decoder: OpaquePointer, _ key: PictureKey, orientation: Orientation) throws -> Image {
+        var storedWidth: Int32 = 0, storedHeight: Int32 = 0
+        segue_clip_size(decoder, &storedWidth, &storedHeight)
+        let region = orientation.storedRect(of: key.crop, width: Double(storedWidth), height: Double(storedHeight))
+        let width = orientation.swapsAxes ? key.height : key.width, height = orientation.swapsAxes ? key.width : key.height
+        let count = width * height
         var error = SegueAVError()
-        var failed = false
+        var status: Int32 = 0
         let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
             buffer.withMemoryRebound(to: UInt8.self) { bytes in
-                failed = segue_clip_convert(decoder, bytes.baseAddress, &error) < 0
+                status = segue_clip_convert(decoder, region.minX, region.minY, region.width, region.height,
+                                            Int32(width), Int32(height), bytes.baseAddress, &error)
             }
-            if !failed { for i in 0..<count { buffer[i] = premultiply(UInt32(littleEndian: buffer[i])) } }
+            if status == 1 { for i in 0..<count { buffer[i] = premultiply(UInt32(littleEndian: buffer[i])) } }
             initialized = count
         }
-        if failed { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
-        return Image(width: Int(width), height: Int(height), pixels: pixels).oriented(orientation)
+        if status < 0 { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
+        return Image(width: width, height: height, pixels: pixels).oriented(orientation)
+    }
+}
+
+extension Orientation {
+    /// The rectangle of a stored picture of `width` x `height` that shows as `rect` once turned upright.
+    func storedRect(of rect: Rect, width: Double, height: Double) -> Rect {
+        func stored(_ x: Double, _ y: Double) -> (Double, Double) {
+            switch self {
+            case .up: return (x, y)
+            case .upMirrored: return (width - x, y)
+            case .down: return (width - x, height - y)
+            case .downMirrored: return (x, height - y)
+            case .leftMirrored: return (y, x)
+            case .right: return (y, height - x)
+            case .rightMirrored: return (width - y, height - x)
+            case .left: return (width - y, x)
+            }
+        }
+        let a = stored(rect.minX, rect.minY), b = stored(rect.maxX, rect.maxY)
+        return Rect(x: min(a.0, b.0), y: min(a.1, b.1), width: abs(b.0 - a.0), height: abs(b.1 - a.1))
     }
 }
