@@ -32,9 +32,11 @@ let package = Package(
                 .linkedLibrary("lcms2"), .linkedLibrary("heif"),
             ]
         ),
+        // Per-pixel loops in plain C, which the compiler vectorizes.
+        .target(name: "CSegueKernels"),
         .target(
             name: "Segue",
-            dependencies: ["CSegueAV", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CSegueAV", "CSegueKernels", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedResources"]
         ),
         // Presets/*.yaml and the build's commit, compiled into the library at build time.

@@ -184,6 +184,22 @@ struct ReliabilityTests {
         #expect(sums[0] == sums[1] && sums[1] == sums[2] && sums[0].contains("#format: frame checksums"))
     }
 
+    @Test("a 1080x1920 MP4 with still holds is the same bytes whatever the compositor's speed (1 or 2 threads), run after run")
+    func encoderTiming() throws {
+        // Still holds reach the encoder at once, composed frames slowly: the encoder's
+        // decisions must not depend on how many frames have arrived (x264's threaded lookahead).
+        let folder = temporaryFolder()
+        var digests: Set<Data> = []
+        for threads in [1, 2, 1, 2, 1, 2] {
+            let out = folder.appendingPathComponent("t.mp4").path
+            let r = try segue(["render", "--force", "--threads", "\(threads)", "--size", "1080x1920", "--set", "hold=1",
+                               example("a.jpg"), example("b.png"), example("c.webp"), "-o", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            digests.insert(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        #expect(digests.count == 1, "\(digests.count) different files from one job")
+    }
+
     @Test("fuzzing: mutated images, presets and manifests never crash, hang or run away with memory")
     func fuzz() throws {
         let iterations = Int(ProcessInfo.processInfo.environment["SEGUE_FUZZ_ITERATIONS"] ?? "") ?? 8

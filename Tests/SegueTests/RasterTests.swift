@@ -101,3 +101,50 @@ struct RasterTests {
         for p in out.pixels { #expect(abs(red(p) - 128) <= 3) }
     }
 }
+
+@Suite("RGBA to yuv420p")
+struct YUVConversionTests {
+    @Test("the vector path gives exactly BT.709 limited range of each pixel and 2x2 block, also in a row's last pixels")
+    func matchesFormula() {
+        let width = 54, height = 6   // three vectors of 16 and 6 pixels after them per row
+        let frame = FrameBuffer(width: width, height: height)
+        var seed: UInt64 = 0x9E3779B97F4A7C15
+        for i in 0..<(width * height) {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            frame.pixels[i] = UInt32(truncatingIfNeeded: seed >> 32) | 0xFF00_0000
+        }
+        var y = [UInt8](repeating: 0, count: width * height), u = [UInt8](repeating: 0, count: width * height / 4)
+        var v = u
+        y.withUnsafeMutableBufferPointer { yp in
+            u.withUnsafeMutableBufferPointer { up in
+                v.withUnsafeMutableBufferPointer { vp in
+                    frame.convert(to: YUVPlanes(y: yp.baseAddress!, yStride: width, u: up.baseAddress!, uStride: width / 2,
+                                                v: vp.baseAddress!, vStride: width / 2), threads: 2)
+                }
+            }
+        }
+        func channels(_ p: UInt32) -> (Double, Double, Double) { (Double(p & 0xFF), Double((p >> 8) & 0xFF), Double((p >> 16) & 0xFF)) }
+        var worst = 0.0
+        for row in 0..<height {
+            for x in 0..<width {
+                let (r, g, b) = channels(frame[x, row])
+                let exact = 16 + (0.2126 * r + 0.7152 * g + 0.0722 * b) * 219 / 255
+                worst = max(worst, abs(Double(y[row * width + x]) - exact))
+            }
+        }
+        for row in 0..<(height / 2) {
+            for x in 0..<(width / 2) {
+                var (r, g, b) = (0.0, 0.0, 0.0)
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let c = channels(frame[2 * x + dx, 2 * row + dy])
+                    r += c.0 / 4; g += c.1 / 4; b += c.2 / 4
+                }
+                let cb = 128 + (-0.1146 * r - 0.3854 * g + 0.5 * b) * 224 / 255
+                let cr = 128 + (0.5 * r - 0.4542 * g - 0.0458 * b) * 224 / 255
+                worst = max(worst, abs(Double(u[row * width / 2 + x]) - cb), abs(Double(v[row * width / 2 + x]) - cr))
+            }
+        }
+        // Rounded from 16 fractional bits: within half a step and the coefficients' rounding.
+        #expect(worst <= 0.52, "largest difference from BT.709 \(worst)")
+    }
+}
