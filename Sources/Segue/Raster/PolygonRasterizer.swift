@@ -1,3 +1,4 @@
+import CSegueKernels
 /// Where a span of canvas pixels reads its color from. Each kind of paint is its own type,
 /// so the span loops are specialised for it: the choice is made once per quad, not per pixel.
 protocol PixelSource {
@@ -98,14 +99,6 @@ struct WarpSource: PixelSource {
         return WarpSource.bilinear(row0[ix], row0[ix1], row1[ix], row1[ix1], fx & 255, fy & 255)
     }
 
-    /// The same, for a position known to lie inside the box with a texel to its right and below.
-    @inline(__always) func sampleInside(_ u: Int, _ v: Int) -> UInt32 {
-        let fx = (u &+ 128) >> 8, fy = (v &+ 128) >> 8
-        let row0 = texels + (fy >> 8) &* stride + (fx >> 8)
-        let row1 = row0 + stride
-        return WarpSource.bilinear(row0[0], row0[1], row1[0], row1[1], fx & 255, fy & 255)
-    }
-
     /// Four texels mixed by their overlap with the sample's pixel: weights in 256ths that sum
     /// to exactly 256, so the lanes of a packed pixel cannot overflow.
     @inline(__always)
@@ -149,13 +142,11 @@ struct WarpSource: PixelSource {
             let uEnd = u &+ du &* (n - 1), vEnd = v &+ dv &* (n - 1)
             let inside = min(u, uEnd) >= lowX << 8 && max(u, uEnd) &+ 128 < highX << 8
                 && min(v, vEnd) >= lowY << 8 && max(v, vEnd) &+ 128 < highY << 8
-            if opaque && k == 256 {
-                if inside {
-                    for i in x..<next {
-                        row[i] = sampleInside(u, v)
-                        u &+= du; v &+= dv
-                    }
-                } else {
+            if opaque && inside {
+                // The common case, a C kernel (vectorized where the CPU allows): the same arithmetic.
+                segue_warp_inside(row + x, Int32(n), texels, stride, Int64(u), Int64(v), Int64(du), Int64(dv), k)
+            } else if opaque && k == 256 {
+                do {
                     for i in x..<next {
                         row[i] = sample(u, v)
                         u &+= du; v &+= dv
