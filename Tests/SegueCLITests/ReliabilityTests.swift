@@ -184,6 +184,17 @@ struct ReliabilityTests {
         #expect(sums[0] == sums[1] && sums[1] == sums[2] && sums[0].contains("#format: frame checksums"))
     }
 
+    @Test("the vector kernels (AVX2 where the CPU has it) give the same frames as the scalar ones (SEGUE_NO_SIMD=1)")
+    func vectorKernels() throws {
+        for preset in ["stories-cube", "telegram-cube", "flip", "cube-fold"] {
+            let arguments = ["checksum", "--preset", preset, "--size", "270x480", "--set", "canvas.scale=0.75", "--set", "hold=0",
+                             example("a.jpg"), example("b.png"), example("c.webp")]
+            let vector = try segue(arguments), scalar = try tool("env", ["SEGUE_NO_SIMD=1", segueBinary] + arguments)
+            #expect(vector.status == 0 && scalar.status == 0, "\(vector.stderr) \(scalar.stderr)")
+            #expect(vector.stdout == scalar.stdout && vector.stdout.split(separator: "\n").count > 20, "\(preset)")
+        }
+    }
+
     @Test("a 1080x1920 MP4 with still holds is the same bytes whatever the compositor's speed (1 or 2 threads), run after run")
     func encoderTiming() throws {
         // Still holds reach the encoder at once, composed frames slowly: the encoder's

@@ -84,7 +84,8 @@ struct WarpSource: PixelSource {
     let opaque: Bool
 
     /// Pixels between exact perspective divisions in a span; in between, the texel position
-    /// moves linearly, which is off by far less than 1/256 texel over so few pixels.
+    /// moves linearly, which is off by a small fraction of a texel over so few pixels (up to
+    /// about a tenth at a cube face's steepest angle).
     static let segment = 16
 
     /// The bilinear sample at (u, v), in 1/65536 texel with texel centers at whole numbers,

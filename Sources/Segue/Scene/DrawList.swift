@@ -108,6 +108,44 @@ struct Clip: Sendable {
     }
 }
 
+extension Clip {
+    /// The part of `polygon` (points in a layer's plane, which `canvas` maps to the canvas)
+    /// inside this clip, cut in that plane, when the clip is a plain rectangle: each side of
+    /// the rectangle is a straight line in any plane a homography maps it to. Nil when it is
+    /// not (rounded corners), or when the polygon reaches behind the clip's plane.
+    func cut(_ polygon: [Point], canvas: Homography) -> [Point]? {
+        guard shape.effectiveRadius == 0, !polygon.isEmpty else { return nil }
+        let h = canvas.concatenating(toLocal)
+        let ws = polygon.map { h.apply($0).w }
+        guard ws.allSatisfy({ $0 > 0 }) || ws.allSatisfy({ $0 < 0 }) else { return nil }
+        let sign: Double = ws[0] > 0 ? 1 : -1
+        let r = shape.rect
+        // x' >= minX, x' <= maxX, y' >= minY, y' <= maxY with x' = X / W, y' = Y / W: linear in the plane.
+        let sides: [(Double, Double, Double)] = [
+            (h.m11 - r.minX * h.m13, h.m21 - r.minX * h.m23, h.m31 - r.minX * h.m33),
+            (r.maxX * h.m13 - h.m11, r.maxX * h.m23 - h.m21, r.maxX * h.m33 - h.m31),
+            (h.m12 - r.minY * h.m13, h.m22 - r.minY * h.m23, h.m32 - r.minY * h.m33),
+            (r.maxY * h.m13 - h.m12, r.maxY * h.m23 - h.m22, r.maxY * h.m33 - h.m32),
+        ]
+        var kept = polygon
+        for (a, b, c) in sides {
+            var next: [Point] = []
+            for i in kept.indices {
+                let p = kept[i], q = kept[(i + 1) % kept.count]
+                let dp = sign * (a * p.x + b * p.y + c), dq = sign * (a * q.x + b * q.y + c)
+                if dp >= 0 { next.append(p) }
+                if (dp >= 0) != (dq >= 0) {
+                    let t = dp / (dp - dq)
+                    next.append(Point(x: p.x + t * (q.x - p.x), y: p.y + t * (q.y - p.y)))
+                }
+            }
+            kept = next
+            if kept.count < 3 { return [] }
+        }
+        return kept
+    }
+}
+
 /// One convex polygon to draw, in canvas pixels: the flattened form of a layer's background
 /// or contents (a quad whose corners run top left, top right, bottom right, bottom left of
 /// the source rect, or the part of it in front of the near plane), or a group of items
@@ -230,8 +268,19 @@ extension Layer {
     }
 
     private func appendPolygon(_ rect: Rect, to canvas: Homography, groupSpace: Transform3D?, paint: Paint,
-                               clips: [Clip], into items: inout [DrawItem]) {
-        let visible = Layer.visiblePart(of: rect, canvas: canvas)
+                               clips allClips: [Clip], into items: inout [DrawItem]) {
+        var visible = Layer.visiblePart(of: rect, canvas: canvas)
+        // A plain rectangular clip (masksToBounds without rounded corners, as a page moved by
+        // Ken Burns motion has) is cut into the polygon, exactly, in the layer's plane: its
+        // edges are then the polygon's, with exact-area coverage, and nothing is evaluated per pixel.
+        var clips: [Clip] = []
+        for clip in allClips {
+            if visible.count >= 3, let cut = clip.cut(visible, canvas: canvas), cut.count <= PreparedPolygon.maxCorners {
+                visible = cut
+            } else {
+                clips.append(clip)
+            }
+        }
         guard visible.count >= 3 else { return }
         let corners = visible.map { canvas.project($0) }
         guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return }
