@@ -104,9 +104,9 @@ struct RasterTests {
 
 @Suite("RGBA to yuv420p")
 struct YUVConversionTests {
-    @Test("the vector path gives exactly BT.709 limited range of each pixel and 2x2 block, also in a row's last pixels")
+    @Test("the conversion gives BT.709 limited range of each pixel and 2x2 block within rounding, across a whole row")
     func matchesFormula() {
-        let width = 54, height = 6   // three vectors of 16 and 6 pixels after them per row
+        let width = 54, height = 6
         let frame = FrameBuffer(width: width, height: height)
         var seed: UInt64 = 0x9E3779B97F4A7C15
         for i in 0..<(width * height) {
@@ -146,5 +146,35 @@ struct YUVConversionTests {
         }
         // Rounded from 16 fractional bits: within half a step and the coefficients' rounding.
         #expect(worst <= 0.52, "largest difference from BT.709 \(worst)")
+    }
+}
+
+@Suite("Masks drawn by spans")
+struct MaskSpanTests {
+    @Test("the columns a rounded mask is said to cover wholly have coverage 1, and reach past its corners between them")
+    func insideColumnsAreInside() throws {
+        for curve in CornerCurve.allCases {
+            let shape = RoundedRect(rect: Rect(x: 10, y: 20, width: 100, height: 150), cornerRadius: 18, cornerCurve: curve)
+            // Scaled by 1.7 and moved, upright on the canvas.
+            let canvas = Homography(mapping: Rect(x: 0, y: 0, width: 200, height: 200), to: Rect(x: 7.3, y: -4.1, width: 340, height: 340))
+            let clip = try #require(Clip(shape, canvas: canvas))
+            var rows = 0, widest = 0
+            for y in 0..<320 {
+                guard let columns = clip.insideColumns(row: y) else { continue }
+                rows += 1
+                widest = max(widest, columns.count)
+                for x in columns { #expect(clip.coverage(x: x, y: y) >= 1, "\(curve): (\(x), \(y)) is said inside") }
+            }
+            // 150 points tall at 1.7 is 255 rows; the straight part spans the width but a pixel or two.
+            #expect(rows >= 250 && widest >= 168, "\(curve): \(rows) rows, widest \(widest)")
+        }
+    }
+
+    @Test("a turned mask claims no columns: its pixels are all masked one by one")
+    func turnedMask() throws {
+        let shape = RoundedRect(rect: Rect(x: 0, y: 0, width: 50, height: 50), cornerRadius: 5)
+        let turned = Homography(Transform3D.identity.rotated(by: 0.3, x: 0, y: 0, z: 1))
+        let clip = try #require(Clip(shape, canvas: turned))
+        #expect((0..<60).allSatisfy { clip.insideColumns(row: $0) == nil })
     }
 }

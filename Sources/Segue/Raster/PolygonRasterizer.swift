@@ -182,6 +182,32 @@ struct MaskedSource<Inner: PixelSource>: PixelSource {
         let k = UInt32((coverage * 256).rounded())
         return k == 0 ? 0 : scalePixel(inner.color(x: x, y: y), k)
     }
+
+    /// The columns of the row every mask covers wholly go through the inner source's own span
+    /// loop; only those near a mask's outline are masked pixel by pixel.
+    @inline(__always)
+    func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, k: UInt32) {
+        var lo = x0, hi = x1
+        for clip in clips {
+            guard let inside = clip.insideColumns(row: y) else { lo = x1; hi = x1; break }
+            lo = max(lo, inside.lowerBound)
+            hi = min(hi, inside.upperBound)
+        }
+        guard lo < hi else { return masked(row, y: y, x0: x0, x1: x1, k: k) }
+        masked(row, y: y, x0: x0, x1: lo, k: k)
+        inner.fill(row, y: y, x0: lo, x1: hi, k: k)
+        masked(row, y: y, x0: hi, x1: x1, k: k)
+    }
+
+    @inline(__always)
+    private func masked(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, k: UInt32) {
+        guard x0 < x1 else { return }
+        if k == 256 {
+            for x in x0..<x1 { row[x] = blendPixel(color(x: x, y: y), over: row[x]) }
+        } else {
+            for x in x0..<x1 { row[x] = blendPixel(scalePixel(color(x: x, y: y), k), over: row[x]) }
+        }
+    }
 }
 
 /// A convex polygon prepared for scan conversion: up to eight edges as lines

@@ -99,6 +99,26 @@ struct Clip: Sendable {
         self.pixelSize = area.squareRoot()
     }
 
+    /// The columns of canvas row `y` whose pixels lie wholly inside the shape (away from its
+    /// straight sides and its corners), when the shape is upright on the canvas (scaled and
+    /// moved, not turned): there the coverage is 1. Nil when unknown or none.
+    func insideColumns(row y: Int) -> Range<Int>? {
+        let m = toLocal
+        guard m.m12 == 0, m.m21 == 0, m.m13 == 0, m.m23 == 0, m.m33 != 0, m.m11 != 0, m.m22 != 0 else { return nil }
+        let a = (Double(y) * m.m22 + m.m32) / m.m33, b = (Double(y + 1) * m.m22 + m.m32) / m.m33
+        let top = min(a, b), bottom = max(a, b)
+        let r = shape.rect, reach = shape.effectiveRadius * RoundedRect.reach(shape.cornerCurve)
+        guard top >= r.minY, bottom <= r.maxY else { return nil }
+        // Between the corners the whole width is inside; beside a corner, what lies past its reach.
+        let inset = top >= r.minY + reach && bottom <= r.maxY - reach ? 0 : reach
+        let left = r.minX + inset, right = r.maxX - inset
+        guard left < right else { return nil }
+        let p = (left * m.m33 - m.m31) / m.m11, q = (right * m.m33 - m.m31) / m.m11
+        guard p.isFinite, q.isFinite else { return nil }
+        let first = Int(min(p, q).rounded(.up)), end = Int(max(p, q).rounded(.down))
+        return first < end ? first..<end : nil
+    }
+
     /// The part of canvas pixel (x, y) inside the shape, 0...1.
     @inline(__always)
     func coverage(x: Int, y: Int) -> Double {
