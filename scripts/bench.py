@@ -63,7 +63,9 @@ def segue(transition, output, extra=()):
 # Compose rates against another build: each workload alternately on both binaries, one
 # compositor thread, so that load on the machine hits both alike.
 COMPOSE = [("slide", []), ("crossfade", []), ("crossfade, fit", ["--set", "fit=fit"]), ("stories-cube", []),
-           ("telegram-cube", []), ("flip", []), ("cube-fold", []), ("instagram-zoom", [])]
+           ("telegram-cube", []), ("flip", []), ("cube-fold", []), ("instagram-zoom", []),
+           # Ken Burns: holds that move (zooming in), every frame composed.
+           ("slide, Ken Burns hold", ["--set", "motion.kind=in", "--set", "hold=3", "--set", "transition.duration=0"])]
 if args.baseline:
     rates = {}
     for r in range(args.runs):
