@@ -54,8 +54,8 @@ public final class Storyboard: Sendable {
     private let feeds: [(slide: Int, feed: ClipFeed, frames: ClosedRange<Int>)]
     private let clipSlides: Set<Int>
 
-    /// `frames`: the frames the export composes, in order (the clips' feeds decode for those).
-    public convenience init(job: Job, frames: [Int]? = nil) throws {
+    /// The storyboard of `job`; its clips' feeds decode for the frames the job writes.
+    public convenience init(job: Job) throws {
         // Each distinct still is decoded once; stills are decoded in parallel. A clip is its
         // own source, decoded as it plays (the same file twice is two parts of it).
         let inputs = job.inputs, clips = job.clips
@@ -71,7 +71,7 @@ public final class Storyboard: Sendable {
         }
         let sizes = inputs.indices.map { clips[$0]?.info.size ?? byPath[inputs[$0]]!.size }
         self.init(sizes: sizes, sources: sources, pictures: cache, preset: job.preset, plan: job.plan, timeline: job.timeline,
-                  threads: job.threads, clips: clips, frames: frames ?? job.frameIndices(count: job.timeline.frameCount), limits: limits)
+                  threads: job.threads, clips: clips, frames: job.frameIndices(count: job.timeline.frameCount), limits: limits)
     }
 
     /// A storyboard over images already in memory, input k being `images[k]`.
@@ -235,7 +235,7 @@ public enum Exporter {
                                 framesComposed: 0, composeSeconds: 0, prepareSeconds: 0, seconds: seconds(since: start),
                                 skipped: true, fingerprint: fingerprint)
         }
-        let storyboard = try Storyboard(job: job, frames: job.frameIndices(count: job.timeline.frameCount))
+        let storyboard = try Storyboard(job: job)
         let prepareSeconds = seconds(since: start)
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
         let timeline = storyboard.timeline
