@@ -120,18 +120,19 @@ static void warp_inside_avx2(uint32_t *row, int count, const uint32_t *texels, p
 
 typedef void (*WarpKernel)(uint32_t *, int, const uint32_t *, ptrdiff_t, int64_t, int64_t, int64_t, int64_t, uint32_t);
 
-/* Chosen once, by what the CPU offers; every choice gives the same bytes. */
+/* Chosen once, by what the CPU offers; every choice gives the same bytes. Threads that race
+   on the first call each choose the same kernel, so the atomic store and load suffice. */
 static WarpKernel warp_kernel(void) {
     static WarpKernel chosen;
-    if (!chosen) {
-        WarpKernel kernel = warp_inside_scalar;
+    WarpKernel kernel = __atomic_load_n(&chosen, __ATOMIC_ACQUIRE);
+    if (kernel) return kernel;
+    kernel = warp_inside_scalar;
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx2") && !getenv("SEGUE_NO_SIMD")) kernel = warp_inside_avx2;
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && !getenv("SEGUE_NO_SIMD")) kernel = warp_inside_avx2;
 #endif
-        __atomic_store_n(&chosen, kernel, __ATOMIC_RELEASE);
-    }
-    return chosen;
+    __atomic_store_n(&chosen, kernel, __ATOMIC_RELEASE);
+    return kernel;
 }
 
 void segue_warp_inside(uint32_t *row, int count, const uint32_t *texels, ptrdiff_t stride,
