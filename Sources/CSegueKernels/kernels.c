@@ -2,6 +2,9 @@
 
 #include <stdlib.h>
 
+/* Positions are computed exactly as Swift computes them: no fused multiply-adds. */
+#pragma STDC FP_CONTRACT OFF
+
 /* BT.709 luma in limited range (16...235) of one pixel, from 16 fractional bits. */
 static inline uint8_t luma(uint32_t p) {
     int32_t r = (int32_t)(p & 0xFF), g = (int32_t)((p >> 8) & 0xFF), b = (int32_t)((p >> 16) & 0xFF);
@@ -52,73 +55,111 @@ static inline uint32_t lerp(uint32_t p, uint32_t q, uint32_t f) {
     return rb | ag;
 }
 
-static void warp_inside_scalar(uint32_t *row, int count, const uint32_t *texels, ptrdiff_t stride,
-                               int64_t u, int64_t v, int64_t du, int64_t dv, uint32_t k) {
-    for (int i = 0; i < count; i++) {
-        int64_t fx = (u + 128) >> 8, fy = (v + 128) >> 8;
-        const uint32_t *r0 = texels + (fy >> 8) * stride + (fx >> 8), *r1 = r0 + stride;
-        uint32_t p = bilinear(r0[0], r0[1], r1[0], r1[1], (uint32_t)(fx & 255), (uint32_t)(fy & 255));
-        row[i] = k == 256 ? p : lerp(row[i], p, k);
-        u += du;
-        v += dv;
+/* A stretch of a row whose texel positions move linearly: pixel x + i samples (u + i du, v + i dv). */
+typedef struct {
+    int64_t u, v, du, dv;
+    int x, n;
+} WarpSegment;
+
+static void warp_scalar(uint32_t *row, const WarpSegment *segments, int count, const uint32_t *texels,
+                        ptrdiff_t stride, uint32_t k) {
+    for (int s = 0; s < count; s++) {
+        int64_t u = segments[s].u, v = segments[s].v;
+        uint32_t *out = row + segments[s].x;
+        for (int i = 0; i < segments[s].n; i++) {
+            int64_t fx = (u + 128) >> 8, fy = (v + 128) >> 8;
+            const uint32_t *r0 = texels + (fy >> 8) * stride + (fx >> 8), *r1 = r0 + stride;
+            uint32_t p = bilinear(r0[0], r0[1], r1[0], r1[1], (uint32_t)(fx & 255), (uint32_t)(fy & 255));
+            out[i] = k == 256 ? p : lerp(out[i], p, k);
+            u += segments[s].du;
+            v += segments[s].dv;
+        }
     }
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
 
-/* Eight pixels at a time: the same integer arithmetic, texels fetched by gathers. */
+/* The 16-bit halves of each 32-bit lane set to its low 16 bits. */
+__attribute__((target("avx2"))) static inline __m256i twice(__m256i a) {
+    return _mm256_or_si256(a, _mm256_slli_epi32(a, 16));
+}
+
+/* Eight pixels, the scalar arithmetic lane by lane. Each 32-bit lane holds two channels in
+   16-bit halves; weights sum to 256, so a channel's sum of four products stays below 65536 and
+   16-bit multiplies give the same bytes as 32-bit ones. The two texels side by side come in one
+   64-bit gather; the indices go in as 0 1 4 5 | 2 3 6 7 so that the unpacked texels come out
+   in order. */
 __attribute__((target("avx2")))
-static void warp_inside_avx2(uint32_t *row, int count, const uint32_t *texels, ptrdiff_t stride,
-                             int64_t u, int64_t v, int64_t du, int64_t dv, uint32_t k) {
-    int i = 0;
+static inline __m256i warp8(__m256i uu, __m256i vv, const uint32_t *texels, ptrdiff_t stride, __m256i q, __m256i kk) {
+    const __m256i m = _mm256_set1_epi32(0x00FF00FF), half = _mm256_set1_epi16(0x80);
+    const __m256i c128 = _mm256_set1_epi32(128), c255 = _mm256_set1_epi32(255), c256 = _mm256_set1_epi16(256);
+    const __m256i agmask = _mm256_set1_epi32((int)0xFF00FF00), order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+    __m256i fx = _mm256_srai_epi32(_mm256_add_epi32(uu, c128), 8), fy = _mm256_srai_epi32(_mm256_add_epi32(vv, c128), 8);
+    __m256i index = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srai_epi32(fy, 8), _mm256_set1_epi32((int)stride)),
+                                     _mm256_srai_epi32(fx, 8));
+    index = _mm256_permutevar8x32_epi32(index, order);
+    __m128i lo = _mm256_castsi256_si128(index), hi = _mm256_extracti128_si256(index, 1);
+    const long long *top = (const long long *)texels, *bottom = (const long long *)(texels + stride);
+    __m256 t0 = _mm256_castsi256_ps(_mm256_i32gather_epi64(top, lo, 4));
+    __m256 t1 = _mm256_castsi256_ps(_mm256_i32gather_epi64(top, hi, 4));
+    __m256 b0 = _mm256_castsi256_ps(_mm256_i32gather_epi64(bottom, lo, 4));
+    __m256 b1 = _mm256_castsi256_ps(_mm256_i32gather_epi64(bottom, hi, 4));
+    __m256i p00 = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(2, 0, 2, 0)));
+    __m256i p01 = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 1, 3, 1)));
+    __m256i p10 = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0)));
+    __m256i p11 = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(3, 1, 3, 1)));
+    __m256i ax = twice(_mm256_and_si256(fx, c255)), ay = twice(_mm256_and_si256(fy, c255));
+    __m256i w11 = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(ax, ay), _mm256_set1_epi16(128)), 8);
+    __m256i w01 = _mm256_sub_epi16(ax, w11), w10 = _mm256_sub_epi16(ay, w11);
+    __m256i w00 = _mm256_add_epi16(_mm256_sub_epi16(_mm256_sub_epi16(c256, ax), ay), w11);
+#define MIX(a, b, c, d) _mm256_add_epi16(_mm256_add_epi16( \
+        _mm256_add_epi16(_mm256_mullo_epi16(a, w00), _mm256_mullo_epi16(b, w01)), \
+        _mm256_add_epi16(_mm256_mullo_epi16(c, w10), _mm256_mullo_epi16(d, w11))), half)
+    __m256i rb = _mm256_srli_epi16(MIX(_mm256_and_si256(p00, m), _mm256_and_si256(p01, m),
+                                       _mm256_and_si256(p10, m), _mm256_and_si256(p11, m)), 8);
+    __m256i ag = _mm256_and_si256(MIX(_mm256_srli_epi16(p00, 8), _mm256_srli_epi16(p01, 8),
+                                      _mm256_srli_epi16(p10, 8), _mm256_srli_epi16(p11, 8)), agmask);
+#undef MIX
+    __m256i p = _mm256_or_si256(rb, ag);
+    if (_mm256_testz_si256(kk, kk)) return p;
+    /* Mixed into what is there: q (256 - k) + p k, per channel. */
+    __m256i gg = _mm256_sub_epi16(c256, kk);
+    __m256i lrb = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(
+        _mm256_mullo_epi16(_mm256_and_si256(q, m), gg), _mm256_mullo_epi16(_mm256_and_si256(p, m), kk)), half), 8);
+    __m256i lag = _mm256_and_si256(_mm256_add_epi16(_mm256_add_epi16(
+        _mm256_mullo_epi16(_mm256_srli_epi16(q, 8), gg), _mm256_mullo_epi16(_mm256_srli_epi16(p, 8), kk)), half), agmask);
+    return _mm256_or_si256(lrb, lag);
+}
+
+__attribute__((target("avx2")))
+static void warp_avx2(uint32_t *row, const WarpSegment *segments, int count, const uint32_t *texels,
+                      ptrdiff_t stride, uint32_t k) {
     /* Positions fit in 32 bits inside a picture of at most 16384 texels a side: 2^30 in 1/65536. */
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i m = _mm256_set1_epi32(0x00FF00FF), half = _mm256_set1_epi32(0x00800080);
-    const __m256i c128 = _mm256_set1_epi32(128), c255 = _mm256_set1_epi32(255), c256 = _mm256_set1_epi32(256);
-    const __m256i vstride = _mm256_set1_epi32((int)stride), agmask = _mm256_set1_epi32((int)0xFF00FF00);
-    const __m256i kk = _mm256_set1_epi32((int)k), gg = _mm256_set1_epi32((int)(256 - k));
-    for (; i + 8 <= count; i += 8) {
-        __m256i uu = _mm256_add_epi32(_mm256_set1_epi32((int)u), _mm256_mullo_epi32(lane, _mm256_set1_epi32((int)du)));
-        __m256i vv = _mm256_add_epi32(_mm256_set1_epi32((int)v), _mm256_mullo_epi32(lane, _mm256_set1_epi32((int)dv)));
-        __m256i fx = _mm256_srai_epi32(_mm256_add_epi32(uu, c128), 8), fy = _mm256_srai_epi32(_mm256_add_epi32(vv, c128), 8);
-        __m256i index = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srai_epi32(fy, 8), vstride), _mm256_srai_epi32(fx, 8));
-        const int *base = (const int *)texels;
-        __m256i p00 = _mm256_i32gather_epi32(base, index, 4);
-        __m256i p01 = _mm256_i32gather_epi32(base + 1, index, 4);
-        __m256i p10 = _mm256_i32gather_epi32(base + stride, index, 4);
-        __m256i p11 = _mm256_i32gather_epi32(base + stride + 1, index, 4);
-        __m256i ax = _mm256_and_si256(fx, c255), ay = _mm256_and_si256(fy, c255);
-        __m256i w11 = _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(ax, ay), c128), 8);
-        __m256i w01 = _mm256_sub_epi32(ax, w11), w10 = _mm256_sub_epi32(ay, w11);
-        __m256i w00 = _mm256_add_epi32(_mm256_sub_epi32(_mm256_sub_epi32(c256, ax), ay), w11);
-#define MIX(shift) _mm256_add_epi32(_mm256_add_epi32( \
-            _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(p00, shift), m), w00), \
-                             _mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(p01, shift), m), w01)), \
-            _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(p10, shift), m), w10), \
-                             _mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(p11, shift), m), w11))), half)
-        __m256i rb = _mm256_and_si256(_mm256_srli_epi32(MIX(0), 8), m);
-        __m256i ag = _mm256_and_si256(MIX(8), agmask);
-#undef MIX
-        __m256i p = _mm256_or_si256(rb, ag);
-        if (k != 256) {
-            __m256i q = _mm256_loadu_si256((const __m256i *)(row + i));
-            __m256i lrb = _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(
-                _mm256_mullo_epi32(_mm256_and_si256(q, m), gg), _mm256_mullo_epi32(_mm256_and_si256(p, m), kk)), half), 8), m);
-            __m256i lag = _mm256_and_si256(_mm256_add_epi32(_mm256_add_epi32(
-                _mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(q, 8), m), gg),
-                _mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(p, 8), m), kk)), half), agmask);
-            p = _mm256_or_si256(lrb, lag);
+    /* k = 256 (opaque, drawn over) is passed as 0: no mixing. */
+    const __m256i kk = _mm256_set1_epi16(k == 256 ? 0 : (short)k);
+    for (int s = 0; s < count; s++) {
+        const WarpSegment *g = &segments[s];
+        uint32_t *out = row + g->x;
+        const __m256i du = _mm256_mullo_epi32(lane, _mm256_set1_epi32((int)g->du));
+        const __m256i dv = _mm256_mullo_epi32(lane, _mm256_set1_epi32((int)g->dv));
+        int i = 0;
+        for (; i + 8 <= g->n; i += 8) {
+            __m256i uu = _mm256_add_epi32(_mm256_set1_epi32((int)(g->u + i * g->du)), du);
+            __m256i vv = _mm256_add_epi32(_mm256_set1_epi32((int)(g->v + i * g->dv)), dv);
+            __m256i q = k == 256 ? _mm256_setzero_si256() : _mm256_loadu_si256((const __m256i *)(out + i));
+            _mm256_storeu_si256((__m256i *)(out + i), warp8(uu, vv, texels, stride, q, kk));
         }
-        _mm256_storeu_si256((__m256i *)(row + i), p);
-        u += 8 * du;
-        v += 8 * dv;
+        if (i < g->n) {
+            WarpSegment rest = {g->u + i * g->du, g->v + i * g->dv, g->du, g->dv, g->x + i, g->n - i};
+            warp_scalar(row, &rest, 1, texels, stride, k);
+        }
     }
-    warp_inside_scalar(row + i, count - i, texels, stride, u, v, du, dv, k);
 }
 #endif
 
-typedef void (*WarpKernel)(uint32_t *, int, const uint32_t *, ptrdiff_t, int64_t, int64_t, int64_t, int64_t, uint32_t);
+typedef void (*WarpKernel)(uint32_t *, const WarpSegment *, int, const uint32_t *, ptrdiff_t, uint32_t);
 
 /* Chosen once, by what the CPU offers; every choice gives the same bytes. Threads that race
    on the first call each choose the same kernel, so the atomic store and load suffice. */
@@ -126,16 +167,73 @@ static WarpKernel warp_kernel(void) {
     static WarpKernel chosen;
     WarpKernel kernel = __atomic_load_n(&chosen, __ATOMIC_ACQUIRE);
     if (kernel) return kernel;
-    kernel = warp_inside_scalar;
+    kernel = warp_scalar;
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && !getenv("SEGUE_NO_SIMD")) kernel = warp_inside_avx2;
+    if (__builtin_cpu_supports("avx2") && !getenv("SEGUE_NO_SIMD")) kernel = warp_avx2;
 #endif
     __atomic_store_n(&chosen, kernel, __ATOMIC_RELEASE);
     return kernel;
 }
 
-void segue_warp_inside(uint32_t *row, int count, const uint32_t *texels, ptrdiff_t stride,
-                       int64_t u, int64_t v, int64_t du, int64_t dv, uint32_t k) {
-    warp_kernel()(row, count, texels, stride, u, v, du, dv, k);
+/* Canvas point (px, py) to a texel position in 1/65536 texel, the operations in the order
+   Swift's `WarpSource.position` performs them, so that both give the same integers. */
+static inline void warp_position(const SegueWarpMap *m, double px, double py, int64_t *u, int64_t *v) {
+    double w = px * m->m13 + py * m->m23 + m->m33;
+    double r = 1 / (1e-12 >= w ? 1e-12 : w);
+    double su = ((px * m->m11 + py * m->m21 + m->m31) * r - 0.5) * 65536;
+    double sv = ((px * m->m12 + py * m->m22 + m->m32) * r - 0.5) * 65536;
+    su = -1e15 >= su ? -1e15 : su;
+    sv = -1e15 >= sv ? -1e15 : sv;
+    *u = (int64_t)(1e15 < su ? 1e15 : su);
+    *v = (int64_t)(1e15 < sv ? 1e15 : sv);
+}
+
+/* a / n truncated toward zero, as C's and Swift's division; by shifts when n is 16 (a whole
+   segment, most of the time), sparing a division's latency. */
+static inline int64_t divide(int64_t a, int n) {
+    if (n != 16) return a / n;
+    return (a + ((a >> 63) & 15)) >> 4;
+}
+
+enum { CHUNK = 64 };
+
+int segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map, int segment,
+                   const uint32_t *texels, ptrdiff_t stride, int64_t low_x, int64_t high_x,
+                   int64_t low_y, int64_t high_y, uint32_t k) {
+    WarpKernel kernel = warp_kernel();
+    const double py = (double)y + 0.5;
+    int xs[CHUNK + 1];
+    int64_t us[CHUNK + 1], vs[CHUNK + 1];
+    WarpSegment segments[CHUNK];
+    xs[0] = x;
+    warp_position(map, (double)x + 0.5, py, &us[0], &vs[0]);
+    while (xs[0] < end) {
+        /* The exact positions at a chunk's segment ends first: the divisions do not wait on
+           each other. */
+        int count = 0;
+        while (count < CHUNK && xs[count] < end) {
+            xs[count + 1] = xs[count] + segment < end ? xs[count] + segment : end;
+            warp_position(map, (double)xs[count + 1] + 0.5, py, &us[count + 1], &vs[count + 1]);
+            count++;
+        }
+        int inside = 0;
+        for (; inside < count; inside++) {
+            int n = xs[inside + 1] - xs[inside];
+            int64_t u = us[inside], v = vs[inside];
+            int64_t du = divide(us[inside + 1] - u, n), dv = divide(vs[inside + 1] - v, n);
+            int64_t u_end = u + du * (n - 1), v_end = v + dv * (n - 1);
+            int64_t u_lo = u < u_end ? u : u_end, u_hi = u < u_end ? u_end : u;
+            int64_t v_lo = v < v_end ? v : v_end, v_hi = v < v_end ? v_end : v;
+            if (!(u_lo >= low_x * 256 && u_hi + 128 < high_x * 256 && v_lo >= low_y * 256 && v_hi + 128 < high_y * 256))
+                break;
+            segments[inside] = (WarpSegment){u, v, du, dv, xs[inside], n};
+        }
+        kernel(row, segments, inside, texels, stride, k);
+        if (inside < count) return xs[inside];
+        xs[0] = xs[count];
+        us[0] = us[count];
+        vs[0] = vs[count];
+    }
+    return end;
 }

@@ -21,14 +21,25 @@ void segue_rgba_to_yuv420p(const uint32_t *rgba, int width, int first_pair, int 
                            uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride,
                            uint8_t *v, ptrdiff_t v_stride);
 
-/* Fills `count` pixels of an opaque warped span whose every bilinear sample lies inside the
- * picture (a texel to its right and below included): pixel i samples texel position
- * (u + i du, v + i dv) in 1/65536 texel (texel centers at whole numbers), rounded to 1/256,
- * with weights in 256ths; with k < 256 it is mixed into the pixel there as p (256 - k) + s k.
- * Eight pixels at a time with AVX2 where the CPU has it (SEGUE_NO_SIMD=1 in the environment
- * turns that off), the same bytes either way. */
-void segue_warp_inside(uint32_t *row, int count, const uint32_t *texels, ptrdiff_t stride,
-                       int64_t u, int64_t v, int64_t du, int64_t dv, uint32_t k);
+/* A warped picture's projective map, row vectors: canvas point (px, py) samples texel
+ * position (px m11 + py m21 + m31, px m12 + py m22 + m32) / w, w = px m13 + py m23 + m33
+ * (at least 1e-12), with texel centers at whole numbers. */
+typedef struct {
+    double m11, m12, m13, m21, m22, m23, m31, m32, m33;
+} SegueWarpMap;
+
+/* Draws an opaque warped picture into row `y` from pixel `x` toward `end`, `segment` pixels at
+ * a time: the texel positions of the segment's ends are exact (the division by w, in 1/65536
+ * texel, truncated toward zero), the pixels between move linearly (steps truncated toward
+ * zero); each sample is bilinear, rounded to 1/256 texel with weights in 256ths, and with
+ * k < 256 mixed into the pixel there as p (256 - k) + s k. Eight pixels at a time with AVX2
+ * where the CPU has it (SEGUE_NO_SIMD=1 in the environment turns that off), the same bytes
+ * either way. It stops before the first segment whose samples
+ * leave the box [low_x, high_x) x [low_y, high_y) (in 1/256 texel, a texel to the right and
+ * below included) and returns where it stopped: `end` when it drew them all. */
+int segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map, int segment,
+                   const uint32_t *texels, ptrdiff_t stride, int64_t low_x, int64_t high_x,
+                   int64_t low_y, int64_t high_y, uint32_t k);
 
 #ifdef __cplusplus
 }

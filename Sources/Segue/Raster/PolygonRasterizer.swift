@@ -132,42 +132,47 @@ struct WarpSource: PixelSource {
     @inline(__always)
     func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1 end: Int, k: UInt32) {
         var x = x0
-        var (u, v) = position(x: x, y: y)
         while x < end {
-            let next = min(x + WarpSource.segment, end)
-            let (u1, v1) = position(x: next, y: y)
-            let n = next - x
-            let du = (u1 - u) / n, dv = (v1 - v) / n
-            // The segment moves in a straight line: when both its ends sample inside the box
-            // (a texel to the right and below included), no pixel of it needs clamping.
-            let uEnd = u &+ du &* (n - 1), vEnd = v &+ dv &* (n - 1)
-            let inside = min(u, uEnd) >= lowX << 8 && max(u, uEnd) &+ 128 < highX << 8
-                && min(v, vEnd) >= lowY << 8 && max(v, vEnd) &+ 128 < highY << 8
-            if opaque && inside {
-                // The common case, a C kernel (vectorized where the CPU allows): the same arithmetic.
-                segue_warp_inside(row + x, Int32(n), texels, stride, Int64(u), Int64(v), Int64(du), Int64(dv), k)
-            } else if opaque && k == 256 {
-                do {
-                    for i in x..<next {
-                        row[i] = sample(u, v)
-                        u &+= du; v &+= dv
-                    }
-                }
-            } else if opaque {
-                for i in x..<next {
-                    row[i] = lerpPixel(row[i], sample(u, v), k)
-                    u &+= du; v &+= dv
-                }
-            } else {
-                for i in x..<next {
-                    let p = sample(u, v)
-                    row[i] = blendPixel(k == 256 ? p : scalePixel(p, k), over: row[i])
-                    u &+= du; v &+= dv
-                }
+            if opaque {
+                // The common case, in C (vectorized where the CPU allows), with the same
+                // arithmetic: segments whose samples all fall inside the box, up to the first
+                // that reaches out of it.
+                var m = SegueWarpMap(m11: map.m11, m12: map.m12, m13: map.m13, m21: map.m21, m22: map.m22,
+                                     m23: map.m23, m31: map.m31, m32: map.m32, m33: map.m33)
+                x = Int(segue_warp_row(row, Int32(x), Int32(end), Int32(y), &m, Int32(WarpSource.segment),
+                                       texels, stride, Int64(lowX), Int64(highX), Int64(lowY), Int64(highY), k))
+                if x == end { return }
             }
-            x = next
-            (u, v) = (u1, v1)
+            x = segment(row, y: y, x: x, end: end, k: k)
         }
+    }
+
+    /// One segment from pixel x (at most `segment` pixels), sampled with clamping; returns its end.
+    @inline(__always)
+    private func segment(_ row: UnsafeMutablePointer<UInt32>, y: Int, x: Int, end: Int, k: UInt32) -> Int {
+        var (u, v) = position(x: x, y: y)
+        let next = min(x + WarpSource.segment, end)
+        let (u1, v1) = position(x: next, y: y)
+        let n = next - x
+        let du = (u1 - u) / n, dv = (v1 - v) / n
+        if opaque && k == 256 {
+            for i in x..<next {
+                row[i] = sample(u, v)
+                u &+= du; v &+= dv
+            }
+        } else if opaque {
+            for i in x..<next {
+                row[i] = lerpPixel(row[i], sample(u, v), k)
+                u &+= du; v &+= dv
+            }
+        } else {
+            for i in x..<next {
+                let p = sample(u, v)
+                row[i] = blendPixel(k == 256 ? p : scalePixel(p, k), over: row[i])
+                u &+= du; v &+= dv
+            }
+        }
+        return next
     }
 }
 
