@@ -55,6 +55,34 @@ static inline uint32_t lerp(uint32_t p, uint32_t q, uint32_t f) {
     return rb | ag;
 }
 
+/* p scaled by k / 256 per channel, rounded (a premultiplied pixel at opacity k / 256). */
+static inline uint32_t scale(uint32_t p, uint32_t k) {
+    uint32_t rb = (((p & 0x00FF00FF) * k + 0x00800080) >> 8) & 0x00FF00FF;
+    uint32_t ag = (((p >> 8) & 0x00FF00FF) * k + 0x00800080) & 0xFF00FF00;
+    return rb | ag;
+}
+
+/* Source-over of premultiplied pixels: src + dst (255 - alpha) / 255, rounded. */
+static inline uint32_t blend(uint32_t src, uint32_t dst) {
+    uint32_t a = src >> 24;
+    if (a == 255) return src;
+    if (a == 0) return dst;
+    uint32_t inv = 255 - a;
+    uint32_t rb = (dst & 0x00FF00FF) * inv + 0x00800080;
+    rb = ((rb + ((rb >> 8) & 0x00FF00FF)) >> 8) & 0x00FF00FF;
+    uint32_t ag = ((dst >> 8) & 0x00FF00FF) * inv + 0x00800080;
+    ag = (ag + ((ag >> 8) & 0x00FF00FF)) & 0xFF00FF00;
+    return src + (rb | ag);
+}
+
+static void fade_scalar(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
+    for (int i = 0; i < count; i++) {
+        uint32_t p = src[i];
+        if (p >> 24 == 255) row[i] = lerp(row[i], p, k);
+        else if (p != 0) row[i] = blend(scale(p, k), row[i]);
+    }
+}
+
 /* A stretch of a row whose texel positions move linearly: pixel x + i samples (u + i du, v + i dv). */
 typedef struct {
     int64_t u, v, du, dv;
@@ -83,6 +111,18 @@ static void warp_scalar(uint32_t *row, const WarpSegment *segments, int count, c
 /* The 16-bit halves of each 32-bit lane set to its low 16 bits. */
 __attribute__((target("avx2"))) static inline __m256i twice(__m256i a) {
     return _mm256_or_si256(a, _mm256_slli_epi32(a, 16));
+}
+
+/* Eight pixels q mixed with p as q (256 - k) + p k per channel, rounded (`lerp`), k in each
+   16-bit lane. */
+__attribute__((target("avx2"))) static inline __m256i mix8(__m256i q, __m256i p, __m256i kk) {
+    const __m256i m = _mm256_set1_epi32(0x00FF00FF), half = _mm256_set1_epi16(0x80);
+    const __m256i agmask = _mm256_set1_epi32((int)0xFF00FF00), gg = _mm256_sub_epi16(_mm256_set1_epi16(256), kk);
+    __m256i rb = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(
+        _mm256_mullo_epi16(_mm256_and_si256(q, m), gg), _mm256_mullo_epi16(_mm256_and_si256(p, m), kk)), half), 8);
+    __m256i ag = _mm256_and_si256(_mm256_add_epi16(_mm256_add_epi16(
+        _mm256_mullo_epi16(_mm256_srli_epi16(q, 8), gg), _mm256_mullo_epi16(_mm256_srli_epi16(p, 8), kk)), half), agmask);
+    return _mm256_or_si256(rb, ag);
 }
 
 /* Eight pixels, the scalar arithmetic lane by lane. Each 32-bit lane holds two channels in
@@ -122,14 +162,7 @@ static inline __m256i warp8(__m256i uu, __m256i vv, const uint32_t *texels, ptrd
                                       _mm256_srli_epi16(p10, 8), _mm256_srli_epi16(p11, 8)), agmask);
 #undef MIX
     __m256i p = _mm256_or_si256(rb, ag);
-    if (_mm256_testz_si256(kk, kk)) return p;
-    /* Mixed into what is there: q (256 - k) + p k, per channel. */
-    __m256i gg = _mm256_sub_epi16(c256, kk);
-    __m256i lrb = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(
-        _mm256_mullo_epi16(_mm256_and_si256(q, m), gg), _mm256_mullo_epi16(_mm256_and_si256(p, m), kk)), half), 8);
-    __m256i lag = _mm256_and_si256(_mm256_add_epi16(_mm256_add_epi16(
-        _mm256_mullo_epi16(_mm256_srli_epi16(q, 8), gg), _mm256_mullo_epi16(_mm256_srli_epi16(p, 8), kk)), half), agmask);
-    return _mm256_or_si256(lrb, lag);
+    return _mm256_testz_si256(kk, kk) ? p : mix8(q, p, kk);
 }
 
 __attribute__((target("avx2")))
@@ -157,23 +190,70 @@ static void warp_avx2(uint32_t *row, const WarpSegment *segments, int count, con
         }
     }
 }
+
+__attribute__((target("avx2")))
+static void mix_avx2(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
+    const __m256i kk = _mm256_set1_epi16((short)k);
+    int i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256i q = _mm256_loadu_si256((const __m256i *)(row + i)), p = _mm256_loadu_si256((const __m256i *)(src + i));
+        _mm256_storeu_si256((__m256i *)(row + i), mix8(q, p, kk));
+    }
+    for (; i < count; i++) row[i] = lerp(row[i], src[i], k);
+}
+
+__attribute__((target("avx2")))
+static void fade_avx2(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
+    const __m256i kk = _mm256_set1_epi16((short)k), opaque = _mm256_set1_epi32((int)0xFF000000);
+    int i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256i p = _mm256_loadu_si256((const __m256i *)(src + i));
+        if (_mm256_testc_si256(p, opaque)) {
+            __m256i q = _mm256_loadu_si256((const __m256i *)(row + i));
+            _mm256_storeu_si256((__m256i *)(row + i), mix8(q, p, kk));
+        } else {
+            fade_scalar(row + i, src + i, 8, k);
+        }
+    }
+    fade_scalar(row + i, src + i, count - i, k);
+}
 #endif
+
+static int has_avx2(void) {
+    static int known; /* 0: not asked yet, 1: no, 2: yes */
+    int answer = __atomic_load_n(&known, __ATOMIC_ACQUIRE);
+    if (answer) return answer == 2;
+    answer = 1;
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && !getenv("SEGUE_NO_SIMD")) answer = 2;
+#endif
+    __atomic_store_n(&known, answer, __ATOMIC_RELEASE);
+    return answer == 2;
+}
+
+void segue_mix_row(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (has_avx2()) return mix_avx2(row, src, count, k);
+#endif
+    for (int i = 0; i < count; i++) row[i] = lerp(row[i], src[i], k);
+}
+
+void segue_fade_row(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (has_avx2()) return fade_avx2(row, src, count, k);
+#endif
+    fade_scalar(row, src, count, k);
+}
 
 typedef void (*WarpKernel)(uint32_t *, const WarpSegment *, int, const uint32_t *, ptrdiff_t, uint32_t);
 
-/* Chosen once, by what the CPU offers; every choice gives the same bytes. Threads that race
-   on the first call each choose the same kernel, so the atomic store and load suffice. */
+/* The warp kernel: every choice gives the same bytes. */
 static WarpKernel warp_kernel(void) {
-    static WarpKernel chosen;
-    WarpKernel kernel = __atomic_load_n(&chosen, __ATOMIC_ACQUIRE);
-    if (kernel) return kernel;
-    kernel = warp_scalar;
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && !getenv("SEGUE_NO_SIMD")) kernel = warp_avx2;
+    if (has_avx2()) return warp_avx2;
 #endif
-    __atomic_store_n(&chosen, kernel, __ATOMIC_RELEASE);
-    return kernel;
+    return warp_scalar;
 }
 
 /* Canvas point (px, py) to a texel position in 1/65536 texel, the operations in the order

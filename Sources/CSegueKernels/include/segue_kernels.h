@@ -21,6 +21,14 @@ void segue_rgba_to_yuv420p(const uint32_t *rgba, int width, int first_pair, int 
                            uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride,
                            uint8_t *v, ptrdiff_t v_stride);
 
+/* row[i] = row[i] (256 - k) / 256 + src[i] k / 256 per channel, rounded, for `count` pixels
+ * (an opaque picture at opacity k / 256 over what is there). */
+void segue_mix_row(uint32_t *row, const uint32_t *src, int count, uint32_t k);
+
+/* A premultiplied row laid over `row` at opacity k / 256: opaque pixels mixed as by
+ * segue_mix_row, others scaled by k / 256 and blended source-over, transparent ones skipped. */
+void segue_fade_row(uint32_t *row, const uint32_t *src, int count, uint32_t k);
+
 /* A warped picture's projective map, row vectors: canvas point (px, py) samples texel
  * position (px m11 + py m21 + m31, px m12 + py m22 + m32) / w, w = px m13 + py m23 + m33
  * (at least 1e-12), with texel centers at whole numbers. */

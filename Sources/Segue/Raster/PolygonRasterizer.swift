@@ -62,7 +62,7 @@ struct CopySource: PixelSource {
         } else if opaque {
             // An opaque image partly through: a straight mix with what is beneath.
             for x in a..<inA { row[x] = lerpPixel(row[x], source[x0], k) }
-            for x in inA..<inB { row[x] = lerpPixel(row[x], source[x + dx], k) }
+            segue_mix_row(row + inA, source + inA + dx, Int32(inB - inA), k)
             for x in inB..<b { row[x] = lerpPixel(row[x], source[x1 - 1], k) }
         } else {
             for x in a..<b {

@@ -1,3 +1,4 @@
+import CSegueKernels
 import Dispatch
 
 /// An RGBA frame the compositor draws into: premultiplied, 8 bits per channel, rows packed.
@@ -194,13 +195,10 @@ enum CompiledItem: Sendable {
             let origin = buffer - lo * width
             for y in lo..<hi { (origin + y * width + columns.lowerBound).initialize(repeating: 0, count: columns.count) }
             for item in items { item.draw(into: origin, width: width, band: lo..<hi) }
+            // Opaque group pixels (most of a page) mix straight with what is beneath.
             for y in lo..<hi {
-                let source = origin + y * width, row = frame + y * width
-                for x in columns {
-                    let p = source[x]
-                    // Opaque group pixels (most of a page) mix straight with what is beneath.
-                    if p >> 24 == 255 { row[x] = lerpPixel(row[x], p, k) } else if p != 0 { row[x] = blendPixel(scalePixel(p, k), over: row[x]) }
-                }
+                let offset = y * width + columns.lowerBound
+                segue_fade_row(frame + offset, origin + offset, Int32(columns.count), k)
             }
         }
     }
