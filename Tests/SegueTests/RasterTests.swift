@@ -151,23 +151,51 @@ struct YUVConversionTests {
 
 @Suite("Masks drawn by spans")
 struct MaskSpanTests {
-    @Test("the columns a rounded mask is said to cover wholly have coverage 1, and reach past its corners between them")
-    func insideColumnsAreInside() throws {
-        for curve in CornerCurve.allCases {
-            let shape = RoundedRect(rect: Rect(x: 10, y: 20, width: 100, height: 150), cornerRadius: 18, cornerCurve: curve)
-            // Scaled by 1.7 and moved, upright on the canvas.
-            let canvas = Homography(mapping: Rect(x: 0, y: 0, width: 200, height: 200), to: Rect(x: 7.3, y: -4.1, width: 340, height: 340))
-            let clip = try #require(Clip(shape, canvas: canvas))
-            var rows = 0, widest = 0
-            for y in 0..<320 {
-                guard let columns = clip.insideColumns(row: y) else { continue }
-                rows += 1
-                widest = max(widest, columns.count)
-                for x in columns { #expect(clip.coverage(x: x, y: y) >= 1, "\(curve): (\(x), \(y)) is said inside") }
+    @Test("an upright mask's inside columns have coverage 1, those outside what it touches 0, and few lie between")
+    func columnsAgreeWithCoverage() throws {
+        // A rounded rectangle of either curve, a circle (iris), scaled unevenly and moved.
+        let shapes = CornerCurve.allCases.map {
+            RoundedRect(rect: Rect(x: 10, y: 20, width: 100, height: 150), cornerRadius: 18, cornerCurve: $0)
+        } + [RoundedRect(rect: Rect(x: 30, y: 40, width: 120, height: 120), cornerRadius: 60, cornerCurve: .circular)]
+        let maps = [Homography(mapping: Rect(x: 0, y: 0, width: 200, height: 200), to: Rect(x: 7.3, y: -4.1, width: 340, height: 340)),
+                    Homography(mapping: Rect(x: 0, y: 0, width: 200, height: 200), to: Rect(x: 3.9, y: 1.7, width: 410, height: 250))]
+        for shape in shapes {
+            for canvas in maps {
+                let clip = try #require(Clip(shape, canvas: canvas))
+                var inside = 0, between = 0, covered = 0.0
+                for y in -2..<420 {
+                    let columns = try #require(clip.columns(row: y))
+                    for x in -2..<420 {
+                        let coverage = clip.coverage(x: x, y: y)
+                        covered += coverage
+                        if columns.inside.contains(x) {
+                            inside += 1
+                            #expect(coverage == 1, "\(shape.cornerCurve) r\(shape.cornerRadius): (\(x), \(y)) is said inside, covers \(coverage)")
+                        } else if columns.touched.contains(x) {
+                            between += 1
+                        } else {
+                            #expect(coverage == 0, "\(shape.cornerCurve) r\(shape.cornerRadius): (\(x), \(y)) is said untouched, covers \(coverage)")
+                        }
+                    }
+                }
+                // Masked one by one: only a band of about two pixels along the outline.
+                let outline = 2 * (shape.rect.width * canvas.m11 + shape.rect.height * canvas.m22)
+                #expect(Double(between) < 3 * outline, "\(between) pixels masked one by one along an outline of \(outline)")
+                #expect(Double(inside) > covered - 2 * outline, "\(inside) pixels drawn unmasked of \(covered) covered")
             }
-            // 150 points tall at 1.7 is 255 rows; the straight part spans the width but a pixel or two.
-            #expect(rows >= 250 && widest >= 168, "\(curve): \(rows) rows, widest \(widest)")
         }
+    }
+
+    @Test("beside a corner, just outside the side's line, a mask covers nothing: no faint line past the curve")
+    func noLinePastCorners() {
+        let circle = RoundedRect(rect: Rect(x: 30, y: 40, width: 120, height: 120), cornerRadius: 60, cornerCurve: .circular)
+        // 0.1 above the top side's line, 5 in from the left: the circle is 35 lower there.
+        #expect(circle.signedDistance(Point(x: 35, y: 39.9)) < -20)
+        #expect(circle.signedDistance(Point(x: 29.9, y: 45)) < -20)
+        let card = RoundedRect(rect: Rect(x: 0, y: 0, width: 100, height: 150), cornerRadius: 18, cornerCurve: .continuous)
+        #expect(card.signedDistance(Point(x: 2, y: -0.2)) < -5)
+        // Past the corners the side's own line is the outline.
+        #expect(abs(card.signedDistance(Point(x: 50, y: -0.2)) + 0.2) < 1e-9)
     }
 
     @Test("a turned mask claims no columns: its pixels are all masked one by one")
@@ -175,6 +203,6 @@ struct MaskSpanTests {
         let shape = RoundedRect(rect: Rect(x: 0, y: 0, width: 50, height: 50), cornerRadius: 5)
         let turned = Homography(Transform3D.identity.rotated(by: 0.3, x: 0, y: 0, z: 1))
         let clip = try #require(Clip(shape, canvas: turned))
-        #expect((0..<60).allSatisfy { clip.insideColumns(row: $0) == nil })
+        #expect((0..<60).allSatisfy { clip.columns(row: $0) == nil })
     }
 }

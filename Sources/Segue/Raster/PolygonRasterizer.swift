@@ -189,19 +189,24 @@ struct MaskedSource<Inner: PixelSource>: PixelSource {
     }
 
     /// The columns of the row every mask covers wholly go through the inner source's own span
-    /// loop; only those near a mask's outline are masked pixel by pixel.
+    /// loop, those some mask hides wholly are left as they are (masked, they would blend a
+    /// transparent pixel); only those near an outline are masked pixel by pixel.
     @inline(__always)
     func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, k: UInt32) {
-        var lo = x0, hi = x1
+        var first = x0, end = x1, lo = x0, hi = x1
         for clip in clips {
-            guard let inside = clip.insideColumns(row: y) else { lo = x1; hi = x1; break }
-            lo = max(lo, inside.lowerBound)
-            hi = min(hi, inside.upperBound)
+            guard let columns = clip.columns(row: y) else { return masked(row, y: y, x0: x0, x1: x1, k: k) }
+            first = max(first, columns.touched.lowerBound)
+            end = min(end, columns.touched.upperBound)
+            lo = max(lo, columns.inside.lowerBound)
+            hi = min(hi, columns.inside.upperBound)
         }
-        guard lo < hi else { return masked(row, y: y, x0: x0, x1: x1, k: k) }
-        masked(row, y: y, x0: x0, x1: lo, k: k)
+        guard first < end else { return }
+        lo = min(max(lo, first), end)
+        hi = max(min(hi, end), lo)
+        masked(row, y: y, x0: first, x1: lo, k: k)
         inner.fill(row, y: y, x0: lo, x1: hi, k: k)
-        masked(row, y: y, x0: hi, x1: x1, k: k)
+        masked(row, y: y, x0: hi, x1: end, k: k)
     }
 
     @inline(__always)

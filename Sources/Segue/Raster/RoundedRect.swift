@@ -56,6 +56,23 @@ public struct RoundedRect: Equatable, Sendable {
         return points
     }()
 
+    /// How far the outline lies in from the left (or right) side at `distance` from the top
+    /// (or bottom) side, `distance` at least 0: along the corner outline `signedDistance`
+    /// measures against (a polyline), 0 past the corners.
+    func inset(_ distance: Double) -> Double {
+        let r = effectiveRadius
+        guard r > 0, distance < r * RoundedRect.reach(cornerCurve) else { return 0 }
+        let t = max(distance, 0) / r
+        let outline = cornerCurve == .continuous ? RoundedRect.continuousOutline : RoundedRect.circularOutline
+        // The outline runs from the top side (y = 0) to the left one, its y rising throughout.
+        for i in 0..<(outline.count - 1) where outline[i + 1].y >= t {
+            let a = outline[i], b = outline[i + 1]
+            let f = b.y > a.y ? (t - a.y) / (b.y - a.y) : 0
+            return (a.x + f * (b.x - a.x)) * r
+        }
+        return 0
+    }
+
     /// The signed distance from a point to the outline, positive inside, in the rectangle's units.
     public func signedDistance(_ p: Point) -> Double {
         // Distances from the nearest vertical and horizontal edges, and which corner is near.
@@ -63,8 +80,10 @@ public struct RoundedRect: Equatable, Sendable {
         let dx = min(left, right), dy = min(top, bottom)
         let r = effectiveRadius
         let reach = r * RoundedRect.reach(cornerCurve)
-        guard r > 0, dx < reach, dy < reach, dx >= 0, dy >= 0 else { return min(dx, dy) }
-        // In a corner's square: measure against that corner's outline, folded to the top left.
+        guard r > 0, dx < reach, dy < reach else { return min(dx, dy) }
+        // In a corner's square, or beside it outside the rectangle: measure against that
+        // corner's outline, folded to the top left. (Beside it, the distance to the straight
+        // side's line would let a faint strip of the side's line show past the corner.)
         let q = SIMD2(dx / r, dy / r)
         let outline = cornerCurve == .continuous ? RoundedRect.continuousOutline : RoundedRect.circularOutline
         var best = Double.infinity, inside = true

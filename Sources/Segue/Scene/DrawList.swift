@@ -99,24 +99,45 @@ struct Clip: Sendable {
         self.pixelSize = area.squareRoot()
     }
 
-    /// The columns of canvas row `y` whose pixels lie wholly inside the shape (away from its
-    /// straight sides and its corners), when the shape is upright on the canvas (scaled and
-    /// moved, not turned): there the coverage is 1. Nil when unknown or none.
-    func insideColumns(row y: Int) -> Range<Int>? {
+    /// The columns of canvas row `y` a mask upright on the canvas (scaled and moved, not
+    /// turned) lets through: outside `touched` its coverage is 0, inside `inside` it is 1
+    /// (those pixels need no masking). Nil when the mask is turned or in perspective.
+    ///
+    /// A pixel's coverage is 1 when its center lies at least half a pixel (`pixelSize / 2`,
+    /// in the shape's units) inside the outline, and 0 when at least that far outside. A
+    /// square of that half-size around the center lying inside the shape is enough for the
+    /// first; the square missing the shape for the second. In a band of rows, the shape is
+    /// narrowest where the band comes nearest a horizontal side and widest where it comes
+    /// farthest, by the corner outline there (`RoundedRect.inset`).
+    func columns(row y: Int) -> (touched: Range<Int>, inside: Range<Int>)? {
         let m = toLocal
         guard m.m12 == 0, m.m21 == 0, m.m13 == 0, m.m23 == 0, m.m33 != 0, m.m11 != 0, m.m22 != 0 else { return nil }
-        let a = (Double(y) * m.m22 + m.m32) / m.m33, b = (Double(y + 1) * m.m22 + m.m32) / m.m33
-        let top = min(a, b), bottom = max(a, b)
-        let r = shape.rect, reach = shape.effectiveRadius * RoundedRect.reach(shape.cornerCurve)
-        guard top >= r.minY, bottom <= r.maxY else { return nil }
-        // Between the corners the whole width is inside; beside a corner, what lies past its reach.
-        let inset = top >= r.minY + reach && bottom <= r.maxY - reach ? 0 : reach
-        let left = r.minX + inset, right = r.maxX - inset
-        guard left < right else { return nil }
-        let p = (left * m.m33 - m.m31) / m.m11, q = (right * m.m33 - m.m31) / m.m11
-        guard p.isFinite, q.isFinite else { return nil }
-        let first = Int(min(p, q).rounded(.up)), end = Int(max(p, q).rounded(.down))
-        return first < end ? first..<end : nil
+        let r = shape.rect, h = pixelSize / 2, margin = 1e-7 * max(1, pixelSize)
+        let cy = ((Double(y) + 0.5) * m.m22 + m.m32) / m.m33
+        let top = cy - h, bottom = cy + h
+        guard top.isFinite, bottom.isFinite else { return nil }
+        // The canvas columns whose centers map into [low, high] in the shape's x.
+        func canvasColumns(_ low: Double, _ high: Double) -> Range<Int> {
+            guard low <= high else { return 0..<0 }
+            let p = (low * m.m33 - m.m31) / m.m11 - 0.5, q = (high * m.m33 - m.m31) / m.m11 - 0.5
+            guard p.isFinite, q.isFinite, abs(p) < 1e9, abs(q) < 1e9 else { return 0..<0 }
+            let first = Int(min(p, q).rounded(.up)), last = Int(max(p, q).rounded(.down))
+            return first <= last ? first..<(last + 1) : 0..<0
+        }
+        // Touched: the band's widest part of the shape, widened by the half-size.
+        var touched: Range<Int> = 0..<0
+        if bottom > r.minY && top < r.maxY {
+            let nearest = min(max(r.midY, top), bottom)
+            let inset = shape.inset(min(nearest - r.minY, r.maxY - nearest))
+            touched = canvasColumns(r.minX + inset - h - margin, r.maxX - inset + h + margin)
+        }
+        // Inside: the band's narrowest part, narrowed by the half-size.
+        var inside: Range<Int> = 0..<0
+        if top >= r.minY && bottom <= r.maxY {
+            let inset = shape.inset(min(top - r.minY, r.maxY - bottom))
+            inside = canvasColumns(r.minX + inset + h + margin, r.maxX - inset - h - margin)
+        }
+        return (touched, inside)
     }
 
     /// The part of canvas pixel (x, y) inside the shape, 0...1.
