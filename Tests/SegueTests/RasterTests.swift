@@ -206,3 +206,25 @@ struct MaskSpanTests {
         #expect((0..<60).allSatisfy { clip.columns(row: $0) == nil })
     }
 }
+
+@Suite("Bands a polygon paints wholly")
+struct CoverTests {
+    func polygon(_ corners: [(Double, Double)]) -> PreparedPolygon {
+        PreparedPolygon(corners: corners.map { Point(x: $0.0, y: $0.1) }, opacity: 1, canvasHeight: 100)!
+    }
+
+    @Test("a polygon covers a band only when every pixel of it lies wholly inside")
+    func covers() {
+        let canvas = polygon([(0, 0), (80, 0), (80, 100), (0, 100)])
+        #expect(canvas.covers(rows: 0..<16, width: 80) && canvas.covers(rows: 96..<100, width: 80))
+        // Half a pixel short on the right: its last column is partly covered.
+        let short = polygon([(0, 0), (79.5, 0), (79.5, 100), (0, 100)])
+        #expect(!short.covers(rows: 0..<16, width: 80))
+        // Starting mid-row: the band's first row is partly covered.
+        let low = polygon([(-5, 16.5), (90, 16.5), (90, 120), (-5, 120)])
+        #expect(!low.covers(rows: 16..<32, width: 80) && low.covers(rows: 32..<48, width: 80))
+        // Turned a little past the canvas: rows in the middle are covered, the top's corner is not.
+        let turned = polygon([(-10, -2), (90, 8), (95, 110), (-15, 100)])
+        #expect(turned.covers(rows: 40..<56, width: 80) && !turned.covers(rows: 0..<16, width: 80))
+    }
+}

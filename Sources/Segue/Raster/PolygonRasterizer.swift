@@ -315,6 +315,15 @@ struct PreparedPolygon: Sendable {
         }
     }
 
+    /// Whether every pixel of `rows` (all `width` columns) lies wholly inside the polygon.
+    func covers(rows band: Range<Int>, width: Int) -> Bool {
+        guard rows.lowerBound <= band.lowerBound, band.upperBound <= rows.upperBound else { return false }
+        if let box = rectangle {
+            return box.left <= 0 && box.right >= Double(width) && box.top <= Double(band.lowerBound) && box.bottom >= Double(band.upperBound)
+        }
+        return band.allSatisfy { inner.pixels(Double($0) + 0.5, inclusive: true, width: width) == 0..<width }
+    }
+
     /// An upright rectangle's sides (slides, fades and every flat layer): its spans are the
     /// same on every row and a pixel's coverage is the product of its overlaps across and
     /// down (the exact area), so rows need no per-edge work.

@@ -83,9 +83,15 @@ public struct Compositor: Sendable {
         let workers = min(threads, bands)
         let draw: @Sendable (Int) -> Void = { band in
             let rows = band * Compositor.bandHeight..<min(canvas.height, (band + 1) * Compositor.bandHeight)
-            let start = frame.pixels + rows.lowerBound * canvas.width
-            start.update(repeating: background, count: rows.count * canvas.width)
-            for item in items { item.draw(into: frame.pixels, width: canvas.width, band: rows) }
+            // What lies under an item that paints every pixel of the band opaquely is never
+            // seen: drawing starts there (a full-screen page or picture), the background too.
+            if let top = items.lastIndex(where: { $0.hides(rows: rows, width: canvas.width) }) {
+                for item in items[top...] { item.draw(into: frame.pixels, width: canvas.width, band: rows) }
+            } else {
+                let start = frame.pixels + rows.lowerBound * canvas.width
+                start.update(repeating: background, count: rows.count * canvas.width)
+                for item in items { item.draw(into: frame.pixels, width: canvas.width, band: rows) }
+            }
         }
         if workers == 1 {
             for band in 0..<bands { draw(band) }
@@ -180,6 +186,12 @@ enum CompiledItem: Sendable {
             }
         }
         return nil
+    }
+
+    /// Whether the item paints every pixel of `rows` with an opaque color, whatever lies under it.
+    func hides(rows: Range<Int>, width: Int) -> Bool {
+        guard case .polygon(let quad) = self else { return false }
+        return quad.paint.isOpaque && quad.clips.isEmpty && quad.quad.opacity >= 1 && quad.quad.covers(rows: rows, width: width)
     }
 
     func draw(into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
