@@ -74,6 +74,46 @@ struct RasterTests {
         #expect(red(image[16, 8]) > 200 && red(image[16, 56]) < 50)
     }
 
+    @Test("a JPEG's upright size read from its header agrees with the decoded picture's, for every orientation and byte order")
+    func uprightSizeFromHeader() throws {
+        let folder = temporaryFolder()
+        let plain = folder.appendingPathComponent("plain.png").path
+        try FrameBuffer(width: 48, height: 16).writePNG(to: plain)
+        let jpeg = folder.appendingPathComponent("plain.jpg").path
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ffmpeg.arguments = ["ffmpeg", "-v", "error", "-y", "-i", plain, jpeg]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: jpeg)))
+        #expect(ImageHeader.uprightJPEGSize(of: jpeg)! == (48, 16))
+        func tagged(_ tiff: [UInt8], _ name: String) throws -> String {
+            let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+            let length = payload.count + 2
+            var out = bytes
+            out.insert(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload, at: 2)
+            let path = folder.appendingPathComponent(name).path
+            try Data(out).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        for orientation: UInt8 in [1, 2, 3, 4, 5, 6, 7, 8, 0, 9] {
+            // Two entries, the orientation second; big- and little-endian TIFF.
+            let big: [UInt8] = [0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 2, 0x01, 0x0F, 0, 2, 0, 0, 0, 1, 0x41, 0, 0, 0,
+                                0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0]
+            let little: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 2, 0, 0x0F, 0x01, 2, 0, 1, 0, 0, 0, 0x41, 0, 0, 0,
+                                   0x12, 0x01, 3, 0, 1, 0, 0, 0, orientation, 0, 0, 0, 0, 0, 0, 0]
+            for (tiff, order) in [(big, "mm"), (little, "ii")] {
+                let path = try tagged(tiff, "o\(orientation)\(order).jpg")
+                let decoded = try Image.decode(path: path)
+                let told = try #require(ImageHeader.uprightJPEGSize(of: path), "orientation \(orientation) \(order)")
+                #expect(told.width == decoded.width && told.height == decoded.height, "orientation \(orientation) \(order): \(told) vs \(decoded.size)")
+            }
+        }
+        // An Exif block that cannot be read: unclear, so nil (the picture is decoded up front).
+        #expect(ImageHeader.uprightJPEGSize(of: try tagged([0x4D, 0x4D, 0, 0x2A, 0, 0, 0x7F, 0], "bad.jpg")) == nil)
+        #expect(ImageHeader.uprightJPEGSize(of: plain) == nil)
+    }
+
     @Test("all eight orientations put the stored top-left pixel where EXIF says")
     func orientations() {
         let image = makeImage(width: 3, height: 2) { x, y in (UInt8(x), UInt8(y), 0) }

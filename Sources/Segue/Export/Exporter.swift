@@ -61,15 +61,40 @@ public final class Storyboard: Sendable {
         let inputs = job.inputs, clips = job.clips
         let stills = inputs.indices.filter { clips[$0] == nil }
         let paths = Array(Set(stills.map { inputs[$0] })).sorted()
-        let decoded = try parallelMap(paths, threads: job.threads) { try Image.decode(path: $0, limits: job.limits) }
-        let byPath = Dictionary(uniqueKeysWithValues: zip(paths, decoded))
+        // The stills the first frame shows are decoded now, with those whose upright size
+        // their header does not tell (layout needs every size); a JPEG that says it is
+        // decoded when a screen first needs it, beside the encoder, so that encoding starts
+        // sooner and fewer full-size pictures are held at once.
+        let firstShown: Set<String>
+        if job.timeline.screenCount == inputs.count, let first = job.frameIndices(count: job.timeline.frameCount).first {
+            switch job.timeline.moment(at: first) {
+            case let .hold(screen): firstShown = [inputs[screen]]
+            case let .transition(step, _, _): firstShown = [inputs[step], inputs[min(step + 1, inputs.count - 1)]]
+            }
+        } else {
+            firstShown = Set(paths)
+        }
+        let told = Dictionary(uniqueKeysWithValues: paths.filter { !firstShown.contains($0) }.compactMap { path in
+            ImageHeader.uprightJPEGSize(of: path).map { (path, Size(width: Double($0.width), height: Double($0.height))) }
+        })
+        let now = paths.filter { told[$0] == nil }
+        let decoded = try parallelMap(now, threads: job.threads) { try Image.decode(path: $0, limits: job.limits) }
+        let byPath = Dictionary(uniqueKeysWithValues: zip(now, decoded))
         let limits = job.limits
+        let sizeOf = { (path: String) -> Size in byPath[path]?.size ?? told[path]! }
         // An input named twice is one source: its first place.
         let sources = inputs.indices.map { i in clips[i] != nil ? i : stills.first { inputs[$0] == inputs[i] }! }
-        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: Set(sources).filter { clips[$0] == nil }.map { ($0, byPath[inputs[$0]]!) })) {
-            try Image.decode(path: inputs[$0], limits: limits)
+        let preloaded = Set(sources).filter { clips[$0] == nil }.compactMap { source in byPath[inputs[source]].map { (source, $0) } }
+        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded)) { source in
+            let path = inputs[source]
+            let image = try Image.decode(path: path, limits: limits)
+            // Laid out by the size its header told: a file changed since cannot be drawn as planned.
+            if let expected = told[path], expected != image.size {
+                throw ExportError.unreadableImage(path: path, reason: "it changed while the video was made (\(Int(expected.width))x\(Int(expected.height)) when read first, \(image.width)x\(image.height) now)")
+            }
+            return image
         }
-        let sizes = inputs.indices.map { clips[$0]?.info.size ?? byPath[inputs[$0]]!.size }
+        let sizes = inputs.indices.map { clips[$0]?.info.size ?? sizeOf(inputs[$0]) }
         self.init(sizes: sizes, sources: sources, pictures: cache, preset: job.preset, plan: job.plan, timeline: job.timeline,
                   threads: job.threads, clips: clips, frames: job.frameIndices(count: job.timeline.frameCount), limits: limits)
     }

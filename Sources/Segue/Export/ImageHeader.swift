@@ -54,6 +54,52 @@ enum ImageHeader {
         return nil
     }
 
+    /// A JPEG's size as decoded and turned upright: its frame's size, width and height
+    /// swapped when its EXIF orientation (the last Exif APP1 before the frame, as FFmpeg
+    /// reads it) turns it a quarter. Nil for other formats, or when anything is unclear.
+    static func uprightJPEGSize(of path: String) -> (width: Int, height: Int)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let b = [UInt8]((try? handle.read(upToCount: 1 << 17)) ?? Data())
+        guard b.starts(with: [0xFF, 0xD8]) else { return nil }
+        var orientation = 1
+        var i = 2
+        while i + 4 <= b.count {
+            guard b[i] == 0xFF else { return nil }
+            let marker = b[i + 1]
+            if marker == 0xFF { i += 1; continue }
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
+            guard let length = big(b, i + 2, 2), length >= 2, i + 2 + length <= b.count else { return nil }
+            if marker == 0xE1, length >= 8, Array(b[(i + 4)..<(i + 10)]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
+                guard let value = exifOrientation(Array(b[(i + 10)..<(i + 2 + length)])) else { return nil }
+                orientation = value
+            }
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                guard let h = big(b, i + 5, 2), let w = big(b, i + 7, 2), w > 0, h > 0 else { return nil }
+                return (5...8).contains(orientation) ? (h, w) : (w, h)
+            }
+            i += 2 + length
+        }
+        return nil
+    }
+
+    /// The Orientation tag (0x0112) of a TIFF structure's first directory: 1 when absent or
+    /// out of 1...8 (as the decoder takes it); nil when the structure cannot be read.
+    private static func exifOrientation(_ t: [UInt8]) -> Int? {
+        guard t.count >= 8 else { return nil }
+        let read: ([UInt8], Int, Int) -> Int?
+        if t.starts(with: [0x49, 0x49, 0x2A, 0x00]) { read = little } else if t.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { read = big } else { return nil }
+        guard let directory = read(t, 4, 4), let count = read(t, directory, 2) else { return nil }
+        for entry in 0..<count {
+            let at = directory + 2 + 12 * entry
+            guard let tag = read(t, at, 2) else { return nil }
+            guard tag == 0x0112 else { continue }
+            guard read(t, at + 2, 2) == 3, let value = read(t, at + 8, 2) else { return nil }
+            return (1...8).contains(value) ? value : 1
+        }
+        return 1
+    }
+
     static func webp(_ b: [UInt8]) -> (width: Int, height: Int)? {
         guard b.count >= 30, Array(b[0..<4]) == Array("RIFF".utf8), Array(b[8..<12]) == Array("WEBP".utf8) else { return nil }
         switch String(decoding: b[12..<16], as: UTF8.self) {

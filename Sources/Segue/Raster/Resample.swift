@@ -58,42 +58,44 @@ extension Image {
         let horizontal = FilterTaps(inputCount: width, from: source.minX, length: source.width, outputCount: outWidth)
         let vertical = FilterTaps(inputCount: height, from: source.minY, length: source.height, outputCount: outHeight)
 
-        // Only the rows the vertical pass reads go through the horizontal pass.
-        let firstRow = vertical.starts.first!
-        let lastRow = zip(vertical.starts, vertical.counts).map { $0 + $1 - 1 }.max()!
-        let rows = lastRow - firstRow + 1
-        let middle = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: rows * outWidth)
+        // Rows go through the horizontal pass as the vertical pass first needs them (its
+        // windows only move down), into a ring of as many rows as the longest window: a few
+        // hundred kilobytes instead of every source row at the output's width.
+        let ring = vertical.counts.max()!
+        let middle = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: ring * outWidth)
         let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(width, outWidth))
         defer { middle.deallocate(); line.deallocate() }
-
-        horizontal.weights.withUnsafeBufferPointer { hw in
-            pixels.withUnsafeBufferPointer { src in
-                for r in 0..<rows {
-                    let row = src.baseAddress! + (firstRow + r) * width
-                    for x in 0..<width { line[x] = Image.unpack(row[x]) }
-                    let out = middle + r * outWidth
-                    for x in 0..<outWidth {
-                        let start = horizontal.starts[x], offset = horizontal.offsets[x]
-                        var sum = SIMD4<Float>()
-                        for k in 0..<horizontal.counts[x] { sum += hw[offset + k] * line[start + k] }
-                        out[x] = sum
-                    }
-                }
-            }
-        }
+        var next = vertical.starts.first!   // the next source row to filter horizontally
 
         var result = [UInt32](repeating: 0, count: outWidth * outHeight)
-        vertical.weights.withUnsafeBufferPointer { vw in
-            result.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<outHeight {
-                    let start = vertical.starts[y] - firstRow, offset = vertical.offsets[y]
-                    for x in 0..<outWidth { line[x] = SIMD4<Float>() }
-                    for k in 0..<vertical.counts[y] {
-                        let w = vw[offset + k], row = middle + (start + k) * outWidth
-                        for x in 0..<outWidth { line[x] += w * row[x] }
+        horizontal.weights.withUnsafeBufferPointer { hw in
+            vertical.weights.withUnsafeBufferPointer { vw in
+                pixels.withUnsafeBufferPointer { src in
+                    result.withUnsafeMutableBufferPointer { dst in
+                        for y in 0..<outHeight {
+                            let start = vertical.starts[y], count = vertical.counts[y], offset = vertical.offsets[y]
+                            next = max(next, start)
+                            while next < start + count {
+                                let row = src.baseAddress! + next * width
+                                for x in 0..<width { line[x] = Image.unpack(row[x]) }
+                                let out = middle + (next % ring) * outWidth
+                                for x in 0..<outWidth {
+                                    let first = horizontal.starts[x], taps = horizontal.offsets[x]
+                                    var sum = SIMD4<Float>()
+                                    for k in 0..<horizontal.counts[x] { sum += hw[taps + k] * line[first + k] }
+                                    out[x] = sum
+                                }
+                                next += 1
+                            }
+                            for x in 0..<outWidth { line[x] = SIMD4<Float>() }
+                            for k in 0..<count {
+                                let w = vw[offset + k], row = middle + ((start + k) % ring) * outWidth
+                                for x in 0..<outWidth { line[x] += w * row[x] }
+                            }
+                            let out = dst.baseAddress! + y * outWidth
+                            for x in 0..<outWidth { out[x] = Image.pack(line[x]) }
+                        }
                     }
-                    let out = dst.baseAddress! + y * outWidth
-                    for x in 0..<outWidth { out[x] = Image.pack(line[x]) }
                 }
             }
         }
