@@ -37,25 +37,6 @@ def frames(path):
     return int(out.strip())
 
 
-rows = {}
-
-
-def measure(name, cmd, output=None, count=255):
-    times, rss = [], []
-    for _ in range(args.runs):
-        if output and os.path.exists(output):
-            os.remove(output)
-        t, m, _ = run(cmd)
-        times.append(t)
-        rss.append(m)
-    if output:
-        got = frames(output)
-        if got != count:
-            sys.exit(f"{name}: wrote {got} frames, expected {count}")
-    rows[name] = (statistics.median(times), min(times), max(times), count / statistics.median(times), max(rss))
-    print(f"  {name}: median {rows[name][0]:.2f} s", file=sys.stderr)
-
-
 def segue(transition, output, extra=()):
     return [args.segue, "render", "--preset", transition, "--force", "--quiet", *STORY4, *extra, *photos, "-o", output]
 
@@ -63,7 +44,7 @@ def segue(transition, output, extra=()):
 # Compose rates against another build: each workload alternately on both binaries, one
 # compositor thread, so that load on the machine hits both alike.
 COMPOSE = [("slide", []), ("crossfade", []), ("crossfade, fit", ["--set", "fit=fit"]), ("stories-cube", []),
-           ("telegram-cube", []), ("flip", []), ("cube-fold", []), ("instagram-zoom", []),
+           ("telegram-cube", []), ("flip", []), ("iris", []), ("cube-fold", []), ("instagram-zoom", []),
            # Ken Burns: holds that move (zooming in), every frame composed.
            ("slide, Ken Burns hold", ["--set", "motion.kind=in", "--set", "hold=3", "--set", "transition.duration=0"])]
 if args.baseline:
@@ -82,58 +63,72 @@ if args.baseline:
         print(f"{name:<48} {statistics.median(a):>8.1f} {statistics.median(b):>9.1f} {statistics.median(a) / statistics.median(b):>6.2f}  {ratios}")
     sys.exit(0)
 
-print(f"story4, {args.runs} runs each", file=sys.stderr)
+# Exports against their encode floor: each Segue video's own frames, as raw yuv420p, into
+# the same libx264 settings, so that only encoding is timed (frames of different content
+# encode at different speeds). A first, untimed Segue run makes the frames; then each round
+# runs Segue and the floor (and FFmpeg's xfade where it has the same transition) one after
+# the other, in an order that alternates, so that the machine's load hits all alike; the
+# ratio is the median of the rounds' ratios.
+exports = []   # (name, segue seconds, floor seconds, xfade seconds or None, per-round ratios, frames, peak MB, floor peak MB)
+
+
+def export(name, cmd, output, count, xfade=None):
+    print(f"  {name}", file=sys.stderr)
+    run(cmd)
+    got = frames(output)
+    if got != count:
+        sys.exit(f"{name}: wrote {got} frames, expected {count}")
+    raw = os.path.join(args.work, "frames.yuv")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", output, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw], check=True)
+    floor_out = os.path.join(args.work, "floor.mp4")
+    floor_cmd = ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{W}x{H}", "-r", str(FPS), "-i", raw,
+                 *X264, floor_out]
+    runs = [("segue", cmd), ("floor", floor_cmd)] + ([("xfade", xfade)] if xfade else [])
+    times, peaks = {k: [] for k, _ in runs}, {k: [] for k, _ in runs}
+    for r in range(args.runs):
+        for kind, c in (runs if r % 2 == 0 else runs[::-1]):
+            t, m, _ = run(c)
+            times[kind].append(t)
+            peaks[kind].append(m)
+    os.remove(raw)
+    ratios = sorted(a / b for a, b in zip(times["segue"], times["floor"]))
+    exports.append((name, statistics.median(times["segue"]), statistics.median(times["floor"]),
+                    statistics.median(times["xfade"]) if xfade else None, ratios, count, max(peaks["segue"]), max(peaks["floor"])))
+
+
+print(f"exports, {args.runs} alternated rounds each", file=sys.stderr)
+chain = "".join(f"[{i}]scale={W}:{H}:force_original_aspect_ratio=increase,crop={W}:{H},setsar=1,format=yuv420p[v{i}];" for i in range(4))
+xfade_inputs = [a for ph in photos for a in ["-loop", "1", "-framerate", str(FPS), "-t", "2.5", "-i", ph]]
 for t in ["slide", "crossfade", "stories-cube", "telegram-cube"]:
     out = os.path.join(args.work, f"segue-{t}.mp4")
-    measure(f"segue {t}", segue(t, out), out)
+    xfade = None
+    if t in ("slide", "crossfade"):
+        kind = {"slide": "slideleft", "crossfade": "fade"}[t]
+        graph = chain + f"[v0][v1]xfade=transition={kind}:duration=0.5:offset=2[a];[a][v2]xfade=transition={kind}:duration=0.5:offset=4[b];" \
+                        f"[b][v3]xfade=transition={kind}:duration=0.5:offset=6,format=yuv420p"
+        xfade = ["ffmpeg", "-v", "error", "-y", *xfade_inputs, "-filter_complex", graph, *X264, os.path.join(args.work, f"xfade-{kind}.mp4")]
+    export(f"story4 {t}", segue(t, out), out, 255, xfade)
 
-chain = "".join(f"[{i}]scale={W}:{H}:force_original_aspect_ratio=increase,crop={W}:{H},setsar=1,format=yuv420p[v{i}];" for i in range(4))
-for t in ["slideleft", "fade"]:
-    out = os.path.join(args.work, f"xfade-{t}.mp4")
-    graph = chain + f"[v0][v1]xfade=transition={t}:duration=0.5:offset=2[a];[a][v2]xfade=transition={t}:duration=0.5:offset=4[b];" \
-                    f"[b][v3]xfade=transition={t}:duration=0.5:offset=6,format=yuv420p"
-    inputs = [a for ph in photos for a in ["-loop", "1", "-framerate", str(FPS), "-t", "2.5", "-i", ph]]
-    measure(f"ffmpeg xfade {t}", ["ffmpeg", "-v", "error", "-y", *inputs, "-filter_complex", graph, *X264, out], out)
-
-# The encode floor: each Segue video's own 255 frames, as raw yuv420p, into the same libx264
-# settings, so that only encoding is timed (frames of different content encode at different speeds).
-for t in ["slide", "crossfade", "stories-cube", "telegram-cube"]:
-    raw = os.path.join(args.work, "story4.yuv")
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(args.work, f"segue-{t}.mp4"), "-f", "rawvideo",
-                    "-pix_fmt", "yuv420p", raw], check=True)
-    floor_out = os.path.join(args.work, "floor.mp4")
-    measure(f"encode floor, {t} frames", ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p",
-                                          "-s", f"{W}x{H}", "-r", str(FPS), "-i", raw, *X264, floor_out], floor_out)
-    os.remove(raw)
-
-# A 60-second video: memory must stay flat however long the video is.
-long_out = os.path.join(args.work, "segue-60s.mp4")
-long_cmd = segue("slide", long_out, ["--set", "hold=14.625"])
-t, long_rss, _ = run(long_cmd)
-rows["segue slide, 60 s video"] = (t, t, t, 1800 / t, long_rss)
+# heavy8: eight photos, short holds (0.3 s) and long cubes (0.7 s): mostly transition frames.
+nature = sorted(os.path.abspath(os.path.join(args.photos, n)) for n in os.listdir(args.photos) if n.endswith(".jpg"))
+heavy_out = os.path.join(args.work, "segue-heavy8.mp4")
+export("heavy8 stories-cube", [args.segue, "render", "--preset", "stories-cube", "--force", "--quiet", *STORY4, "--set", "hold=0.3",
+                               "--set", "transition.duration=0.7", *nature[:8], "-o", heavy_out], heavy_out, round(FPS * (8 * 0.3 + 7 * 0.7)))
 
 # story10: a story of ten photos, Ken Burns motion on every slide, a different cut each time.
-nature = sorted(os.path.abspath(os.path.join(args.photos, n)) for n in os.listdir(args.photos) if n.endswith(".jpg"))[:10]
 motions = ["in", "out", "left", "right", "up", "down"]
 cuts = ["stories-cube", "crossfade", "telegram-cube", "slide", "flip", "iris"]
 story = "preset: stories-cube\nset: {encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: fill}\nslides:\n"
-for i, photo in enumerate(nature):
+for i, photo in enumerate(nature[:10]):
     story += f"  - image: {photo}\n    hold: 1.5\n    motion: {motions[i % len(motions)]}\n"
-    if i < len(nature) - 1:
+    if i < 9:
         story += f"    transition: {{kind: {cuts[i % len(cuts)]}, duration: 0.5}}\n"
 story_path = os.path.join(args.work, "story10.yaml")
 with open(story_path, "w") as f:
     f.write(story)
-story10_frames = round(FPS * (1.5 * len(nature) + 0.5 * (len(nature) - 1)))
 story10_out = os.path.join(args.work, "segue-story10.mp4")
-measure("segue story10", [args.segue, "render", "--story", story_path, "--size", f"{W}x{H}", "--fps", str(FPS), "--force", "--quiet",
-                          "-o", story10_out], story10_out, story10_frames)
-raw = os.path.join(args.work, "story10.yuv")
-subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", story10_out, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw], check=True)
-floor_out = os.path.join(args.work, "floor.mp4")
-measure("encode floor, story10 frames", ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p",
-                                          "-s", f"{W}x{H}", "-r", str(FPS), "-i", raw, *X264, floor_out], floor_out, story10_frames)
-os.remove(raw)
+export("story10 (motion, 6 kinds of cut)", [args.segue, "render", "--story", story_path, "--size", f"{W}x{H}", "--fps", str(FPS), "--force",
+                                           "--quiet", "-o", story10_out], story10_out, round(FPS * (1.5 * 10 + 0.5 * 9)))
 
 # clips: a story of three phone-sized clips and two photos joined by 0.5 s cubes. The clips are
 # made by FFmpeg (H.264, as phones record): 1080x1920 at 30 fps, 1920x1080 at 24 fps (filled
@@ -152,53 +147,44 @@ for kind, path in [("image", photos[0]), ("clip", clips[0]), ("clip", clips[1]),
 clips_path = os.path.join(args.work, "clips.yaml")
 with open(clips_path, "w") as f:
     f.write(story)
-clips_frames = round(FPS * (1.5 + 3 + 3 + 1.5 + 3.5 + 4 * 0.5))
 clips_out = os.path.join(args.work, "segue-clips.mp4")
-measure("segue clips (3 clips, 2 photos, cubes)", [args.segue, "render", "--story", clips_path, "--size", f"{W}x{H}", "--fps", str(FPS),
-                                                   "--force", "--quiet", "-o", clips_out], clips_out, clips_frames)
-raw = os.path.join(args.work, "clips.yuv")
-subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", clips_out, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw], check=True)
-measure("encode floor, clips frames", ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p",
-                                       "-s", f"{W}x{H}", "-r", str(FPS), "-i", raw, *X264, floor_out], floor_out, clips_frames)
-os.remove(raw)
+export("clips (3 clips, 2 photos, cubes)", [args.segue, "render", "--story", clips_path, "--size", f"{W}x{H}", "--fps", str(FPS),
+                                            "--force", "--quiet", "-o", clips_out], clips_out, round(FPS * (1.5 + 3 + 3 + 1.5 + 3.5 + 4 * 0.5)))
 
-# Memory with a long clip: a 60-second 1080x1920 clip against the 60-second still video above.
+# Memory however long the video: 60 seconds of stills, and a 60-second 1080x1920 clip.
+long_out = os.path.join(args.work, "segue-60s.mp4")
+_, long_rss, _ = run(segue("slide", long_out, ["--set", "hold=14.625"]))
 long_clip = os.path.join(args.work, "clip-60s.mp4")
 if not os.path.exists(long_clip):
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1080x1920:r=30:d=60", "-c:v", "libx264",
                     "-preset", "ultrafast", "-pix_fmt", "yuv420p", long_clip], check=True)
 clip60_out = os.path.join(args.work, "segue-clip-60s.mp4")
-t, clip60_rss, _ = run([args.segue, "render", "--preset", "slide", "--force", "--quiet", *STORY4, long_clip, "-o", clip60_out])
-rows["segue clip, 60 s 1080x1920 clip"] = (t, t, t, 1800 / t, clip60_rss)
+_, clip60_rss, _ = run([args.segue, "render", "--preset", "slide", "--force", "--quiet", *STORY4, long_clip, "-o", clip60_out])
 
-floor = {t: rows[f"encode floor, {t} frames"][0] for t in ["slide", "crossfade", "stories-cube", "telegram-cube", "story10", "clips"]}
-xfade = {"slide": rows["ffmpeg xfade slideleft"][0], "crossfade": rows["ffmpeg xfade fade"][0]}
 print()
-print(f"{'workload':<42} {'median s':>9} {'min s':>7} {'max s':>7} {'fps':>7} {'peak MB':>8} {'÷ floor':>8} {'÷ xfade':>8}")
-for name, (med, lo, hi, fps, rss) in rows.items():
-    kind = name.split()[1].rstrip(",") if name.startswith("segue ") else None
-    over_floor = f"{med / floor[kind]:.2f}" if kind in floor and "60 s" not in name else ""
-    if "60 s 1080x1920 clip" in name:
-        over_floor = f"{rss - rows['segue slide, 60 s video'][4]:+.0f} MB"
-    over_xfade = f"{med / xfade[kind]:.2f}" if kind in xfade and "60 s" not in name else ""
-    print(f"{name:<42} {med:>9.2f} {lo:>7.2f} {hi:>7.2f} {fps:>7.1f} {rss:>8.0f} {over_floor:>8} {over_xfade:>8}")
+print(f"{'export, 1080x1920 30 fps (median of %d rounds)' % args.runs:<40} {'frames':>6} {'segue s':>8} {'floor s':>8} {'÷ floor':>8} "
+      f"{'rounds ÷ floor':>20} {'÷ xfade':>8} {'peak MB':>8} {'floor MB':>8}")
+for name, seg, flo, xf, ratios, count, peak, floor_peak in exports:
+    rounds = " ".join(f"{r:.2f}" for r in ratios)
+    over_xfade = f"{seg / xf:.2f}" if xf else ""
+    print(f"{name:<40} {count:>6} {seg:>8.2f} {flo:>8.2f} {statistics.median(ratios):>8.2f} {rounds:>20} {over_xfade:>8} {peak:>8.0f} {floor_peak:>8.0f}")
+print(f"{'peak MB: 60 s of stills / a 60 s clip':<40} {long_rss:>8.0f} / {clip60_rss:.0f} (story4 slide: {exports[0][6]:.0f})")
 
-# Rendering alone (composed and dropped), every frame a transition frame, at 1080x1920.
+# Rendering alone (composed and dropped), every frame a transition frame, at 1080x1920;
+# one and two compositor threads alternated round by round.
 print()
-print(f"{'render only, 1080x1920 (fps, median)':<42} {'1 thread':>9} {'2 threads':>10} {'2 ÷ 1':>7}")
+print(f"{'compose fps, 1080x1920 (median of %d)' % args.runs:<40} {'1 thread':>9} {'2 threads':>10} {'2 ÷ 1':>7}")
 # "crossfade, fit" letterboxes the photos: the fading page (background and picture) is
 # composed apart and faded once (group opacity), the one place an offscreen buffer is used.
 for t, extra in COMPOSE:
-    rates = {}
-    for threads in (1, 2):
-        samples = []
-        for _ in range(args.runs):
+    samples = {1: [], 2: []}
+    for r in range(args.runs):
+        for threads in ((1, 2) if r % 2 == 0 else (2, 1)):
             _, _, err = run([args.segue, "render", "--preset", t.split(",")[0], "--set", "hold=0", "--set", "transition.duration=3", *extra,
                              "--size", f"{W}x{H}", "--threads", str(threads), "--format", "null", photos[0], photos[1], "-o", "-"])
-            m = re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err)
-            samples.append(float(m.group(1)))
-        rates[threads] = statistics.median(samples)
-    print(f"{t:<42} {rates[1]:>9.1f} {rates[2]:>10.1f} {rates[2] / rates[1]:>7.2f}")
+            samples[threads].append(float(re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err).group(1)))
+    one, two = statistics.median(samples[1]), statistics.median(samples[2])
+    print(f"{t:<40} {one:>9.1f} {two:>10.1f} {two / one:>7.2f}")
 
 # A figure that does not depend on the machine's load: instructions of a fixed small render.
 stripped = os.path.join(args.work, "segue-stripped")
