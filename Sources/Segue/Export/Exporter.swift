@@ -53,6 +53,12 @@ public final class Storyboard: Sendable {
     /// The clip slides' feeds, by slide, and the first and last frame each is drawn on.
     private let feeds: [(slide: Int, feed: ClipFeed, frames: ClosedRange<Int>)]
     private let clipSlides: Set<Int>
+    /// Which screens to have ready: the screen being composed and how far ahead to prepare
+    /// (two screens), moved on by `willCompose`; the worker waits on `wake` for more.
+    private let schedule = Locked((current: -1, wanted: 0))
+    private let wake = DispatchSemaphore(value: 0)
+    /// The still sources each screen draws, and every still source.
+    private let screenSources = Locked<[Set<Int>]>([])
 
     /// The storyboard of `job`; its clips' feeds decode for the frames the job writes.
     public convenience init(job: Job) throws {
@@ -146,17 +152,25 @@ public final class Storyboard: Sendable {
             pictures.attach(feed, source: slide)
             return (slide, feed, drawn[slide]!)
         }
-        willCompose(frames.first ?? 0)
         let count = timeline.screenCount
         // Every still picture the screens draw, by source: a source's full-size pixels go once all are made.
         let screenKeys = (0..<count).map { PictureCache.keys(in: screen($0), scale: canvas.scale).filter { !pictures.isClip($0.source) } }
+        screenSources.withLock { $0 = screenKeys.map { Set($0.map(\.source)) } }
         let keysBySource = Dictionary(grouping: screenKeys.joined(), by: \.source).mapValues(Set.init)
-        try? pictures.prepare(screen(0), scale: canvas.scale, threads: threads)
+        willCompose(frames.first ?? 0)
+        let first = schedule.withLock { $0.current }
+        try? pictures.prepare(screen(first), scale: canvas.scale, threads: threads)
         pictures.releaseSources(whoseKeysAreReady: keysBySource)
-        let worker = Thread { [self] in
-            for index in 1..<max(1, count) where !stop.isCancelled {
-                try? pictures.prepare(screen(index), scale: canvas.scale, threads: 1)
-                pictures.releaseSources(whoseKeysAreReady: keysBySource)
+        // The screens after it are prepared one by one beside the export, as it comes near them.
+        // It holds the storyboard only while it prepares, so that a storyboard let go (an
+        // export done or stopped) ends it.
+        let schedule = self.schedule, wake = self.wake, stop = self.stop
+        let worker = Thread { [weak self] in
+            for index in (first + 1)..<max(first + 1, count) {
+                while schedule.withLock({ $0.wanted }) < index && !stop.isCancelled { wake.wait() }
+                guard !stop.isCancelled, let board = self else { return }
+                try? board.pictures.prepare(board.screen(index), scale: board.canvas.scale, threads: 1)
+                board.pictures.releaseSources(whoseKeysAreReady: keysBySource)
             }
         }
         worker.start()
@@ -164,16 +178,45 @@ public final class Storyboard: Sendable {
 
     deinit {
         stop.cancel()
+        wake.signal()
         for entry in feeds { entry.feed.stop() }
     }
 
+    /// Screens prepared ahead of the one being composed. Two: a decode and a resample take a
+    /// few tenths of a second, a short hold and its transition about as long to encode.
+    static let screensAhead = 2
+
     /// Readies the clips for frame `index`, about to be composed: a clip starts decoding a
     /// second before its slide is first drawn, and lets go of its frames after the last.
+    ///
+    /// The screens (still pictures) ahead of it are prepared as it comes near them, and the
+    /// pictures only screens before it draw are let go: the timeline shows screens in order,
+    /// so those are not drawn again (if they are, for frames asked out of order, they are
+    /// made again).
     public func willCompose(_ index: Int) {
         for entry in feeds {
             if index > entry.frames.upperBound { entry.feed.stop() }
             else if index + timeline.fps >= entry.frames.lowerBound { entry.feed.start() }
         }
+        let screen: Int
+        switch timeline.moment(at: index) {
+        case let .hold(s): screen = s
+        case let .transition(step, _, _): screen = step
+        }
+        let moved = schedule.withLock { state -> Bool in
+            guard screen > state.current else { return false }
+            state.current = screen
+            state.wanted = max(state.wanted, screen + Storyboard.screensAhead)
+            return true
+        }
+        guard moved else { return }
+        wake.signal()
+        let passed = screenSources.withLock { sources -> Set<Int> in
+            guard screen > 0, screen < sources.count else { return [] }
+            let needed = sources[screen...].reduce(into: Set<Int>()) { $0.formUnion($1) }
+            return sources[..<screen].reduce(into: Set<Int>()) { $0.formUnion($1) }.subtracting(needed)
+        }
+        pictures.forget(sources: passed)
     }
 
     /// Still screen `index` (for a story, slide `index` at the start of its hold).

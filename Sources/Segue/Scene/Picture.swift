@@ -180,6 +180,18 @@ public final class PictureCache: Sendable {
         }
     }
 
+    /// Lets go of every prepared picture and the full-size pixels of `sources` (stills no
+    /// longer drawn); pictures being made are left to finish.
+    func forget(sources: Set<Int>) {
+        guard !sources.isEmpty else { return }
+        state.withLock { state in
+            for source in sources { state.decoded[source] = nil }
+            for (key, entry) in state.entries where sources.contains(key.source) {
+                if case .ready = entry { state.entries[key] = nil }
+            }
+        }
+    }
+
     /// The keys of every picture a tree draws.
     static func keys(in tree: Layer, scale: Double) -> [PictureKey] {
         var keys: [PictureKey] = []
