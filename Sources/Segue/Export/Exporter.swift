@@ -280,7 +280,7 @@ public final class Storyboard: Sendable {
 /// memory stays flat however long the video is.
 public enum Exporter {
     /// Frames composed ahead of the encoder.
-    static let queueDepth = 3
+    static let queueDepth = 2
 
     /// Exports a job. `progress` is called on the calling thread after each frame is written;
     /// cancelling `cancellation` (from any thread, a signal handler's queue say) stops the
