@@ -83,7 +83,10 @@ def export(name, cmd, output, count, xfade=None):
     floor_out = os.path.join(args.work, "floor.mp4")
     floor_cmd = ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{W}x{H}", "-r", str(FPS), "-i", raw,
                  *X264, floor_out]
-    runs = [("segue", cmd), ("floor", floor_cmd)] + ([("xfade", xfade)] if xfade else [])
+    # The same, with x264's lookahead in the calling thread as Segue runs it (sync-lookahead=0:
+    # its output then does not depend on when frames arrive): what the encoder itself costs.
+    same_cmd = floor_cmd[:-1] + ["-x264-params", "sync-lookahead=0", floor_out]
+    runs = [("segue", cmd), ("floor", floor_cmd), ("same", same_cmd)] + ([("xfade", xfade)] if xfade else [])
     times, peaks = {k: [] for k, _ in runs}, {k: [] for k, _ in runs}
     for r in range(args.runs):
         for kind, c in (runs if r % 2 == 0 else runs[::-1]):
@@ -92,8 +95,10 @@ def export(name, cmd, output, count, xfade=None):
             peaks[kind].append(m)
     os.remove(raw)
     ratios = sorted(a / b for a, b in zip(times["segue"], times["floor"]))
+    same = statistics.median(a / b for a, b in zip(times["segue"], times["same"]))
     exports.append((name, statistics.median(times["segue"]), statistics.median(times["floor"]),
-                    statistics.median(times["xfade"]) if xfade else None, ratios, count, max(peaks["segue"]), max(peaks["floor"])))
+                    statistics.median(times["xfade"]) if xfade else None, ratios, count, max(peaks["segue"]), max(peaks["floor"]),
+                    same, max(peaks["same"])))
 
 
 print(f"exports, {args.runs} alternated rounds each", file=sys.stderr)
@@ -162,13 +167,14 @@ clip60_out = os.path.join(args.work, "segue-clip-60s.mp4")
 _, clip60_rss, _ = run([args.segue, "render", "--preset", "slide", "--force", "--quiet", *STORY4, long_clip, "-o", clip60_out])
 
 print()
-print(f"{'export, 1080x1920 30 fps (median of %d rounds)' % args.runs:<40} {'frames':>6} {'segue s':>8} {'floor s':>8} {'÷ floor':>8} "
-      f"{'rounds ÷ floor':>20} {'÷ xfade':>8} {'peak MB':>8} {'floor MB':>8}")
-for name, seg, flo, xf, ratios, count, peak, floor_peak in exports:
+print(f"{'export, 1080x1920 30 fps (median of %d rounds)' % args.runs:<36} {'frames':>6} {'segue s':>8} {'floor s':>8} {'÷ floor':>8} "
+      f"{'rounds ÷ floor':>16} {'÷ same':>7} {'÷ xfade':>8} {'peak MB':>8} {'floor MB':>9} {'same MB':>8}")
+for name, seg, flo, xf, ratios, count, peak, floor_peak, same, same_peak in exports:
     rounds = " ".join(f"{r:.2f}" for r in ratios)
     over_xfade = f"{seg / xf:.2f}" if xf else ""
-    print(f"{name:<40} {count:>6} {seg:>8.2f} {flo:>8.2f} {statistics.median(ratios):>8.2f} {rounds:>20} {over_xfade:>8} {peak:>8.0f} {floor_peak:>8.0f}")
-print(f"{'peak MB: 60 s of stills / a 60 s clip':<40} {long_rss:>8.0f} / {clip60_rss:.0f} (story4 slide: {exports[0][6]:.0f})")
+    print(f"{name:<36} {count:>6} {seg:>8.2f} {flo:>8.2f} {statistics.median(ratios):>8.2f} {rounds:>16} {same:>7.2f} {over_xfade:>8} "
+          f"{peak:>8.0f} {floor_peak:>9.0f} {same_peak:>8.0f}")
+print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0][6]:.0f})")
 
 # Rendering alone (composed and dropped), every frame a transition frame, at 1080x1920;
 # one and two compositor threads alternated round by round.

@@ -54,6 +54,39 @@ struct StoryTests {
         #expect(board.scene(at: 40).sublayers.first?.name == "collectionView")    // the Telegram cube's collection view
     }
 
+    @Test("screens are prepared two ahead of the frame composed and let go once passed; a passed one is made again if asked")
+    func screensAhead() throws {
+        let job = try job("""
+            preset: crossfade
+            set: {fps: 10, transition.duration: 0.5}
+            slides:
+              - {image: b.png, hold: 1}
+              - {image: a.jpg, hold: 1}
+              - {image: c.webp, hold: 1}
+              - {image: a.jpg, hold: 1}
+              - {image: b.png, hold: 1}
+            """)
+        let board = try Storyboard(job: job)
+        func wait(for sources: Set<Int>) -> Bool {
+            for _ in 0..<500 where !sources.isSubset(of: board.pictures.preparedSources) { Thread.sleep(forTimeInterval: 0.01) }
+            return sources.isSubset(of: board.pictures.preparedSources)
+        }
+        // Slides 3 and 4 name the files of slides 1 and 0: the same sources.
+        #expect(wait(for: [0, 1, 2]), "\(board.pictures.preparedSources)")
+        let first = try Compositor(threads: 1).render(board.scene(at: 0), canvas: board.canvas, pictures: board.pictures)
+        // Frame 32 is slide 2's hold (frames 30-39): slide 1's picture is still drawn by slide 3, slide 0's by slide 4.
+        board.willCompose(32)
+        #expect(wait(for: [0, 1, 2]))
+        // Frame 47 is slide 3's hold: slide 2's picture (c.webp) is drawn by no later slide.
+        board.willCompose(47)
+        #expect(!board.pictures.preparedSources.contains(2) && wait(for: [0, 1]), "\(board.pictures.preparedSources)")
+        let again = try Compositor(threads: 1).render(board.scene(at: 0), canvas: board.canvas, pictures: board.pictures)
+        #expect(Array(UnsafeBufferPointer(start: first.pixels, count: first.width * first.height))
+                == Array(UnsafeBufferPointer(start: again.pixels, count: again.width * again.height)))
+        let passed = try Compositor(threads: 1).render(board.scene(at: 37), canvas: board.canvas, pictures: board.pictures)
+        #expect(board.pictures.preparedSources.contains(2) && passed.width == 90)
+    }
+
     @Test("a hard cut is no transition at all; per-slide transitions may not be whole-story ones")
     func cutsAndRefusals() throws {
         let job = try job("""

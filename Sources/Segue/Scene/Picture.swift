@@ -192,6 +192,11 @@ public final class PictureCache: Sendable {
         }
     }
 
+    /// The sources with a prepared picture.
+    var preparedSources: Set<Int> {
+        state.withLock { state in Set(state.entries.compactMap { key, entry in if case .ready = entry { key.source } else { nil } }) }
+    }
+
     /// The keys of every picture a tree draws.
     static func keys(in tree: Layer, scale: Double) -> [PictureKey] {
         var keys: [PictureKey] = []
