@@ -36,22 +36,7 @@ enum ImageHeader {
     }
 
     static func jpeg(_ b: [UInt8]) -> (width: Int, height: Int)? {
-        guard b.starts(with: [0xFF, 0xD8]) else { return nil }
-        var i = 2
-        while i + 4 <= b.count {
-            guard b[i] == 0xFF else { return nil }
-            let marker = b[i + 1]
-            if marker == 0xFF { i += 1; continue }
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
-            guard let length = big(b, i + 2, 2), length >= 2 else { return nil }
-            // Start of frame (baseline, progressive, lossless, ...): not DHT, JPG or DAC.
-            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-                guard let h = big(b, i + 5, 2), let w = big(b, i + 7, 2) else { return nil }
-                return (w, h)
-            }
-            i += 2 + length
-        }
-        return nil
+        jpegFrame(b).map { ($0.width, $0.height) }
     }
 
     /// A JPEG's size as decoded and turned upright: its frame's size, width and height
@@ -61,22 +46,29 @@ enum ImageHeader {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let b = [UInt8]((try? handle.read(upToCount: 1 << 17)) ?? Data())
+        guard let frame = jpegFrame(b), let orientation = frame.orientation, frame.width > 0, frame.height > 0 else { return nil }
+        return (5...8).contains(orientation) ? (frame.height, frame.width) : (frame.width, frame.height)
+    }
+
+    /// Walks a JPEG's segments to its frame header: the size it declares, and the
+    /// orientation of the Exif blocks before it (nil when one of them cannot be read).
+    private static func jpegFrame(_ b: [UInt8]) -> (width: Int, height: Int, orientation: Int?)? {
         guard b.starts(with: [0xFF, 0xD8]) else { return nil }
-        var orientation = 1
+        var orientation: Int? = 1
         var i = 2
         while i + 4 <= b.count {
             guard b[i] == 0xFF else { return nil }
             let marker = b[i + 1]
             if marker == 0xFF { i += 1; continue }
             if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
-            guard let length = big(b, i + 2, 2), length >= 2, i + 2 + length <= b.count else { return nil }
-            if marker == 0xE1, length >= 8, Array(b[(i + 4)..<(i + 10)]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
-                guard let value = exifOrientation(Array(b[(i + 10)..<(i + 2 + length)])) else { return nil }
-                orientation = value
+            guard let length = big(b, i + 2, 2), length >= 2 else { return nil }
+            if marker == 0xE1, length >= 8, i + 2 + length <= b.count, Array(b[(i + 4)..<(i + 10)]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
+                orientation = orientation == nil ? nil : exifOrientation(Array(b[(i + 10)..<(i + 2 + length)]))
             }
+            // Start of frame (baseline, progressive, lossless, ...): not DHT, JPG or DAC.
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-                guard let h = big(b, i + 5, 2), let w = big(b, i + 7, 2), w > 0, h > 0 else { return nil }
-                return (5...8).contains(orientation) ? (h, w) : (w, h)
+                guard let h = big(b, i + 5, 2), let w = big(b, i + 7, 2) else { return nil }
+                return (w, h, orientation)
             }
             i += 2 + length
         }
