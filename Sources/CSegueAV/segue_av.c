@@ -1284,7 +1284,7 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
         /* x264's threaded lookahead decides on the frames that happen to have arrived, so its
          * output would depend on how fast frames come (a still hold's frames come at once):
          * without it the bytes depend only on the frames and the settings. */
-        av_opt_set(cc->priv_data, "x264-params", getenv("SEGUE_X264") ? getenv("SEGUE_X264") : "sync-lookahead=0", 0);
+        av_opt_set(cc->priv_data, "x264-params", "sync-lookahead=0", 0);
     }
 
     if ((ret = avcodec_open2(cc, codec, NULL)) < 0) return open_failed(e, err, ret, "avcodec_open2");
