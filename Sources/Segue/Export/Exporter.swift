@@ -57,7 +57,7 @@ public final class Storyboard: Sendable {
     /// (two screens), moved on by `willCompose`; the worker waits on `wake` for more.
     private let schedule = Locked((current: -1, wanted: 0))
     private let wake = DispatchSemaphore(value: 0)
-    /// The still sources each screen draws, and every still source.
+    /// The still sources each screen draws (set once the screens are known, in init).
     private let screenSources = Locked<[Set<Int>]>([])
 
     /// The storyboard of `job`; its clips' feeds decode for the frames the job writes.

@@ -85,13 +85,11 @@ public struct Compositor: Sendable {
             let rows = band * Compositor.bandHeight..<min(canvas.height, (band + 1) * Compositor.bandHeight)
             // What lies under an item that paints every pixel of the band opaquely is never
             // seen: drawing starts there (a full-screen page or picture), the background too.
-            if let top = items.lastIndex(where: { $0.hides(rows: rows, width: canvas.width) }) {
-                for item in items[top...] { item.draw(into: frame.pixels, width: canvas.width, band: rows) }
-            } else {
-                let start = frame.pixels + rows.lowerBound * canvas.width
-                start.update(repeating: background, count: rows.count * canvas.width)
-                for item in items { item.draw(into: frame.pixels, width: canvas.width, band: rows) }
+            let top = items.lastIndex { $0.hides(rows: rows, width: canvas.width) }
+            if top == nil {
+                (frame.pixels + rows.lowerBound * canvas.width).update(repeating: background, count: rows.count * canvas.width)
             }
+            for item in items[(top ?? 0)...] { item.draw(into: frame.pixels, width: canvas.width, band: rows) }
         }
         if workers == 1 {
             for band in 0..<bands { draw(band) }
