@@ -1,6 +1,7 @@
 #include "segue_kernels.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Positions are computed exactly as Swift computes them: no fused multiply-adds. */
 #pragma STDC FP_CONTRACT OFF
@@ -89,8 +90,25 @@ typedef struct {
     int x, n;
 } WarpSegment;
 
+/* Asks the cache for the texels a segment's pixels a few rows below will read (`ahead`: that
+   offset in texels): the rows of a warped picture that a canvas row crosses are rarely in
+   memory order, so the hardware does not fetch them early by itself. A hint only: it
+   changes no result, and a prefetch of an address outside the picture does nothing. */
+static inline void prefetch_ahead(const WarpSegment *g, const uint32_t *texels, ptrdiff_t stride, ptrdiff_t ahead) {
+    if (!ahead) return;
+    uintptr_t base = (uintptr_t)texels + (uintptr_t)(ahead * 4);
+    uintptr_t first = base + (uintptr_t)(((g->v >> 16) * stride + (g->u >> 16)) * 4);
+    int64_t u = g->u + (g->n - 1) * g->du, v = g->v + (g->n - 1) * g->dv;
+    uintptr_t last = base + (uintptr_t)(((v >> 16) * stride + (u >> 16)) * 4);
+    __builtin_prefetch((const void *)first);
+    __builtin_prefetch((const void *)last);
+    __builtin_prefetch((const void *)(first + (uintptr_t)(stride * 4)));
+    __builtin_prefetch((const void *)(last + (uintptr_t)(stride * 4)));
+}
+
 static void warp_scalar(uint32_t *row, const WarpSegment *segments, int count, const uint32_t *texels,
-                        ptrdiff_t stride, uint32_t k) {
+                        ptrdiff_t stride, uint32_t k, ptrdiff_t ahead) {
+    (void)ahead;
     for (int s = 0; s < count; s++) {
         int64_t u = segments[s].u, v = segments[s].v;
         uint32_t *out = row + segments[s].x;
@@ -167,7 +185,7 @@ static inline __m256i warp8(__m256i uu, __m256i vv, const uint32_t *texels, ptrd
 
 __attribute__((target("avx2")))
 static void warp_avx2(uint32_t *row, const WarpSegment *segments, int count, const uint32_t *texels,
-                      ptrdiff_t stride, uint32_t k) {
+                      ptrdiff_t stride, uint32_t k, ptrdiff_t ahead) {
     /* Positions fit in 32 bits inside a picture of at most 16384 texels a side: 2^30 in 1/65536. */
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     /* k = 256 (opaque, drawn over) is passed as 0: no mixing. */
@@ -175,6 +193,7 @@ static void warp_avx2(uint32_t *row, const WarpSegment *segments, int count, con
     for (int s = 0; s < count; s++) {
         const WarpSegment *g = &segments[s];
         uint32_t *out = row + g->x;
+        prefetch_ahead(g, texels, stride, ahead);
         const __m256i du = _mm256_mullo_epi32(lane, _mm256_set1_epi32((int)g->du));
         const __m256i dv = _mm256_mullo_epi32(lane, _mm256_set1_epi32((int)g->dv));
         int i = 0;
@@ -186,7 +205,80 @@ static void warp_avx2(uint32_t *row, const WarpSegment *segments, int count, con
         }
         if (i < g->n) {
             WarpSegment rest = {g->u + i * g->du, g->v + i * g->dv, g->du, g->dv, g->x + i, g->n - i};
-            warp_scalar(row, &rest, 1, texels, stride, k);
+            warp_scalar(row, &rest, 1, texels, stride, k, 0);
+        }
+    }
+}
+
+/* Sixteen pixels with AVX-512: warp8's arithmetic, twice as wide; the indices go in as
+   0 1 4 5 8 9 12 13 | 2 3 6 7 10 11 14 15 for the same reason. */
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2")))
+AVX512 static inline __m512i warp16(__m512i uu, __m512i vv, const uint32_t *texels, ptrdiff_t stride, __m512i q, __m512i kk,
+                                    int mixing) {
+    const __m512i m = _mm512_set1_epi32(0x00FF00FF), half = _mm512_set1_epi16(0x80);
+    const __m512i c128 = _mm512_set1_epi32(128), c255 = _mm512_set1_epi32(255), c256 = _mm512_set1_epi16(256);
+    const __m512i agmask = _mm512_set1_epi32((int)0xFF00FF00);
+    const __m512i order = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+    __m512i fx = _mm512_srai_epi32(_mm512_add_epi32(uu, c128), 8), fy = _mm512_srai_epi32(_mm512_add_epi32(vv, c128), 8);
+    __m512i index = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_srai_epi32(fy, 8), _mm512_set1_epi32((int)stride)),
+                                     _mm512_srai_epi32(fx, 8));
+    index = _mm512_permutexvar_epi32(order, index);
+    __m256i lo = _mm512_castsi512_si256(index), hi = _mm512_extracti64x4_epi64(index, 1);
+    const void *top = texels, *bottom = texels + stride;
+    __m512 t0 = _mm512_castsi512_ps(_mm512_i32gather_epi64(lo, top, 4));
+    __m512 t1 = _mm512_castsi512_ps(_mm512_i32gather_epi64(hi, top, 4));
+    __m512 b0 = _mm512_castsi512_ps(_mm512_i32gather_epi64(lo, bottom, 4));
+    __m512 b1 = _mm512_castsi512_ps(_mm512_i32gather_epi64(hi, bottom, 4));
+    __m512i p00 = _mm512_castps_si512(_mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(2, 0, 2, 0)));
+    __m512i p01 = _mm512_castps_si512(_mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 1, 3, 1)));
+    __m512i p10 = _mm512_castps_si512(_mm512_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0)));
+    __m512i p11 = _mm512_castps_si512(_mm512_shuffle_ps(b0, b1, _MM_SHUFFLE(3, 1, 3, 1)));
+    __m512i ax = _mm512_and_si512(fx, c255), ay = _mm512_and_si512(fy, c255);
+    ax = _mm512_or_si512(ax, _mm512_slli_epi32(ax, 16));
+    ay = _mm512_or_si512(ay, _mm512_slli_epi32(ay, 16));
+    __m512i w11 = _mm512_srli_epi16(_mm512_add_epi16(_mm512_mullo_epi16(ax, ay), _mm512_set1_epi16(128)), 8);
+    __m512i w01 = _mm512_sub_epi16(ax, w11), w10 = _mm512_sub_epi16(ay, w11);
+    __m512i w00 = _mm512_add_epi16(_mm512_sub_epi16(_mm512_sub_epi16(c256, ax), ay), w11);
+#define MIX(a, b, c, d) _mm512_add_epi16(_mm512_add_epi16( \
+        _mm512_add_epi16(_mm512_mullo_epi16(a, w00), _mm512_mullo_epi16(b, w01)), \
+        _mm512_add_epi16(_mm512_mullo_epi16(c, w10), _mm512_mullo_epi16(d, w11))), half)
+    __m512i rb = _mm512_srli_epi16(MIX(_mm512_and_si512(p00, m), _mm512_and_si512(p01, m),
+                                       _mm512_and_si512(p10, m), _mm512_and_si512(p11, m)), 8);
+    __m512i ag = _mm512_and_si512(MIX(_mm512_srli_epi16(p00, 8), _mm512_srli_epi16(p01, 8),
+                                      _mm512_srli_epi16(p10, 8), _mm512_srli_epi16(p11, 8)), agmask);
+#undef MIX
+    __m512i p = _mm512_or_si512(rb, ag);
+    if (!mixing) return p;
+    /* mix8, sixteen wide */
+    const __m512i gg = _mm512_sub_epi16(c256, kk);
+    __m512i mrb = _mm512_srli_epi16(_mm512_add_epi16(_mm512_add_epi16(
+        _mm512_mullo_epi16(_mm512_and_si512(q, m), gg), _mm512_mullo_epi16(_mm512_and_si512(p, m), kk)), half), 8);
+    __m512i mag = _mm512_and_si512(_mm512_add_epi16(_mm512_add_epi16(
+        _mm512_mullo_epi16(_mm512_srli_epi16(q, 8), gg), _mm512_mullo_epi16(_mm512_srli_epi16(p, 8), kk)), half), agmask);
+    return _mm512_or_si512(mrb, mag);
+}
+
+AVX512 static void warp_avx512(uint32_t *row, const WarpSegment *segments, int count, const uint32_t *texels,
+                               ptrdiff_t stride, uint32_t k, ptrdiff_t ahead) {
+    const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const int mixing = k != 256;
+    const __m512i kk = _mm512_set1_epi16((short)(mixing ? k : 0));
+    for (int s = 0; s < count; s++) {
+        const WarpSegment *g = &segments[s];
+        uint32_t *out = row + g->x;
+        prefetch_ahead(g, texels, stride, ahead);
+        const __m512i du = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)g->du));
+        const __m512i dv = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)g->dv));
+        int i = 0;
+        for (; i + 16 <= g->n; i += 16) {
+            __m512i uu = _mm512_add_epi32(_mm512_set1_epi32((int)(g->u + i * g->du)), du);
+            __m512i vv = _mm512_add_epi32(_mm512_set1_epi32((int)(g->v + i * g->dv)), dv);
+            __m512i q = mixing ? _mm512_loadu_si512(out + i) : _mm512_setzero_si512();
+            _mm512_storeu_si512(out + i, warp16(uu, vv, texels, stride, q, kk, mixing));
+        }
+        if (i < g->n) {
+            WarpSegment rest = {g->u + i * g->du, g->v + i * g->dv, g->du, g->dv, g->x + i, g->n - i};
+            warp_avx2(row, &rest, 1, texels, stride, k, 0);
         }
     }
 }
@@ -219,18 +311,28 @@ static void fade_avx2(uint32_t *row, const uint32_t *src, int count, uint32_t k)
 }
 #endif
 
-static int has_avx2(void) {
-    static int known; /* 0: not asked yet, 1: no, 2: yes */
+/* The widest vector instructions to use: 1 none, 2 AVX2, 3 AVX-512 (BW, DQ and VL). Asked once;
+   SEGUE_SIMD=avx2 or =none in the environment caps it (SEGUE_NO_SIMD=1 is =none). */
+static int simd_level(void) {
+    static int known; /* 0: not asked yet */
     int answer = __atomic_load_n(&known, __ATOMIC_ACQUIRE);
-    if (answer) return answer == 2;
+    if (answer) return answer;
     answer = 1;
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && !getenv("SEGUE_NO_SIMD")) answer = 2;
+    if (__builtin_cpu_supports("avx2")) answer = 2;
+    if (answer == 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+        answer = 3;
+    const char *cap = getenv("SEGUE_SIMD");
+    if (getenv("SEGUE_NO_SIMD") || (cap && strcmp(cap, "none") == 0)) answer = 1;
+    else if (cap && strcmp(cap, "avx2") == 0 && answer > 2) answer = 2;
 #endif
     __atomic_store_n(&known, answer, __ATOMIC_RELEASE);
-    return answer == 2;
+    return answer;
 }
+
+static int has_avx2(void) { return simd_level() >= 2; }
 
 void segue_mix_row(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -246,11 +348,12 @@ void segue_fade_row(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
     fade_scalar(row, src, count, k);
 }
 
-typedef void (*WarpKernel)(uint32_t *, const WarpSegment *, int, const uint32_t *, ptrdiff_t, uint32_t);
+typedef void (*WarpKernel)(uint32_t *, const WarpSegment *, int, const uint32_t *, ptrdiff_t, uint32_t, ptrdiff_t);
 
 /* The warp kernel: every choice gives the same bytes. */
 static WarpKernel warp_kernel(void) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (simd_level() >= 3) return warp_avx512;
     if (has_avx2()) return warp_avx2;
 #endif
     return warp_scalar;
@@ -269,6 +372,48 @@ static inline void warp_position(const SegueWarpMap *m, double px, double py, in
     *v = (int64_t)(1e15 < sv ? 1e15 : sv);
 }
 
+/* warp_position of (xs[i] + 0.5, py) for i < count. */
+static void positions_scalar(const SegueWarpMap *m, const int *xs, int count, double py, int64_t *us, int64_t *vs) {
+    for (int i = 0; i < count; i++) warp_position(m, (double)xs[i] + 0.5, py, &us[i], &vs[i]);
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/* Eight positions at a time: the same IEEE operations in the same order, lane by lane (the
+   comparisons keep the scalar code's choice for every input, NaN included; the conversion
+   truncates as C's cast does). */
+__attribute__((target("avx512f,avx512dq,avx512vl")))
+static void positions_avx512(const SegueWarpMap *m, const int *xs, int count, double py, int64_t *us, int64_t *vs) {
+    const __m512d half = _mm512_set1_pd(0.5), scale = _mm512_set1_pd(65536), one = _mm512_set1_pd(1);
+    const __m512d tiny = _mm512_set1_pd(1e-12), low = _mm512_set1_pd(-1e15), high = _mm512_set1_pd(1e15);
+    const __m512d yw = _mm512_set1_pd(py * m->m23), yu = _mm512_set1_pd(py * m->m21), yv = _mm512_set1_pd(py * m->m22);
+    const __m512d m13 = _mm512_set1_pd(m->m13), m11 = _mm512_set1_pd(m->m11), m12 = _mm512_set1_pd(m->m12);
+    const __m512d m33 = _mm512_set1_pd(m->m33), m31 = _mm512_set1_pd(m->m31), m32 = _mm512_set1_pd(m->m32);
+    int i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m512d px = _mm512_add_pd(_mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(xs + i))), half);
+        __m512d w = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(px, m13), yw), m33);
+        w = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(tiny, w, _CMP_GE_OQ), w, tiny);
+        __m512d r = _mm512_div_pd(one, w);
+        __m512d su = _mm512_mul_pd(_mm512_sub_pd(_mm512_mul_pd(_mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(px, m11), yu), m31), r), half), scale);
+        __m512d sv = _mm512_mul_pd(_mm512_sub_pd(_mm512_mul_pd(_mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(px, m12), yv), m32), r), half), scale);
+        su = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(low, su, _CMP_GE_OQ), su, low);
+        sv = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(low, sv, _CMP_GE_OQ), sv, low);
+        su = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(high, su, _CMP_LT_OQ), su, high);
+        sv = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(high, sv, _CMP_LT_OQ), sv, high);
+        _mm512_storeu_si512(us + i, _mm512_cvttpd_epi64(su));
+        _mm512_storeu_si512(vs + i, _mm512_cvttpd_epi64(sv));
+    }
+    positions_scalar(m, xs + i, count - i, py, us + i, vs + i);
+}
+#endif
+
+static void positions(const SegueWarpMap *m, const int *xs, int count, double py, int64_t *us, int64_t *vs) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (simd_level() >= 3) return positions_avx512(m, xs, count, py, us, vs);
+#endif
+    positions_scalar(m, xs, count, py, us, vs);
+}
+
 /* a / n truncated toward zero, as C's and Swift's division; by shifts when n is 16 (a whole
    segment, most of the time), sparing a division's latency. */
 static inline int64_t divide(int64_t a, int n) {
@@ -276,7 +421,7 @@ static inline int64_t divide(int64_t a, int n) {
     return (a + ((a >> 63) & 15)) >> 4;
 }
 
-enum { CHUNK = 64 };
+enum { CHUNK = 64, AHEAD = 4 };
 
 int segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map, int segment,
                    const uint32_t *texels, ptrdiff_t stride, int64_t low_x, int64_t high_x,
@@ -288,15 +433,21 @@ int segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map
     WarpSegment segments[CHUNK];
     xs[0] = x;
     warp_position(map, (double)x + 0.5, py, &us[0], &vs[0]);
+    /* Where the row AHEAD rows below samples, relative to this one, near its start. */
+    int64_t ua, va;
+    warp_position(map, (double)x + 0.5, py + AHEAD, &ua, &va);
+    int64_t rows = (va - vs[0]) >> 16, columns = (ua - us[0]) >> 16;
+    ptrdiff_t ahead = rows > -65536 && rows < 65536 && columns > -65536 && columns < 65536
+                          ? (ptrdiff_t)(rows * stride + columns) : 0;
     while (xs[0] < end) {
         /* The exact positions at a chunk's segment ends first: the divisions do not wait on
            each other. */
         int count = 0;
         while (count < CHUNK && xs[count] < end) {
             xs[count + 1] = xs[count] + segment < end ? xs[count] + segment : end;
-            warp_position(map, (double)xs[count + 1] + 0.5, py, &us[count + 1], &vs[count + 1]);
             count++;
         }
+        positions(map, xs + 1, count, py, us + 1, vs + 1);
         int inside = 0;
         for (; inside < count; inside++) {
             int n = xs[inside + 1] - xs[inside];
@@ -309,7 +460,7 @@ int segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map
                 break;
             segments[inside] = (WarpSegment){u, v, du, dv, xs[inside], n};
         }
-        kernel(row, segments, inside, texels, stride, k);
+        kernel(row, segments, inside, texels, stride, k, ahead);
         if (inside < count) return xs[inside];
         xs[0] = xs[count];
         us[0] = us[count];

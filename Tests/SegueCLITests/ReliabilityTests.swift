@@ -184,15 +184,24 @@ struct ReliabilityTests {
         #expect(sums[0] == sums[1] && sums[1] == sums[2] && sums[0].contains("#format: frame checksums"))
     }
 
-    @Test("the vector kernels (AVX2 where the CPU has it) give the same frames as the scalar ones (SEGUE_NO_SIMD=1)")
+    @Test("the vector kernels (AVX-512 or AVX2, where the CPU has them) give the same frames as the scalar ones (SEGUE_SIMD=avx2, =none)")
     func vectorKernels() throws {
-        for preset in ["stories-cube", "telegram-cube", "flip", "cube-fold"] {
-            let arguments = ["checksum", "--preset", preset, "--size", "270x480", "--set", "canvas.scale=0.75", "--set", "hold=0",
+        for preset in ["stories-cube", "telegram-cube", "flip", "cube-fold", "slide"] {
+            var arguments = ["checksum", "--preset", preset, "--size", "270x480", "--set", "canvas.scale=0.75", "--set", "hold=0",
                              example("a.jpg"), example("b.png"), example("c.webp")]
-            let vector = try segue(arguments), scalar = try tool("env", ["SEGUE_NO_SIMD=1", segueBinary] + arguments)
-            #expect(vector.status == 0 && scalar.status == 0, "\(vector.stderr) \(scalar.stderr)")
-            #expect(vector.stdout == scalar.stdout && vector.stdout.split(separator: "\n").count > 20, "\(preset)")
+            if preset == "slide" { arguments += ["--set", "motion.kind=in", "--set", "hold=0.5"] }
+            let widest = try segue(arguments)
+            #expect(widest.status == 0, "\(widest.stderr)")
+            #expect(widest.stdout.split(separator: "\n").count > 20, "\(preset)")
+            for cap in ["avx2", "none"] {
+                let capped = try tool("env", ["SEGUE_SIMD=\(cap)", segueBinary] + arguments)
+                #expect(capped.status == 0, "\(capped.stderr)")
+                #expect(widest.stdout == capped.stdout, "\(preset), SEGUE_SIMD=\(cap)")
+            }
         }
+        let legacy = try tool("env", ["SEGUE_NO_SIMD=1", segueBinary, "checksum", "--preset", "flip", "--size", "90x160", example("a.jpg"), example("b.png")])
+        let flip = try segue(["checksum", "--preset", "flip", "--size", "90x160", example("a.jpg"), example("b.png")])
+        #expect(legacy.status == 0 && legacy.stdout == flip.stdout)
     }
 
     @Test("a 1080x1920 MP4 with still holds is the same bytes whatever the compositor's speed (1 or 2 threads), run after run")

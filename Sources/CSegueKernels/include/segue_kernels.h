@@ -40,9 +40,9 @@ typedef struct {
  * a time: the texel positions of the segment's ends are exact (the division by w, in 1/65536
  * texel, truncated toward zero), the pixels between move linearly (steps truncated toward
  * zero); each sample is bilinear, rounded to 1/256 texel with weights in 256ths, and with
- * k < 256 mixed into the pixel there as p (256 - k) + s k. Eight pixels at a time with AVX2
- * where the CPU has it (SEGUE_NO_SIMD=1 in the environment turns that off), the same bytes
- * either way. It stops before the first segment whose samples
+ * k < 256 mixed into the pixel there as p (256 - k) + s k. Sixteen pixels at a time with
+ * AVX-512, eight with AVX2, where the CPU has them (SEGUE_SIMD=avx2 or =none in the environment
+ * caps that; SEGUE_NO_SIMD=1 is =none), the same bytes either way. It stops before the first segment whose samples
  * leave the box [low_x, high_x) x [low_y, high_y) (in 1/256 texel, a texel to the right and
  * below included) and returns where it stopped: `end` when it drew them all. */
 int segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map, int segment,
