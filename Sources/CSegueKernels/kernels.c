@@ -210,11 +210,11 @@ static void warp_avx2(uint32_t *row, const WarpSegment *segments, int count, con
     }
 }
 
-/* Sixteen pixels with AVX-512: warp8's arithmetic, twice as wide; the indices go in as
-   0 1 4 5 8 9 12 13 | 2 3 6 7 10 11 14 15 for the same reason. */
+/* Sixteen pixels with AVX-512 (the first `count` of them, if fewer): warp8's arithmetic, twice
+   as wide; the indices go in as 0 1 4 5 8 9 12 13 | 2 3 6 7 10 11 14 15 for the same reason. */
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2")))
 AVX512 static inline __m512i warp16(__m512i uu, __m512i vv, const uint32_t *texels, ptrdiff_t stride, __m512i q, __m512i kk,
-                                    int mixing) {
+                                    int mixing, int count) {
     const __m512i m = _mm512_set1_epi32(0x00FF00FF), half = _mm512_set1_epi16(0x80);
     const __m512i c128 = _mm512_set1_epi32(128), c255 = _mm512_set1_epi32(255), c256 = _mm512_set1_epi16(256);
     const __m512i agmask = _mm512_set1_epi32((int)0xFF00FF00);
@@ -223,12 +223,16 @@ AVX512 static inline __m512i warp16(__m512i uu, __m512i vv, const uint32_t *texe
     __m512i index = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_srai_epi32(fy, 8), _mm512_set1_epi32((int)stride)),
                                      _mm512_srai_epi32(fx, 8));
     index = _mm512_permutexvar_epi32(order, index);
+    /* Only the pixels asked for read texels (the others' positions may lie anywhere). */
+    __mmask16 asked = _mm512_cmplt_epi32_mask(order, _mm512_set1_epi32(count));
+    __mmask8 first = (__mmask8)asked, second = (__mmask8)(asked >> 8);
     __m256i lo = _mm512_castsi512_si256(index), hi = _mm512_extracti64x4_epi64(index, 1);
     const void *top = texels, *bottom = texels + stride;
-    __m512 t0 = _mm512_castsi512_ps(_mm512_i32gather_epi64(lo, top, 4));
-    __m512 t1 = _mm512_castsi512_ps(_mm512_i32gather_epi64(hi, top, 4));
-    __m512 b0 = _mm512_castsi512_ps(_mm512_i32gather_epi64(lo, bottom, 4));
-    __m512 b1 = _mm512_castsi512_ps(_mm512_i32gather_epi64(hi, bottom, 4));
+    const __m512i none = _mm512_setzero_si512();
+    __m512 t0 = _mm512_castsi512_ps(_mm512_mask_i32gather_epi64(none, first, lo, top, 4));
+    __m512 t1 = _mm512_castsi512_ps(_mm512_mask_i32gather_epi64(none, second, hi, top, 4));
+    __m512 b0 = _mm512_castsi512_ps(_mm512_mask_i32gather_epi64(none, first, lo, bottom, 4));
+    __m512 b1 = _mm512_castsi512_ps(_mm512_mask_i32gather_epi64(none, second, hi, bottom, 4));
     __m512i p00 = _mm512_castps_si512(_mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(2, 0, 2, 0)));
     __m512i p01 = _mm512_castps_si512(_mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 1, 3, 1)));
     __m512i p10 = _mm512_castps_si512(_mm512_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0)));
@@ -269,16 +273,13 @@ AVX512 static void warp_avx512(uint32_t *row, const WarpSegment *segments, int c
         prefetch_ahead(g, texels, stride, ahead);
         const __m512i du = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)g->du));
         const __m512i dv = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)g->dv));
-        int i = 0;
-        for (; i + 16 <= g->n; i += 16) {
+        for (int i = 0; i < g->n; i += 16) {
+            /* A segment's last pixels (fewer than sixteen) under a mask. */
+            __mmask16 valid = g->n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (g->n - i)) - 1);
             __m512i uu = _mm512_add_epi32(_mm512_set1_epi32((int)(g->u + i * g->du)), du);
             __m512i vv = _mm512_add_epi32(_mm512_set1_epi32((int)(g->v + i * g->dv)), dv);
-            __m512i q = mixing ? _mm512_loadu_si512(out + i) : _mm512_setzero_si512();
-            _mm512_storeu_si512(out + i, warp16(uu, vv, texels, stride, q, kk, mixing));
-        }
-        if (i < g->n) {
-            WarpSegment rest = {g->u + i * g->du, g->v + i * g->dv, g->du, g->dv, g->x + i, g->n - i};
-            warp_avx2(row, &rest, 1, texels, stride, k, 0);
+            __m512i q = mixing ? _mm512_maskz_loadu_epi32(valid, out + i) : _mm512_setzero_si512();
+            _mm512_mask_storeu_epi32(out + i, valid, warp16(uu, vv, texels, stride, q, kk, mixing, g->n - i));
         }
     }
 }
@@ -333,6 +334,16 @@ static int simd_level(void) {
 }
 
 static int has_avx2(void) { return simd_level() >= 2; }
+
+void segue_fill(uint32_t *pixels, size_t count, uint32_t value) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    /* The processor's string store: for large counts it writes whole cache lines without
+       first reading them, which a loop of vector stores does not. */
+    __asm__ volatile("rep stosl" : "+D"(pixels), "+c"(count) : "a"(value) : "memory");
+#else
+    for (size_t i = 0; i < count; i++) pixels[i] = value;
+#endif
+}
 
 void segue_mix_row(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -423,9 +434,34 @@ static inline int64_t divide(int64_t a, int n) {
 
 enum { CHUNK = 64, AHEAD = 4 };
 
-int segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map, int segment,
-                   const uint32_t *texels, ptrdiff_t stride, int64_t low_x, int64_t high_x,
-                   int64_t low_y, int64_t high_y, uint32_t k) {
+/* Pixel i of a segment samples inside the box without clamping: there the clamped sample
+   and the kernels' unclamped one are the same. */
+static inline int unclamped(int64_t u, int64_t v, int64_t low_x, int64_t high_x, int64_t low_y, int64_t high_y) {
+    int64_t fx = (u + 128) >> 8, fy = (v + 128) >> 8;
+    return fx >= low_x && fx < high_x && fy >= low_y && fy < high_y;
+}
+
+/* Pixels [a, b) of a segment, each sample clamped to the box (as Swift's `WarpSource.sample`):
+   at a picture's edges, where a pixel's second texel would lie past the last one. */
+static void warp_clamped(uint32_t *row, const WarpSegment *g, int a, int b, const uint32_t *texels, ptrdiff_t stride,
+                         int64_t low_x, int64_t high_x, int64_t low_y, int64_t high_y, uint32_t k) {
+    for (int i = a; i < b; i++) {
+        int64_t fx = (g->u + i * g->du + 128) >> 8, fy = (g->v + i * g->dv + 128) >> 8;
+        fx = fx < low_x ? low_x : fx;
+        fx = fx > high_x ? high_x : fx;
+        fy = fy < low_y ? low_y : fy;
+        fy = fy > high_y ? high_y : fy;
+        const uint32_t *r0 = texels + (fy >> 8) * stride, *r1 = fy < high_y ? r0 + stride : r0;
+        int64_t ix = fx >> 8, ix1 = fx < high_x ? ix + 1 : ix;
+        uint32_t p = bilinear(r0[ix], r0[ix1], r1[ix], r1[ix1], (uint32_t)(fx & 255), (uint32_t)(fy & 255));
+        uint32_t *out = row + g->x + i;
+        *out = k == 256 ? p : lerp(*out, p, k);
+    }
+}
+
+void segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map, int segment,
+                    const uint32_t *texels, ptrdiff_t stride, int64_t low_x, int64_t high_x,
+                    int64_t low_y, int64_t high_y, uint32_t k) {
     WarpKernel kernel = warp_kernel();
     const double py = (double)y + 0.5;
     int xs[CHUNK + 1];
@@ -449,22 +485,37 @@ int segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map
         }
         positions(map, xs + 1, count, py, us + 1, vs + 1);
         int inside = 0;
-        for (; inside < count; inside++) {
-            int n = xs[inside + 1] - xs[inside];
-            int64_t u = us[inside], v = vs[inside];
-            int64_t du = divide(us[inside + 1] - u, n), dv = divide(vs[inside + 1] - v, n);
+        for (int s = 0; s < count; s++) {
+            int n = xs[s + 1] - xs[s];
+            int64_t u = us[s], v = vs[s];
+            int64_t du = divide(us[s + 1] - u, n), dv = divide(vs[s + 1] - v, n);
+            /* Field by field: a whole-struct copy of a just-written local would wait on
+               store forwarding at every segment. */
+            WarpSegment *g = &segments[inside];
+            g->u = u, g->v = v, g->du = du, g->dv = dv, g->x = xs[s], g->n = n;
             int64_t u_end = u + du * (n - 1), v_end = v + dv * (n - 1);
             int64_t u_lo = u < u_end ? u : u_end, u_hi = u < u_end ? u_end : u;
             int64_t v_lo = v < v_end ? v : v_end, v_hi = v < v_end ? v_end : v;
-            if (!(u_lo >= low_x * 256 && u_hi + 128 < high_x * 256 && v_lo >= low_y * 256 && v_hi + 128 < high_y * 256))
-                break;
-            segments[inside] = (WarpSegment){u, v, du, dv, xs[inside], n};
+            if (u_lo >= low_x * 256 && u_hi + 128 < high_x * 256 && v_lo >= low_y * 256 && v_hi + 128 < high_y * 256) {
+                inside++;
+                continue;
+            }
+            /* A segment reaching out of the box: the pixels sampling inside it (a run, as
+               positions move linearly) go to the kernel, those around it are clamped. */
+            int a = 0;
+            while (a < n && !unclamped(u + a * du, v + a * dv, low_x, high_x, low_y, high_y)) a++;
+            int b = a;
+            while (b < n && unclamped(u + b * du, v + b * dv, low_x, high_x, low_y, high_y)) b++;
+            warp_clamped(row, g, 0, a, texels, stride, low_x, high_x, low_y, high_y, k);
+            warp_clamped(row, g, b, n, texels, stride, low_x, high_x, low_y, high_y, k);
+            if (a < b) {
+                g->u = u + a * du, g->v = v + a * dv, g->x = xs[s] + a, g->n = b - a;
+                inside++;
+            }
         }
         kernel(row, segments, inside, texels, stride, k, ahead);
-        if (inside < count) return xs[inside];
         xs[0] = xs[count];
         us[0] = us[count];
         vs[0] = vs[count];
     }
-    return end;
 }

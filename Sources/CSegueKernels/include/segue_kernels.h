@@ -21,6 +21,9 @@ void segue_rgba_to_yuv420p(const uint32_t *rgba, int width, int first_pair, int 
                            uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride,
                            uint8_t *v, ptrdiff_t v_stride);
 
+/* pixels[i] = value for i < count. */
+void segue_fill(uint32_t *pixels, size_t count, uint32_t value);
+
 /* row[i] = row[i] (256 - k) / 256 + src[i] k / 256 per channel, rounded, for `count` pixels
  * (an opaque picture at opacity k / 256 over what is there). */
 void segue_mix_row(uint32_t *row, const uint32_t *src, int count, uint32_t k);
@@ -36,18 +39,18 @@ typedef struct {
     double m11, m12, m13, m21, m22, m23, m31, m32, m33;
 } SegueWarpMap;
 
-/* Draws an opaque warped picture into row `y` from pixel `x` toward `end`, `segment` pixels at
- * a time: the texel positions of the segment's ends are exact (the division by w, in 1/65536
+/* Draws an opaque warped picture into row `y` from pixel `x` to `end`, `segment` pixels at a
+ * time: the texel positions of the segment's ends are exact (the division by w, in 1/65536
  * texel, truncated toward zero), the pixels between move linearly (steps truncated toward
- * zero); each sample is bilinear, rounded to 1/256 texel with weights in 256ths, and with
- * k < 256 mixed into the pixel there as p (256 - k) + s k. Sixteen pixels at a time with
- * AVX-512, eight with AVX2, where the CPU has them (SEGUE_SIMD=avx2 or =none in the environment
- * caps that; SEGUE_NO_SIMD=1 is =none), the same bytes either way. It stops before the first segment whose samples
- * leave the box [low_x, high_x) x [low_y, high_y) (in 1/256 texel, a texel to the right and
- * below included) and returns where it stopped: `end` when it drew them all. */
-int segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map, int segment,
-                   const uint32_t *texels, ptrdiff_t stride, int64_t low_x, int64_t high_x,
-                   int64_t low_y, int64_t high_y, uint32_t k);
+ * zero); each sample is bilinear, rounded to 1/256 texel with weights in 256ths, clamped to
+ * the box [low_x, high_x] x [low_y, high_y] (in 1/256 texel; the second texel of a sample at
+ * the box's last column or row is that same texel), and with k < 256 mixed into the pixel
+ * there as p (256 - k) + s k. Sixteen pixels at a time with AVX-512, eight with AVX2, where
+ * the CPU has them (SEGUE_SIMD=avx2 or =none in the environment caps that; SEGUE_NO_SIMD=1 is
+ * =none), the same bytes either way; pixels whose samples need clamping one by one. */
+void segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map, int segment,
+                    const uint32_t *texels, ptrdiff_t stride, int64_t low_x, int64_t high_x,
+                    int64_t low_y, int64_t high_y, uint32_t k);
 
 #ifdef __cplusplus
 }

@@ -131,48 +131,30 @@ struct WarpSource: PixelSource {
 
     @inline(__always)
     func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1 end: Int, k: UInt32) {
+        guard x0 < end else { return }
+        if opaque {
+            // The common case, in C (vectorized where the CPU allows), with the same arithmetic.
+            var m = SegueWarpMap(m11: map.m11, m12: map.m12, m13: map.m13, m21: map.m21, m22: map.m22,
+                                 m23: map.m23, m31: map.m31, m32: map.m32, m33: map.m33)
+            segue_warp_row(row, Int32(x0), Int32(end), Int32(y), &m, Int32(WarpSource.segment),
+                           texels, stride, Int64(lowX), Int64(highX), Int64(lowY), Int64(highY), k)
+            return
+        }
         var x = x0
         while x < end {
-            if opaque {
-                // The common case, in C (vectorized where the CPU allows), with the same
-                // arithmetic: segments whose samples all fall inside the box, up to the first
-                // that reaches out of it.
-                var m = SegueWarpMap(m11: map.m11, m12: map.m12, m13: map.m13, m21: map.m21, m22: map.m22,
-                                     m23: map.m23, m31: map.m31, m32: map.m32, m33: map.m33)
-                x = Int(segue_warp_row(row, Int32(x), Int32(end), Int32(y), &m, Int32(WarpSource.segment),
-                                       texels, stride, Int64(lowX), Int64(highX), Int64(lowY), Int64(highY), k))
-                if x == end { return }
-            }
-            x = segment(row, y: y, x: x, end: end, k: k)
-        }
-    }
-
-    /// One segment from pixel x (at most `segment` pixels), sampled with clamping; returns its end.
-    @inline(__always)
-    private func segment(_ row: UnsafeMutablePointer<UInt32>, y: Int, x: Int, end: Int, k: UInt32) -> Int {
-        var (u, v) = position(x: x, y: y)
-        let next = min(x + WarpSource.segment, end)
-        let (u1, v1) = position(x: next, y: y)
-        let n = next - x
-        let du = (u1 - u) / n, dv = (v1 - v) / n
-        if opaque && k == 256 {
-            for i in x..<next {
-                row[i] = sample(u, v)
-                u &+= du; v &+= dv
-            }
-        } else if opaque {
-            for i in x..<next {
-                row[i] = lerpPixel(row[i], sample(u, v), k)
-                u &+= du; v &+= dv
-            }
-        } else {
+            // A picture with transparent pixels: blended over what is beneath.
+            var (u, v) = position(x: x, y: y)
+            let next = min(x + WarpSource.segment, end)
+            let (u1, v1) = position(x: next, y: y)
+            let n = next - x
+            let du = (u1 - u) / n, dv = (v1 - v) / n
             for i in x..<next {
                 let p = sample(u, v)
                 row[i] = blendPixel(k == 256 ? p : scalePixel(p, k), over: row[i])
                 u &+= du; v &+= dv
             }
+            x = next
         }
-        return next
     }
 }
 

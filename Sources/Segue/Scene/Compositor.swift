@@ -87,7 +87,7 @@ public struct Compositor: Sendable {
             // seen: drawing starts there (a full-screen page or picture), the background too.
             let top = items.lastIndex { $0.hides(rows: rows, width: canvas.width) }
             if top == nil {
-                (frame.pixels + rows.lowerBound * canvas.width).update(repeating: background, count: rows.count * canvas.width)
+                segue_fill(frame.pixels + rows.lowerBound * canvas.width, rows.count * canvas.width, background)
             }
             for item in items[(top ?? 0)...] { item.draw(into: frame.pixels, width: canvas.width, band: rows) }
         }
