@@ -41,19 +41,24 @@ def segue(transition, output, extra=()):
     return [args.segue, "render", "--preset", transition, "--force", "--quiet", *STORY4, *extra, *photos, "-o", output]
 
 
+# Compose rates are measured over 6.6 s of transition (198 frames), long enough that the
+# first frame's wait for its pictures weighs little, and not a length at which a slide moves
+# by whole pixels each frame (3 s, 90 frames: 12 pixels), which would make it a copy.
+COMPOSE_SECONDS = 6.6
+
 # Compose rates against another build: each workload alternately on both binaries, one
 # compositor thread, so that load on the machine hits both alike.
 COMPOSE = [("slide", []), ("crossfade", []), ("crossfade, fit", ["--set", "fit=fit"]), ("stories-cube", []),
            ("telegram-cube", []), ("flip", []), ("iris", []), ("cube-fold", []), ("instagram-zoom", []),
            # Ken Burns: holds that move (zooming in), every frame composed.
-           ("slide, Ken Burns hold", ["--set", "motion.kind=in", "--set", "hold=3", "--set", "transition.duration=0"])]
+           ("slide, Ken Burns hold", ["--set", "motion.kind=in", "--set", f"hold={COMPOSE_SECONDS}", "--set", "transition.duration=0"])]
 if args.baseline:
     rates = {}
     for r in range(args.runs):
         for name, extra in COMPOSE:
             order = [("this", args.segue), ("baseline", args.baseline)]
             for label, binary in (order if r % 2 == 0 else order[::-1]):
-                _, _, err = run([binary, "render", "--preset", name.split(",")[0], "--set", "hold=0", "--set", "transition.duration=6", *extra,
+                _, _, err = run([binary, "render", "--preset", name.split(",")[0], "--set", "hold=0", "--set", f"transition.duration={COMPOSE_SECONDS}", *extra,
                                  "--size", f"{W}x{H}", "--threads", "1", "--format", "null", photos[0], photos[1], "-o", "-"])
                 rates.setdefault((name, label), []).append(float(re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err).group(1)))
     print(f"{'compose fps, 1080x1920, 1 thread (median of %d)' % args.runs:<48} {'this':>8} {'baseline':>9} {'ratio':>6}  per-round ratios")
@@ -186,7 +191,7 @@ for t, extra in COMPOSE:
     samples = {1: [], 2: []}
     for r in range(args.runs):
         for threads in ((1, 2) if r % 2 == 0 else (2, 1)):
-            _, _, err = run([args.segue, "render", "--preset", t.split(",")[0], "--set", "hold=0", "--set", "transition.duration=3", *extra,
+            _, _, err = run([args.segue, "render", "--preset", t.split(",")[0], "--set", "hold=0", "--set", f"transition.duration={COMPOSE_SECONDS}", *extra,
                              "--size", f"{W}x{H}", "--threads", str(threads), "--format", "null", photos[0], photos[1], "-o", "-"])
             samples[threads].append(float(re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err).group(1)))
     one, two = statistics.median(samples[1]), statistics.median(samples[2])
