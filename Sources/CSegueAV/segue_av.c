@@ -1136,7 +1136,6 @@ struct SegueEncoder {
     int fps;
     int header_written;
     Soundtrack *soundtrack;     /* NULL: no audio track */
-    int lent;                   /* planes of the caller's the codec still holds */
 };
 
 /* Writes every packet `codec` has ready into `stream`, interleaved with the other stream's. */
@@ -1303,6 +1302,10 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     e->frame = av_frame_alloc();
     e->packet = av_packet_alloc();
     if (!e->frame || !e->packet) return open_failed(e, err, AVERROR(ENOMEM), "av_frame_alloc");
+    e->frame->format = cc->pix_fmt;
+    e->frame->width = cc->width;
+    e->frame->height = cc->height;
+    if ((ret = av_frame_get_buffer(e->frame, 0)) < 0) return open_failed(e, err, ret, "av_frame_get_buffer");
 
     if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) return open_failed(e, err, ret, "avio_open");
     /* No edit list, as upload specifications ask: the B-frames' reordering delay is kept in
@@ -1324,39 +1327,23 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
 
 static int drain_packets(SegueEncoder *e, SegueAVError *err) { return write_packets(e, e->codec, e->stream, err); }
 
-/* The codec lets go of a plane lent to it. */
-static void returned(void *opaque, uint8_t *data) {
-    (void)data;
-    ((SegueEncoder *)opaque)->lent--;
+int segue_encoder_planes(SegueEncoder *e, uint8_t *planes[3], int strides[3], SegueAVError *err) {
+    begin();
+    int ret = av_frame_make_writable(e->frame);
+    if (ret < 0) return fail(err, ret, "av_frame_make_writable");
+    for (int i = 0; i < 3; i++) {
+        planes[i] = e->frame->data[i];
+        strides[i] = e->frame->linesize[i];
+    }
+    return 0;
 }
 
-int segue_encoder_send(SegueEncoder *e, uint8_t *const planes[3], const int strides[3], SegueAVError *err) {
+int segue_encoder_send(SegueEncoder *e, SegueAVError *err) {
     begin();
-    /* The caller's planes are lent to the codec as reference-counted buffers that free
-       nothing, so it takes them without a copy (x264 copies the picture into its own
-       frames while encoding it); by the time the codec asks for more input it has let
-       go of them, which is checked. */
-    AVFrame *f = e->frame;
-    f->format = e->codec->pix_fmt;
-    f->width = e->codec->width;
-    f->height = e->codec->height;
-    const int rows[3] = {f->height, (f->height + 1) / 2, (f->height + 1) / 2};
-    for (int i = 0; i < 3; i++) {
-        f->data[i] = planes[i];
-        f->linesize[i] = strides[i];
-        f->buf[i] = av_buffer_create(planes[i], (size_t)strides[i] * (size_t)rows[i], returned, e, AV_BUFFER_FLAG_READONLY);
-        if (!f->buf[i]) {
-            av_frame_unref(f);
-            return fail(err, AVERROR(ENOMEM), "av_buffer_create");
-        }
-        e->lent++;
-    }
-    f->pts = e->next_pts++;
-    int ret = avcodec_send_frame(e->codec, f);
-    av_frame_unref(f);
+    e->frame->pts = e->next_pts++;
+    int ret = avcodec_send_frame(e->codec, e->frame);
     if (ret < 0) return fail(err, ret, "avcodec_send_frame");
     if ((ret = drain_packets(e, err)) < 0) return ret;
-    if (e->lent != 0) return fail(err, AVERROR_BUG, "the encoder kept a picture after asking for the next");
     /* The soundtrack keeps up with the video, a frame's worth ahead of its time. */
     if (e->soundtrack) return soundtrack_advance(e, e->soundtrack, av_rescale(e->next_pts + 1, AUDIO_RATE, e->fps), err);
     return 0;

@@ -140,10 +140,12 @@ typedef struct SegueEncoder SegueEncoder;
 
 /* Opens the file and writes the container header. NULL on failure, with err filled. */
 SegueEncoder *segue_encoder_open(const SegueEncoderConfig *config, SegueAVError *err);
-/* Encodes the picture in `planes` (yuv420p, BT.709 limited range, the configured size) as the
- * next frame (timed 0, 1, 2, ...). The planes are read, not copied, and are the caller's
- * again when it returns. */
-int segue_encoder_send(SegueEncoder *encoder, uint8_t *const planes[3], const int strides[3], SegueAVError *err);
+/* The planes of the next frame to encode (yuv420p, BT.709 limited range), made writable;
+ * fill them, then call segue_encoder_send. */
+int segue_encoder_planes(SegueEncoder *encoder, uint8_t *planes[3], int strides[3], SegueAVError *err);
+/* Encodes the frame in the planes as the next frame (timed 0, 1, 2, ...). Sending again
+ * without refilling the planes encodes the same picture again, as a still hold needs. */
+int segue_encoder_send(SegueEncoder *encoder, SegueAVError *err);
 /* Flushes the encoder and writes the trailer (moving the index to the front). */
 int segue_encoder_finish(SegueEncoder *encoder, SegueAVError *err);
 /* Frees everything; an unfinished file is closed as it is (the caller deletes it). */

@@ -316,7 +316,6 @@ public enum Exporter {
         for _ in 0..<(queueDepth + 2) { pool.put(FrameBuffer(width: storyboard.canvas.width, height: storyboard.canvas.height)) }
         let stop = Cancellation()
         let composeTime = Accumulator()
-        let preparation = sink.preparation
         let producer = Thread {
             var previous: Moment?
             for index in indices {
@@ -333,7 +332,6 @@ public enum Exporter {
                     break
                 }
                 composeTime.add(seconds(since: began))
-                preparation.apply(to: frame)
                 previous = still
                 queue.put(.frame(index, frame))
             }

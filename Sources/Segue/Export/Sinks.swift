@@ -5,27 +5,9 @@ import Foundation
 /// frame is the one written just before, unchanged (a still hold), which a sink may use to
 /// skip work. `finish` completes the output, `abort` removes whatever was written.
 public protocol FrameSink: AnyObject {
-    /// What the compositing thread does to each frame as soon as it is drawn, before `write`
-    /// on the writing thread, so that it runs beside the encoder instead of before it.
-    var preparation: FramePreparation { get }
     func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws
     func finish() throws
     func abort()
-}
-
-/// Work on a drawn frame alone that a sink needs before writing it.
-public enum FramePreparation: Sendable {
-    case none
-    /// Its yuv420p copy, converted in `threads` bands (see `FrameBuffer.yuv(threads:)`).
-    case yuv420p(threads: Int)
-
-    func apply(to frame: FrameBuffer) {
-        if case .yuv420p(let threads) = self { _ = frame.yuv(threads: threads) }
-    }
-}
-
-extension FrameSink {
-    public var preparation: FramePreparation { .none }
 }
 
 /// A file written under a temporary name in the target's folder and renamed into place on
@@ -167,18 +149,19 @@ public final class MP4Sink: FrameSink {
 
     deinit { abort() }
 
-    /// The frame's conversion to yuv420p is done on the compositing thread.
-    public var preparation: FramePreparation { .yuv420p(threads: conversionThreads) }
-
     public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
-        // The same frame again (a still hold) is not converted again.
-        let yuv = frame.yuv(threads: conversionThreads).planes
-        var planes: [UnsafeMutablePointer<UInt8>?] = [yuv.y, yuv.u, yuv.v]
-        let strides = [Int32(yuv.yStride), Int32(yuv.uStride), Int32(yuv.vStride)]
         var error = SegueAVError()
-        guard segue_encoder_send(encoder, &planes, strides, &error) == 0 else {
-            throw ExportError.encoder(path: file.target, reason: error.text)
+        if !repeated {
+            var planes: [UnsafeMutablePointer<UInt8>?] = [nil, nil, nil]
+            var strides: [Int32] = [0, 0, 0]
+            guard segue_encoder_planes(encoder, &planes, &strides, &error) == 0 else {
+                throw ExportError.encoder(path: file.target, reason: error.text)
+            }
+            frame.convert(to: YUVPlanes(y: planes[0]!, yStride: Int(strides[0]), u: planes[1]!, uStride: Int(strides[1]),
+                                        v: planes[2]!, vStride: Int(strides[2])), threads: conversionThreads)
         }
+        // The same frame again (a still hold) is sent without converting it again.
+        guard segue_encoder_send(encoder, &error) == 0 else { throw ExportError.encoder(path: file.target, reason: error.text) }
     }
 
     public func finish() throws {

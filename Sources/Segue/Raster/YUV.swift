@@ -27,34 +27,3 @@ extension FrameBuffer {
         if bands == 1 { convertRows(0) } else { DispatchQueue.concurrentPerform(iterations: bands, execute: convertRows) }
     }
 }
-
-/// A frame's yuv420p copy, kept with the frame (frames are pooled, so is it): converted on
-/// the compositing thread, beside the encoder, and read by the encoder without a copy.
-final class YUVCopy: @unchecked Sendable {
-    let planes: YUVPlanes
-    private let bytes: UnsafeMutablePointer<UInt8>
-    /// Whether it holds the frame's current pixels: set when converted, cleared when the
-    /// frame is drawn again.
-    var isCurrent = false
-
-    init(width: Int, height: Int) {
-        let luma = width * height, chroma = (width / 2) * (height / 2)
-        bytes = .allocate(capacity: luma + 2 * chroma)
-        planes = YUVPlanes(y: bytes, yStride: width, u: bytes + luma, uStride: width / 2, v: bytes + luma + chroma, vStride: width / 2)
-    }
-
-    deinit { bytes.deallocate() }
-}
-
-extension FrameBuffer {
-    /// The frame in yuv420p (see `convert(to:threads:)`), converted now unless it already is.
-    func yuv(threads: Int) -> YUVCopy {
-        let copy = yuvCopy ?? YUVCopy(width: width, height: height)
-        yuvCopy = copy
-        if !copy.isCurrent {
-            convert(to: copy.planes, threads: threads)
-            copy.isCurrent = true
-        }
-        return copy
-    }
-}

@@ -10,8 +10,6 @@ public final class FrameBuffer: @unchecked Sendable {
     public let width: Int
     public let height: Int
     let pixels: UnsafeMutablePointer<UInt32>
-    /// Its yuv420p copy, if a sink asked for one (see `yuv(threads:)`).
-    var yuvCopy: YUVCopy?
 
     public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0)
@@ -80,7 +78,6 @@ public struct Compositor: Sendable {
     public func render(_ root: Layer, canvas: Canvas, pictures: PictureCache, into frame: FrameBuffer) throws {
         precondition(frame.width == canvas.width && frame.height == canvas.height, "frame and canvas differ in size")
         let items = CompiledItem.compile(try root.drawList(scale: canvas.scale, pictures: pictures), canvas: canvas)
-        frame.yuvCopy?.isCurrent = false
         let background = canvas.background.premultipliedPixel
         let bands = (canvas.height + Compositor.bandHeight - 1) / Compositor.bandHeight
         let workers = min(threads, bands)
