@@ -8,6 +8,7 @@ p.add_argument("--photos", required=True)
 p.add_argument("--work", required=True)
 p.add_argument("--runs", type=int, default=3)
 p.add_argument("--baseline", help="another segue binary: compose rates only, this one and the baseline alternated, with ratios")
+p.add_argument("--compose-only", action="store_true", help="the compose rates (and the instruction count) without the exports")
 args = p.parse_args()
 
 os.makedirs(args.work, exist_ok=True)
@@ -106,80 +107,87 @@ def export(name, cmd, output, count, xfade=None):
                     same, max(peaks["same"])))
 
 
-print(f"exports, {args.runs} alternated rounds each", file=sys.stderr)
-chain = "".join(f"[{i}]scale={W}:{H}:force_original_aspect_ratio=increase,crop={W}:{H},setsar=1,format=yuv420p[v{i}];" for i in range(4))
-xfade_inputs = [a for ph in photos for a in ["-loop", "1", "-framerate", str(FPS), "-t", "2.5", "-i", ph]]
-for t in ["slide", "crossfade", "stories-cube", "telegram-cube"]:
-    out = os.path.join(args.work, f"segue-{t}.mp4")
-    xfade = None
-    if t in ("slide", "crossfade"):
-        kind = {"slide": "slideleft", "crossfade": "fade"}[t]
-        graph = chain + f"[v0][v1]xfade=transition={kind}:duration=0.5:offset=2[a];[a][v2]xfade=transition={kind}:duration=0.5:offset=4[b];" \
-                        f"[b][v3]xfade=transition={kind}:duration=0.5:offset=6,format=yuv420p"
-        xfade = ["ffmpeg", "-v", "error", "-y", *xfade_inputs, "-filter_complex", graph, *X264, os.path.join(args.work, f"xfade-{kind}.mp4")]
-    export(f"story4 {t}", segue(t, out), out, 255, xfade)
+def exports_table():
+    """The export rounds, the exports table and the memory figures."""
+    print(f"exports, {args.runs} alternated rounds each", file=sys.stderr)
+    chain = "".join(f"[{i}]scale={W}:{H}:force_original_aspect_ratio=increase,crop={W}:{H},setsar=1,format=yuv420p[v{i}];" for i in range(4))
+    xfade_inputs = [a for ph in photos for a in ["-loop", "1", "-framerate", str(FPS), "-t", "2.5", "-i", ph]]
+    for t in ["slide", "crossfade", "stories-cube", "telegram-cube"]:
+        out = os.path.join(args.work, f"segue-{t}.mp4")
+        xfade = None
+        if t in ("slide", "crossfade"):
+            kind = {"slide": "slideleft", "crossfade": "fade"}[t]
+            graph = chain + f"[v0][v1]xfade=transition={kind}:duration=0.5:offset=2[a];[a][v2]xfade=transition={kind}:duration=0.5:offset=4[b];" \
+                            f"[b][v3]xfade=transition={kind}:duration=0.5:offset=6,format=yuv420p"
+            xfade = ["ffmpeg", "-v", "error", "-y", *xfade_inputs, "-filter_complex", graph, *X264, os.path.join(args.work, f"xfade-{kind}.mp4")]
+        export(f"story4 {t}", segue(t, out), out, 255, xfade)
 
-# heavy8: eight photos, short holds (0.3 s) and long cubes (0.7 s): mostly transition frames.
-nature = sorted(os.path.abspath(os.path.join(args.photos, n)) for n in os.listdir(args.photos) if n.endswith(".jpg"))
-heavy_out = os.path.join(args.work, "segue-heavy8.mp4")
-export("heavy8 stories-cube", [args.segue, "render", "--preset", "stories-cube", "--force", "--quiet", *STORY4, "--set", "hold=0.3",
-                               "--set", "transition.duration=0.7", *nature[:8], "-o", heavy_out], heavy_out, round(FPS * (8 * 0.3 + 7 * 0.7)))
+    # heavy8: eight photos, short holds (0.3 s) and long cubes (0.7 s): mostly transition frames.
+    nature = sorted(os.path.abspath(os.path.join(args.photos, n)) for n in os.listdir(args.photos) if n.endswith(".jpg"))
+    heavy_out = os.path.join(args.work, "segue-heavy8.mp4")
+    export("heavy8 stories-cube", [args.segue, "render", "--preset", "stories-cube", "--force", "--quiet", *STORY4, "--set", "hold=0.3",
+                                   "--set", "transition.duration=0.7", *nature[:8], "-o", heavy_out], heavy_out, round(FPS * (8 * 0.3 + 7 * 0.7)))
 
-# story10: a story of ten photos, Ken Burns motion on every slide, a different cut each time.
-motions = ["in", "out", "left", "right", "up", "down"]
-cuts = ["stories-cube", "crossfade", "telegram-cube", "slide", "flip", "iris"]
-story = "preset: stories-cube\nset: {encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: fill}\nslides:\n"
-for i, photo in enumerate(nature[:10]):
-    story += f"  - image: {photo}\n    hold: 1.5\n    motion: {motions[i % len(motions)]}\n"
-    if i < 9:
-        story += f"    transition: {{kind: {cuts[i % len(cuts)]}, duration: 0.5}}\n"
-story_path = os.path.join(args.work, "story10.yaml")
-with open(story_path, "w") as f:
-    f.write(story)
-story10_out = os.path.join(args.work, "segue-story10.mp4")
-export("story10 (motion, 6 kinds of cut)", [args.segue, "render", "--story", story_path, "--size", f"{W}x{H}", "--fps", str(FPS), "--force",
-                                           "--quiet", "-o", story10_out], story10_out, round(FPS * (1.5 * 10 + 0.5 * 9)))
+    # story10: a story of ten photos, Ken Burns motion on every slide, a different cut each time.
+    motions = ["in", "out", "left", "right", "up", "down"]
+    cuts = ["stories-cube", "crossfade", "telegram-cube", "slide", "flip", "iris"]
+    story = "preset: stories-cube\nset: {encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: fill}\nslides:\n"
+    for i, photo in enumerate(nature[:10]):
+        story += f"  - image: {photo}\n    hold: 1.5\n    motion: {motions[i % len(motions)]}\n"
+        if i < 9:
+            story += f"    transition: {{kind: {cuts[i % len(cuts)]}, duration: 0.5}}\n"
+    story_path = os.path.join(args.work, "story10.yaml")
+    with open(story_path, "w") as f:
+        f.write(story)
+    story10_out = os.path.join(args.work, "segue-story10.mp4")
+    export("story10 (motion, 6 kinds of cut)", [args.segue, "render", "--story", story_path, "--size", f"{W}x{H}", "--fps", str(FPS), "--force",
+                                               "--quiet", "-o", story10_out], story10_out, round(FPS * (1.5 * 10 + 0.5 * 9)))
 
-# clips: a story of three phone-sized clips and two photos joined by 0.5 s cubes. The clips are
-# made by FFmpeg (H.264, as phones record): 1080x1920 at 30 fps, 1920x1080 at 24 fps (filled
-# into the portrait frame), 720x1280 at 30 fps; 4 s each, each on screen as long as it plays.
-clip_specs = [("portrait", "1080x1920", 30), ("landscape", "1920x1080", 24), ("small", "720x1280", 30)]
-clips = []
-for name, size, rate in clip_specs:
-    path = os.path.join(args.work, f"clip-{name}.mp4")
-    if not os.path.exists(path):
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=s={size}:r={rate}:d=4", "-c:v", "libx264",
-                        "-preset", "veryfast", "-pix_fmt", "yuv420p", path], check=True)
-    clips.append(os.path.abspath(path))
-story = "preset: stories-cube\nset: {encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: fill, transition.duration: 0.5}\nslides:\n"
-for kind, path in [("image", photos[0]), ("clip", clips[0]), ("clip", clips[1]), ("image", photos[1]), ("clip", clips[2])]:
-    story += f"  - {kind}: {os.path.abspath(path)}\n" + ("    hold: 1.5\n" if kind == "image" else "")
-clips_path = os.path.join(args.work, "clips.yaml")
-with open(clips_path, "w") as f:
-    f.write(story)
-clips_out = os.path.join(args.work, "segue-clips.mp4")
-export("clips (3 clips, 2 photos, cubes)", [args.segue, "render", "--story", clips_path, "--size", f"{W}x{H}", "--fps", str(FPS),
-                                            "--force", "--quiet", "-o", clips_out], clips_out, round(FPS * (1.5 + 3 + 3 + 1.5 + 3.5 + 4 * 0.5)))
+    # clips: a story of three phone-sized clips and two photos joined by 0.5 s cubes. The clips are
+    # made by FFmpeg (H.264, as phones record): 1080x1920 at 30 fps, 1920x1080 at 24 fps (filled
+    # into the portrait frame), 720x1280 at 30 fps; 4 s each, each on screen as long as it plays.
+    clip_specs = [("portrait", "1080x1920", 30), ("landscape", "1920x1080", 24), ("small", "720x1280", 30)]
+    clips = []
+    for name, size, rate in clip_specs:
+        path = os.path.join(args.work, f"clip-{name}.mp4")
+        if not os.path.exists(path):
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=s={size}:r={rate}:d=4", "-c:v", "libx264",
+                            "-preset", "veryfast", "-pix_fmt", "yuv420p", path], check=True)
+        clips.append(os.path.abspath(path))
+    story = "preset: stories-cube\nset: {encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: fill, transition.duration: 0.5}\nslides:\n"
+    for kind, path in [("image", photos[0]), ("clip", clips[0]), ("clip", clips[1]), ("image", photos[1]), ("clip", clips[2])]:
+        story += f"  - {kind}: {os.path.abspath(path)}\n" + ("    hold: 1.5\n" if kind == "image" else "")
+    clips_path = os.path.join(args.work, "clips.yaml")
+    with open(clips_path, "w") as f:
+        f.write(story)
+    clips_out = os.path.join(args.work, "segue-clips.mp4")
+    export("clips (3 clips, 2 photos, cubes)", [args.segue, "render", "--story", clips_path, "--size", f"{W}x{H}", "--fps", str(FPS),
+                                                "--force", "--quiet", "-o", clips_out], clips_out, round(FPS * (1.5 + 3 + 3 + 1.5 + 3.5 + 4 * 0.5)))
 
-# Memory however long the video: 60 seconds of stills, and a 60-second 1080x1920 clip.
-long_out = os.path.join(args.work, "segue-60s.mp4")
-_, long_rss, _ = run(segue("slide", long_out, ["--set", "hold=14.625"]))
-long_clip = os.path.join(args.work, "clip-60s.mp4")
-if not os.path.exists(long_clip):
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1080x1920:r=30:d=60", "-c:v", "libx264",
-                    "-preset", "ultrafast", "-pix_fmt", "yuv420p", long_clip], check=True)
-clip60_out = os.path.join(args.work, "segue-clip-60s.mp4")
-_, clip60_rss, _ = run([args.segue, "render", "--preset", "slide", "--force", "--quiet", *STORY4, long_clip, "-o", clip60_out])
+    # Memory however long the video: 60 seconds of stills, and a 60-second 1080x1920 clip.
+    long_out = os.path.join(args.work, "segue-60s.mp4")
+    _, long_rss, _ = run(segue("slide", long_out, ["--set", "hold=14.625"]))
+    long_clip = os.path.join(args.work, "clip-60s.mp4")
+    if not os.path.exists(long_clip):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1080x1920:r=30:d=60", "-c:v", "libx264",
+                        "-preset", "ultrafast", "-pix_fmt", "yuv420p", long_clip], check=True)
+    clip60_out = os.path.join(args.work, "segue-clip-60s.mp4")
+    _, clip60_rss, _ = run([args.segue, "render", "--preset", "slide", "--force", "--quiet", *STORY4, long_clip, "-o", clip60_out])
 
-print()
-print(f"{'export, 1080x1920 30 fps (median of %d rounds)' % args.runs:<36} {'frames':>6} {'segue s':>8} {'floor s':>8} {'÷ floor':>8} "
-      f"{'rounds ÷ floor':>16} {'÷ same':>7} {'÷ xfade':>8} {'peak MB':>8} {'floor MB':>9} {'same MB':>8}")
-for name, seg, flo, xf, ratios, count, peak, floor_peak, same, same_peak in exports:
-    rounds = " ".join(f"{r:.2f}" for r in ratios)
-    over_xfade = f"{seg / xf:.2f}" if xf else ""
-    print(f"{name:<36} {count:>6} {seg:>8.2f} {flo:>8.2f} {statistics.median(ratios):>8.2f} {rounds:>16} {same:>7.2f} {over_xfade:>8} "
-          f"{peak:>8.0f} {floor_peak:>9.0f} {same_peak:>8.0f}")
-print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0][6]:.0f})")
+    print()
+    print(f"{'export, 1080x1920 30 fps (median of %d rounds)' % args.runs:<36} {'frames':>6} {'segue s':>8} {'floor s':>8} {'÷ floor':>8} "
+          f"{'rounds ÷ floor':>16} {'÷ same':>7} {'÷ xfade':>8} {'peak MB':>8} {'floor MB':>9} {'same MB':>8}")
+    for name, seg, flo, xf, ratios, count, peak, floor_peak, same, same_peak in exports:
+        rounds = " ".join(f"{r:.2f}" for r in ratios)
+        over_xfade = f"{seg / xf:.2f}" if xf else ""
+        print(f"{name:<36} {count:>6} {seg:>8.2f} {flo:>8.2f} {statistics.median(ratios):>8.2f} {rounds:>16} {same:>7.2f} {over_xfade:>8} "
+              f"{peak:>8.0f} {floor_peak:>9.0f} {same_peak:>8.0f}")
+    print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0][6]:.0f})")
+
+
+
+if not args.compose_only:
+    exports_table()
 
 # Rendering alone (composed and dropped), every frame a transition frame, at 1080x1920;
 # one and two compositor threads alternated round by round.
