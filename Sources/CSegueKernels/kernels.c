@@ -126,33 +126,54 @@ static void warp_scalar(uint32_t *row, const WarpSegment *segments, int count, c
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
 
-/* The 16-bit halves of each 32-bit lane set to its low 16 bits. */
-__attribute__((target("avx2"))) static inline __m256i twice(__m256i a) {
-    return _mm256_or_si256(a, _mm256_slli_epi32(a, 16));
-}
+#define AVX2 __attribute__((target("avx2")))
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2")))
 
-/* Eight pixels q mixed with p as q (256 - k) + p k per channel, rounded (`lerp`), k in each
-   16-bit lane. */
-__attribute__((target("avx2"))) static inline __m256i mix8(__m256i q, __m256i p, __m256i kk) {
-    const __m256i m = _mm256_set1_epi32(0x00FF00FF), half = _mm256_set1_epi16(0x80);
-    const __m256i agmask = _mm256_set1_epi32((int)0xFF00FF00), gg = _mm256_sub_epi16(_mm256_set1_epi16(256), kk);
-    __m256i rb = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(
-        _mm256_mullo_epi16(_mm256_and_si256(q, m), gg), _mm256_mullo_epi16(_mm256_and_si256(p, m), kk)), half), 8);
-    __m256i ag = _mm256_and_si256(_mm256_add_epi16(_mm256_add_epi16(
-        _mm256_mullo_epi16(_mm256_srli_epi16(q, 8), gg), _mm256_mullo_epi16(_mm256_srli_epi16(p, 8), kk)), half), agmask);
-    return _mm256_or_si256(rb, ag);
-}
+/* The per-pixel arithmetic at a vector width: W is the intrinsics' prefix (mm256, mm512), N
+   the register's bits, T its type. Each 32-bit lane holds a pixel, its channels worked on in
+   pairs in 16-bit halves (R with B, G with A). */
+#define PIXEL_ARITHMETIC(W, N, T, ATTR, MIX, BILERP)                                                       \
+    /* Pixels q mixed with p as q (256 - k) + p k per channel, rounded (`lerp`), k in each                 \
+       16-bit lane. */                                                                                     \
+    ATTR static inline T MIX(T q, T p, T kk) {                                                             \
+        const T m = _##W##_set1_epi32(0x00FF00FF), half = _##W##_set1_epi16(0x80);                         \
+        const T agmask = _##W##_set1_epi32((int)0xFF00FF00), gg = _##W##_sub_epi16(_##W##_set1_epi16(256), kk); \
+        T rb = _##W##_srli_epi16(_##W##_add_epi16(_##W##_add_epi16(                                         \
+            _##W##_mullo_epi16(_##W##_and_si##N(q, m), gg), _##W##_mullo_epi16(_##W##_and_si##N(p, m), kk)), half), 8); \
+        T ag = _##W##_and_si##N(_##W##_add_epi16(_##W##_add_epi16(                                          \
+            _##W##_mullo_epi16(_##W##_srli_epi16(q, 8), gg), _##W##_mullo_epi16(_##W##_srli_epi16(p, 8), kk)), half), agmask); \
+        return _##W##_or_si##N(rb, ag);                                                                    \
+    }                                                                                                      \
+    /* `bilinear` lane by lane: texels p00 p01 (a row) over p10 p11, at fractions fx, fy in the low 8      \
+       bits of each lane. Weights sum to 256, so a channel's sum of four products stays below 65536       \
+       and 16-bit multiplies give the same bytes as 32-bit ones. */                                        \
+    ATTR static inline T BILERP(T p00, T p01, T p10, T p11, T fx, T fy) {                                  \
+        const T m = _##W##_set1_epi32(0x00FF00FF), half = _##W##_set1_epi16(0x80);                         \
+        const T c255 = _##W##_set1_epi32(255), c256 = _##W##_set1_epi16(256), agmask = _##W##_set1_epi32((int)0xFF00FF00); \
+        T ax = _##W##_and_si##N(fx, c255), ay = _##W##_and_si##N(fy, c255);                                \
+        ax = _##W##_or_si##N(ax, _##W##_slli_epi32(ax, 16));                                               \
+        ay = _##W##_or_si##N(ay, _##W##_slli_epi32(ay, 16));                                               \
+        T w11 = _##W##_srli_epi16(_##W##_add_epi16(_##W##_mullo_epi16(ax, ay), _##W##_set1_epi16(128)), 8); \
+        T w01 = _##W##_sub_epi16(ax, w11), w10 = _##W##_sub_epi16(ay, w11);                                \
+        T w00 = _##W##_add_epi16(_##W##_sub_epi16(_##W##_sub_epi16(c256, ax), ay), w11);                    \
+        T rb = _##W##_srli_epi16(_##W##_add_epi16(_##W##_add_epi16(                                        \
+            _##W##_add_epi16(_##W##_mullo_epi16(_##W##_and_si##N(p00, m), w00), _##W##_mullo_epi16(_##W##_and_si##N(p01, m), w01)), \
+            _##W##_add_epi16(_##W##_mullo_epi16(_##W##_and_si##N(p10, m), w10), _##W##_mullo_epi16(_##W##_and_si##N(p11, m), w11))), half), 8); \
+        T ag = _##W##_and_si##N(_##W##_add_epi16(_##W##_add_epi16(                                         \
+            _##W##_add_epi16(_##W##_mullo_epi16(_##W##_srli_epi16(p00, 8), w00), _##W##_mullo_epi16(_##W##_srli_epi16(p01, 8), w01)), \
+            _##W##_add_epi16(_##W##_mullo_epi16(_##W##_srli_epi16(p10, 8), w10), _##W##_mullo_epi16(_##W##_srli_epi16(p11, 8), w11))), half), agmask); \
+        return _##W##_or_si##N(rb, ag);                                                                    \
+    }
 
-/* Eight pixels, the scalar arithmetic lane by lane. Each 32-bit lane holds two channels in
-   16-bit halves; weights sum to 256, so a channel's sum of four products stays below 65536 and
-   16-bit multiplies give the same bytes as 32-bit ones. The two texels side by side come in one
+PIXEL_ARITHMETIC(mm256, 256, __m256i, AVX2, mix8, bilerp8)
+PIXEL_ARITHMETIC(mm512, 512, __m512i, AVX512, mix16, bilerp16)
+
+/* Eight pixels, the scalar arithmetic lane by lane. The two texels side by side come in one
    64-bit gather; the indices go in as 0 1 4 5 | 2 3 6 7 so that the unpacked texels come out
    in order. */
-__attribute__((target("avx2")))
+AVX2
 static inline __m256i warp8(__m256i uu, __m256i vv, const uint32_t *texels, ptrdiff_t stride, __m256i q, __m256i kk) {
-    const __m256i m = _mm256_set1_epi32(0x00FF00FF), half = _mm256_set1_epi16(0x80);
-    const __m256i c128 = _mm256_set1_epi32(128), c255 = _mm256_set1_epi32(255), c256 = _mm256_set1_epi16(256);
-    const __m256i agmask = _mm256_set1_epi32((int)0xFF00FF00), order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+    const __m256i c128 = _mm256_set1_epi32(128), order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
     __m256i fx = _mm256_srai_epi32(_mm256_add_epi32(uu, c128), 8), fy = _mm256_srai_epi32(_mm256_add_epi32(vv, c128), 8);
     __m256i index = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srai_epi32(fy, 8), _mm256_set1_epi32((int)stride)),
                                      _mm256_srai_epi32(fx, 8));
@@ -167,23 +188,11 @@ static inline __m256i warp8(__m256i uu, __m256i vv, const uint32_t *texels, ptrd
     __m256i p01 = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 1, 3, 1)));
     __m256i p10 = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0)));
     __m256i p11 = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(3, 1, 3, 1)));
-    __m256i ax = twice(_mm256_and_si256(fx, c255)), ay = twice(_mm256_and_si256(fy, c255));
-    __m256i w11 = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(ax, ay), _mm256_set1_epi16(128)), 8);
-    __m256i w01 = _mm256_sub_epi16(ax, w11), w10 = _mm256_sub_epi16(ay, w11);
-    __m256i w00 = _mm256_add_epi16(_mm256_sub_epi16(_mm256_sub_epi16(c256, ax), ay), w11);
-#define MIX(a, b, c, d) _mm256_add_epi16(_mm256_add_epi16( \
-        _mm256_add_epi16(_mm256_mullo_epi16(a, w00), _mm256_mullo_epi16(b, w01)), \
-        _mm256_add_epi16(_mm256_mullo_epi16(c, w10), _mm256_mullo_epi16(d, w11))), half)
-    __m256i rb = _mm256_srli_epi16(MIX(_mm256_and_si256(p00, m), _mm256_and_si256(p01, m),
-                                       _mm256_and_si256(p10, m), _mm256_and_si256(p11, m)), 8);
-    __m256i ag = _mm256_and_si256(MIX(_mm256_srli_epi16(p00, 8), _mm256_srli_epi16(p01, 8),
-                                      _mm256_srli_epi16(p10, 8), _mm256_srli_epi16(p11, 8)), agmask);
-#undef MIX
-    __m256i p = _mm256_or_si256(rb, ag);
+    __m256i p = bilerp8(p00, p01, p10, p11, fx, fy);
     return _mm256_testz_si256(kk, kk) ? p : mix8(q, p, kk);
 }
 
-__attribute__((target("avx2")))
+AVX2
 static void warp_avx2(uint32_t *row, const WarpSegment *segments, int count, const uint32_t *texels,
                       ptrdiff_t stride, uint32_t k, ptrdiff_t ahead) {
     /* Positions fit in 32 bits inside a picture of at most 16384 texels a side: 2^30 in 1/65536. */
@@ -212,12 +221,9 @@ static void warp_avx2(uint32_t *row, const WarpSegment *segments, int count, con
 
 /* Sixteen pixels with AVX-512 (the first `count` of them, if fewer): warp8's arithmetic, twice
    as wide; the indices go in as 0 1 4 5 8 9 12 13 | 2 3 6 7 10 11 14 15 for the same reason. */
-#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2")))
 AVX512 static inline __m512i warp16(__m512i uu, __m512i vv, const uint32_t *texels, ptrdiff_t stride, __m512i q, __m512i kk,
                                     int mixing, int count) {
-    const __m512i m = _mm512_set1_epi32(0x00FF00FF), half = _mm512_set1_epi16(0x80);
-    const __m512i c128 = _mm512_set1_epi32(128), c255 = _mm512_set1_epi32(255), c256 = _mm512_set1_epi16(256);
-    const __m512i agmask = _mm512_set1_epi32((int)0xFF00FF00);
+    const __m512i c128 = _mm512_set1_epi32(128);
     const __m512i order = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
     __m512i fx = _mm512_srai_epi32(_mm512_add_epi32(uu, c128), 8), fy = _mm512_srai_epi32(_mm512_add_epi32(vv, c128), 8);
     __m512i index = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_srai_epi32(fy, 8), _mm512_set1_epi32((int)stride)),
@@ -237,29 +243,8 @@ AVX512 static inline __m512i warp16(__m512i uu, __m512i vv, const uint32_t *texe
     __m512i p01 = _mm512_castps_si512(_mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 1, 3, 1)));
     __m512i p10 = _mm512_castps_si512(_mm512_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0)));
     __m512i p11 = _mm512_castps_si512(_mm512_shuffle_ps(b0, b1, _MM_SHUFFLE(3, 1, 3, 1)));
-    __m512i ax = _mm512_and_si512(fx, c255), ay = _mm512_and_si512(fy, c255);
-    ax = _mm512_or_si512(ax, _mm512_slli_epi32(ax, 16));
-    ay = _mm512_or_si512(ay, _mm512_slli_epi32(ay, 16));
-    __m512i w11 = _mm512_srli_epi16(_mm512_add_epi16(_mm512_mullo_epi16(ax, ay), _mm512_set1_epi16(128)), 8);
-    __m512i w01 = _mm512_sub_epi16(ax, w11), w10 = _mm512_sub_epi16(ay, w11);
-    __m512i w00 = _mm512_add_epi16(_mm512_sub_epi16(_mm512_sub_epi16(c256, ax), ay), w11);
-#define MIX(a, b, c, d) _mm512_add_epi16(_mm512_add_epi16( \
-        _mm512_add_epi16(_mm512_mullo_epi16(a, w00), _mm512_mullo_epi16(b, w01)), \
-        _mm512_add_epi16(_mm512_mullo_epi16(c, w10), _mm512_mullo_epi16(d, w11))), half)
-    __m512i rb = _mm512_srli_epi16(MIX(_mm512_and_si512(p00, m), _mm512_and_si512(p01, m),
-                                       _mm512_and_si512(p10, m), _mm512_and_si512(p11, m)), 8);
-    __m512i ag = _mm512_and_si512(MIX(_mm512_srli_epi16(p00, 8), _mm512_srli_epi16(p01, 8),
-                                      _mm512_srli_epi16(p10, 8), _mm512_srli_epi16(p11, 8)), agmask);
-#undef MIX
-    __m512i p = _mm512_or_si512(rb, ag);
-    if (!mixing) return p;
-    /* mix8, sixteen wide */
-    const __m512i gg = _mm512_sub_epi16(c256, kk);
-    __m512i mrb = _mm512_srli_epi16(_mm512_add_epi16(_mm512_add_epi16(
-        _mm512_mullo_epi16(_mm512_and_si512(q, m), gg), _mm512_mullo_epi16(_mm512_and_si512(p, m), kk)), half), 8);
-    __m512i mag = _mm512_and_si512(_mm512_add_epi16(_mm512_add_epi16(
-        _mm512_mullo_epi16(_mm512_srli_epi16(q, 8), gg), _mm512_mullo_epi16(_mm512_srli_epi16(p, 8), kk)), half), agmask);
-    return _mm512_or_si512(mrb, mag);
+    __m512i p = bilerp16(p00, p01, p10, p11, fx, fy);
+    return mixing ? mix16(q, p, kk) : p;
 }
 
 AVX512 static void warp_avx512(uint32_t *row, const WarpSegment *segments, int count, const uint32_t *texels,
@@ -284,7 +269,7 @@ AVX512 static void warp_avx512(uint32_t *row, const WarpSegment *segments, int c
     }
 }
 
-__attribute__((target("avx2")))
+AVX2
 static void mix_avx2(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
     const __m256i kk = _mm256_set1_epi16((short)k);
     int i = 0;
@@ -295,7 +280,7 @@ static void mix_avx2(uint32_t *row, const uint32_t *src, int count, uint32_t k) 
     for (; i < count; i++) row[i] = lerp(row[i], src[i], k);
 }
 
-__attribute__((target("avx2")))
+AVX2
 static void fade_avx2(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
     const __m256i kk = _mm256_set1_epi16((short)k), opaque = _mm256_set1_epi32((int)0xFF000000);
     int i = 0;
