@@ -106,6 +106,16 @@ static inline void prefetch_ahead(const WarpSegment *g, const uint32_t *texels, 
     __builtin_prefetch((const void *)(last + (uintptr_t)(stride * 4)));
 }
 
+/* The bilinear sample at (fx, fy) in 1/256 texel, its second texel `right` texels across and
+   `down` texels below the first (1 and a row, or 0 at a picture's last column or row), put into
+   *out: as it is with k = 256, mixed in at k / 256 otherwise. */
+static inline void warp_pixel(uint32_t *out, const uint32_t *texels, ptrdiff_t stride, int64_t fx, int64_t fy,
+                              ptrdiff_t right, ptrdiff_t down, uint32_t k) {
+    const uint32_t *r0 = texels + (fy >> 8) * stride + (fx >> 8), *r1 = r0 + down;
+    uint32_t p = bilinear(r0[0], r0[right], r1[0], r1[right], (uint32_t)(fx & 255), (uint32_t)(fy & 255));
+    *out = k == 256 ? p : lerp(*out, p, k);
+}
+
 static void warp_scalar(uint32_t *row, const WarpSegment *segments, int count, const uint32_t *texels,
                         ptrdiff_t stride, uint32_t k, ptrdiff_t ahead) {
     (void)ahead;
@@ -113,10 +123,7 @@ static void warp_scalar(uint32_t *row, const WarpSegment *segments, int count, c
         int64_t u = segments[s].u, v = segments[s].v;
         uint32_t *out = row + segments[s].x;
         for (int i = 0; i < segments[s].n; i++) {
-            int64_t fx = (u + 128) >> 8, fy = (v + 128) >> 8;
-            const uint32_t *r0 = texels + (fy >> 8) * stride + (fx >> 8), *r1 = r0 + stride;
-            uint32_t p = bilinear(r0[0], r0[1], r1[0], r1[1], (uint32_t)(fx & 255), (uint32_t)(fy & 255));
-            out[i] = k == 256 ? p : lerp(out[i], p, k);
+            warp_pixel(out + i, texels, stride, (u + 128) >> 8, (v + 128) >> 8, 1, stride, k);
             u += segments[s].du;
             v += segments[s].dv;
         }
@@ -318,8 +325,6 @@ static int simd_level(void) {
     return answer;
 }
 
-static int has_avx2(void) { return simd_level() >= 2; }
-
 void segue_fill(uint32_t *pixels, size_t count, uint32_t value) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     /* The processor's string store: for large counts it writes whole cache lines without
@@ -332,14 +337,14 @@ void segue_fill(uint32_t *pixels, size_t count, uint32_t value) {
 
 void segue_mix_row(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-    if (has_avx2()) return mix_avx2(row, src, count, k);
+    if (simd_level() >= 2) return mix_avx2(row, src, count, k);
 #endif
     for (int i = 0; i < count; i++) row[i] = lerp(row[i], src[i], k);
 }
 
 void segue_fade_row(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-    if (has_avx2()) return fade_avx2(row, src, count, k);
+    if (simd_level() >= 2) return fade_avx2(row, src, count, k);
 #endif
     fade_scalar(row, src, count, k);
 }
@@ -350,7 +355,7 @@ typedef void (*WarpKernel)(uint32_t *, const WarpSegment *, int, const uint32_t 
 static WarpKernel warp_kernel(void) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (simd_level() >= 3) return warp_avx512;
-    if (has_avx2()) return warp_avx2;
+    if (simd_level() >= 2) return warp_avx2;
 #endif
     return warp_scalar;
 }
@@ -436,11 +441,7 @@ static void warp_clamped(uint32_t *row, const WarpSegment *g, int a, int b, cons
         fx = fx > high_x ? high_x : fx;
         fy = fy < low_y ? low_y : fy;
         fy = fy > high_y ? high_y : fy;
-        const uint32_t *r0 = texels + (fy >> 8) * stride, *r1 = fy < high_y ? r0 + stride : r0;
-        int64_t ix = fx >> 8, ix1 = fx < high_x ? ix + 1 : ix;
-        uint32_t p = bilinear(r0[ix], r0[ix1], r1[ix], r1[ix1], (uint32_t)(fx & 255), (uint32_t)(fy & 255));
-        uint32_t *out = row + g->x + i;
-        *out = k == 256 ? p : lerp(*out, p, k);
+        warp_pixel(row + g->x + i, texels, stride, fx, fy, fx < high_x, fy < high_y ? stride : 0, k);
     }
 }
 
