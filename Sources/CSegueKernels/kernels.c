@@ -6,22 +6,57 @@
 /* Positions are computed exactly as Swift computes them: no fused multiply-adds. */
 #pragma STDC FP_CONTRACT OFF
 
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define X86_SIMD 1
+#define AVX2 __attribute__((target("avx2")))
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2")))
+#endif
+
+static int simd_level(void);
+
+/* A loop written once in plain C (`static inline`, its arguments in one struct) compiled for
+ * each vector width the compiler may use: NAME_run calls the widest the CPU has. Integer or
+ * unfused float arithmetic, so every width gives the same bytes. */
+#ifdef X86_SIMD
+#define AT_EACH_WIDTH(NAME, ARGS)                                                  \
+    static void NAME##_scalar(const ARGS *a) { NAME(a); }                          \
+    AVX2 static void NAME##_avx2(const ARGS *a) { NAME(a); }                       \
+    AVX512 static void NAME##_avx512(const ARGS *a) { NAME(a); }                   \
+    static void NAME##_run(const ARGS *a) {                                        \
+        int level = simd_level();                                                  \
+        if (level >= 3) NAME##_avx512(a);                                          \
+        else if (level >= 2) NAME##_avx2(a);                                       \
+        else NAME##_scalar(a);                                                     \
+    }
+#else
+#define AT_EACH_WIDTH(NAME, ARGS) \
+    static void NAME##_run(const ARGS *a) { NAME(a); }
+#endif
+#define INLINE static inline __attribute__((always_inline))
+
 /* BT.709 luma in limited range (16...235) of one pixel, from 16 fractional bits. */
 static inline uint8_t luma(uint32_t p) {
     int32_t r = (int32_t)(p & 0xFF), g = (int32_t)((p >> 8) & 0xFF), b = (int32_t)((p >> 16) & 0xFF);
     return (uint8_t)((11966 * r + 40254 * g + 4064 * b + (16 << 16) + (1 << 15)) >> 16);
 }
 
-void segue_rgba_to_yuv420p(const uint32_t *rgba, int width, int first_pair, int last_pair,
-                           uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride,
-                           uint8_t *v, ptrdiff_t v_stride) {
-    for (int pair = first_pair; pair < last_pair; pair++) {
-        const uint32_t *restrict top = rgba + (size_t)(2 * pair) * (size_t)width;
-        const uint32_t *restrict bottom = top + width;
-        uint8_t *restrict y0 = y + (2 * pair) * y_stride;
-        uint8_t *restrict y1 = y0 + y_stride;
-        uint8_t *restrict cb = u + pair * u_stride;
-        uint8_t *restrict cr = v + pair * v_stride;
+typedef struct {
+    const uint32_t *rgba;
+    int width, first_pair, last_pair;
+    uint8_t *y, *u, *v;
+    ptrdiff_t y_stride, u_stride, v_stride;
+} YUVRows;
+
+INLINE void yuv_rows(const YUVRows *j) {
+    for (int pair = j->first_pair; pair < j->last_pair; pair++) {
+        const uint32_t *restrict top = j->rgba + (size_t)(2 * pair) * (size_t)j->width;
+        const uint32_t *restrict bottom = top + j->width;
+        uint8_t *restrict y0 = j->y + (2 * pair) * j->y_stride;
+        uint8_t *restrict y1 = y0 + j->y_stride;
+        uint8_t *restrict cb = j->u + pair * j->u_stride;
+        uint8_t *restrict cr = j->v + pair * j->v_stride;
+        int width = j->width;
         for (int x = 0; x < width; x++) y0[x] = luma(top[x]);
         for (int x = 0; x < width; x++) y1[x] = luma(bottom[x]);
         for (int i = 0; i < width / 2; i++) {
@@ -34,6 +69,14 @@ void segue_rgba_to_yuv420p(const uint32_t *rgba, int width, int first_pair, int 
             cr[i] = (uint8_t)((28784 * r - 26145 * g - 2639 * bl + (128 << 18) + (1 << 17)) >> 18);
         }
     }
+}
+AT_EACH_WIDTH(yuv_rows, YUVRows)
+
+void segue_rgba_to_yuv420p(const uint32_t *rgba, int width, int first_pair, int last_pair,
+                           uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride,
+                           uint8_t *v, ptrdiff_t v_stride) {
+    YUVRows job = {rgba, width, first_pair, last_pair, y, u, v, y_stride, u_stride, v_stride};
+    yuv_rows_run(&job);
 }
 
 /* ---- the warp span ------------------------------------------------------------------- */
@@ -131,11 +174,6 @@ static void warp_scalar(uint32_t *row, const WarpSegment *segments, int count, c
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
-
-#define AVX2 __attribute__((target("avx2")))
-#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2")))
-
 /* The per-pixel arithmetic at a vector width: W is the intrinsics' prefix (mm256, mm512), N
    the register's bits, T its type. Each 32-bit lane holds a pixel, its channels worked on in
    pairs in 16-bit halves (R with B, G with A). */
@@ -504,4 +542,126 @@ void segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *ma
         us[0] = us[count];
         vs[0] = vs[count];
     }
+}
+
+/* ---- Lanczos resampling ------------------------------------------------------------------ */
+
+/* Four channels of one pixel; loads and stores need only a float's alignment. */
+typedef float Float4 __attribute__((vector_size(16), aligned(4)));
+
+typedef struct {
+    const uint32_t *row;
+    ptrdiff_t low, high;
+    const SegueTaps *taps;
+    float *line, *out;
+} HorizontalPass;
+
+INLINE void horizontal_pass(const HorizontalPass *a) {
+    Float4 *line = (Float4 *)a->line, *out = (Float4 *)a->out;
+    for (ptrdiff_t x = a->low; x < a->high; x++) {
+        uint32_t p = a->row[x];
+        line[x] = (Float4){(float)(p & 0xFF), (float)((p >> 8) & 0xFF), (float)((p >> 16) & 0xFF), (float)(p >> 24)};
+    }
+    const SegueTaps *t = a->taps;
+    ptrdiff_t x = 0;
+    /* Four outputs side by side (four sums in flight instead of one waiting on the last), each
+       still summed in its taps' order: the taps all four have, then each one's remaining. */
+    enum { SIDE = 4 };
+    for (; x + SIDE <= t->outputs; x += SIDE) {
+        const Float4 *in[SIDE];
+        const float *w[SIDE];
+        Float4 sum[SIDE];
+        ptrdiff_t common = t->counts[x];
+        for (int j = 0; j < SIDE; j++) {
+            in[j] = line + t->starts[x + j];
+            w[j] = t->weights + t->offsets[x + j];
+            sum[j] = (Float4){0, 0, 0, 0};
+            if (t->counts[x + j] < common) common = t->counts[x + j];
+        }
+        for (ptrdiff_t k = 0; k < common; k++)
+            for (int j = 0; j < SIDE; j++) sum[j] = sum[j] + (Float4){w[j][k], w[j][k], w[j][k], w[j][k]} * in[j][k];
+        for (int j = 0; j < SIDE; j++) {
+            for (ptrdiff_t k = common; k < t->counts[x + j]; k++)
+                sum[j] = sum[j] + (Float4){w[j][k], w[j][k], w[j][k], w[j][k]} * in[j][k];
+            out[x + j] = sum[j];
+        }
+    }
+    for (; x < t->outputs; x++) {
+        const Float4 *in = line + t->starts[x];
+        const float *w = t->weights + t->offsets[x];
+        Float4 sum = {0, 0, 0, 0};
+        for (ptrdiff_t k = 0; k < t->counts[x]; k++) sum = sum + (Float4){w[k], w[k], w[k], w[k]} * in[k];
+        out[x] = sum;
+    }
+}
+AT_EACH_WIDTH(horizontal_pass, HorizontalPass)
+
+void segue_resample_row(const uint32_t *row, ptrdiff_t low, ptrdiff_t high, const SegueTaps *taps, float *line,
+                        float *out) {
+    HorizontalPass pass = {row, low, high, taps, line, out};
+    horizontal_pass_run(&pass);
+}
+
+/* Four pixels' sums rounded to whole levels, clamped to 0...255 and to a valid premultiplied
+ * pixel (no channel above alpha), packed. Truncation toward zero equals rounding down wherever
+ * the result survives the clamp to 0. */
+typedef float Float16 __attribute__((vector_size(64), aligned(4)));
+typedef int32_t Int16 __attribute__((vector_size(64), aligned(4)));
+typedef uint8_t Byte16 __attribute__((vector_size(16), aligned(1)));
+
+INLINE void pack_levels(const Float16 *sums, uint32_t *out) {
+    Int16 zero = {0};
+    Int16 t = __builtin_convertvector(*sums + 0.5f, Int16);
+    Int16 alpha = __builtin_shufflevector(t, t, 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15);
+    alpha = __builtin_elementwise_min(__builtin_elementwise_max(alpha, zero), zero + 255);
+    Int16 levels = __builtin_elementwise_min(__builtin_elementwise_max(t, zero), alpha);
+    Byte16 bytes = __builtin_convertvector(levels, Byte16);
+    memcpy(out, &bytes, sizeof bytes);
+}
+
+typedef struct {
+    const float *ring;
+    ptrdiff_t ring_rows, width, start, count;
+    const float *weights;
+    uint32_t *out;
+} VerticalPass;
+
+INLINE void vertical_pass(const VerticalPass *a) {
+    ptrdiff_t count = a->count, width = a->width, x = 0;
+    const float *first = a->ring;
+    /* Sixteen pixels at a time, their sums in registers. */
+    for (; x + 16 <= width; x += 16) {
+        Float16 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+        for (ptrdiff_t k = 0; k < count; k++) {
+            const float *in = first + ((a->start + k) % a->ring_rows) * width * 4 + 4 * x;
+            float w = a->weights[k];
+            s0 = s0 + w * *(const Float16 *)in;
+            s1 = s1 + w * *(const Float16 *)(in + 16);
+            s2 = s2 + w * *(const Float16 *)(in + 32);
+            s3 = s3 + w * *(const Float16 *)(in + 48);
+        }
+        pack_levels(&s0, a->out + x);
+        pack_levels(&s1, a->out + x + 4);
+        pack_levels(&s2, a->out + x + 8);
+        pack_levels(&s3, a->out + x + 12);
+    }
+    /* The last few, one at a time. */
+    for (; x < width; x++) {
+        Float4 sum = {0, 0, 0, 0};
+        for (ptrdiff_t k = 0; k < count; k++) {
+            float w = a->weights[k];
+            sum = sum + (Float4){w, w, w, w} * *(const Float4 *)(first + ((a->start + k) % a->ring_rows) * width * 4 + 4 * x);
+        }
+        Float16 four = {sum[0], sum[1], sum[2], sum[3]};
+        uint32_t packed[4];
+        pack_levels(&four, packed);
+        a->out[x] = packed[0];
+    }
+}
+AT_EACH_WIDTH(vertical_pass, VerticalPass)
+
+void segue_resample_column(const float *ring, ptrdiff_t ring_rows, ptrdiff_t width, ptrdiff_t start, ptrdiff_t count,
+                           const float *weights, uint32_t *out) {
+    VerticalPass pass = {ring, ring_rows, width, start, count, weights, out};
+    vertical_pass_run(&pass);
 }

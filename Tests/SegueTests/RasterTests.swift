@@ -134,6 +134,65 @@ struct RasterTests {
         #expect(Set(out.pixels) == [image.pixels[0]])
     }
 
+    @Test("resampling gives exactly the single-precision sums written out one pixel at a time: shrinking, enlarging, crops, alpha, odd sizes",
+          arguments: [(97, 61, Rect(x: 0, y: 0, width: 97, height: 61), 37, 23),          // shrink both ways
+                      (97, 61, Rect(x: 3.25, y: 5.5, width: 40.5, height: 30), 121, 90),   // enlarge a crop
+                      (64, 300, Rect(x: 10, y: 0, width: 44, height: 300), 19, 17),        // tall, shrink 17x: long windows
+                      (33, 9, Rect(x: 0, y: 0, width: 33, height: 9), 50, 5),              // one way each
+                      (17, 17, Rect(x: 0.5, y: 0.5, width: 16, height: 16), 1, 1)])
+    func resampleMatchesReference(width: Int, height: Int, crop: Rect, outWidth: Int, outHeight: Int) {
+        var seed: UInt64 = 0x2545F4914F6CDD1D &+ UInt64(width * 1000 + outWidth)
+        let pixels = (0..<(width * height)).map { _ -> UInt32 in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let bits = UInt32(truncatingIfNeeded: seed >> 24)
+            let alpha = bits >> 24 < 64 ? 255 : bits >> 24   // mostly translucent, a quarter opaque
+            func channel(_ shift: UInt32) -> UInt32 { (bits >> shift & 0xFF) * alpha / 255 }
+            return channel(0) | channel(8) << 8 | channel(16) << 16 | alpha << 24
+        }
+        let image = Image(width: width, height: height, pixels: pixels)
+        let out = image.resampled(from: crop, width: outWidth, height: outHeight)
+        let expected = referenceResample(image, crop: crop, width: outWidth, height: outHeight)
+        let differing = (0..<min(out.pixels.count, expected.count)).filter { out.pixels[$0] != expected[$0] }
+        #expect(out.pixels.count == expected.count && differing.isEmpty,
+                "\(differing.count) pixels differ, the first at index \(differing.first ?? -1)")
+    }
+
+    /// Lanczos resampling as `Image.resampled` defines it, one pixel and one tap at a time:
+    /// each sum from 0 in the taps' order, every product and sum rounded to Float.
+    func referenceResample(_ image: Image, crop: Rect, width: Int, height: Int) -> [UInt32] {
+        let horizontal = FilterTaps(inputCount: image.width, from: crop.minX, length: crop.width, outputCount: width)
+        let vertical = FilterTaps(inputCount: image.height, from: crop.minY, length: crop.height, outputCount: height)
+        func unpack(_ p: UInt32) -> [Float] { [Float(p & 0xFF), Float(p >> 8 & 0xFF), Float(p >> 16 & 0xFF), Float(p >> 24)] }
+        var middle = [[Float]](repeating: [], count: image.height * width)
+        for row in 0..<image.height {
+            for x in 0..<width {
+                var sum: [Float] = [0, 0, 0, 0]
+                for k in 0..<horizontal.counts[x] {
+                    let w = horizontal.weights[horizontal.offsets[x] + k]
+                    let texel = unpack(image.pixels[row * image.width + horizontal.starts[x] + k])
+                    for c in 0..<4 { sum[c] = sum[c] + w * texel[c] }
+                }
+                middle[row * width + x] = sum
+            }
+        }
+        var out: [UInt32] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum: [Float] = [0, 0, 0, 0]
+                for k in 0..<vertical.counts[y] {
+                    let w = vertical.weights[vertical.offsets[y] + k]
+                    let value = middle[(vertical.starts[y] + k) * width + x]
+                    for c in 0..<4 { sum[c] = sum[c] + w * value[c] }
+                }
+                let levels = sum.map { Int32($0 + 0.5) }   // toward zero
+                let alpha = min(max(levels[3], 0), 255)
+                let rgb = levels[0..<3].map { UInt32(min(max($0, 0), alpha)) }
+                out.append(rgb[0] | rgb[1] << 8 | rgb[2] << 16 | UInt32(alpha) << 24)
+            }
+        }
+        return out
+    }
+
     @Test("shrinking averages: a fine checkerboard becomes even gray, not aliased stripes")
     func shrinkAverages() {
         let image = makeImage(width: 64, height: 64) { x, y in (x + y) % 2 == 0 ? (255, 255, 255) : (0, 0, 0) }

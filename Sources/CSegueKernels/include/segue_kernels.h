@@ -52,6 +52,29 @@ void segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *ma
                     const uint32_t *texels, ptrdiff_t stride, int64_t low_x, int64_t high_x,
                     int64_t low_y, int64_t high_y, uint32_t k);
 
+/* Lanczos resampling's two passes over four float channels per pixel (R, G, B, A), each sum
+ * over its taps in their order, starting from 0, every product and sum rounded to float (no
+ * fused multiply-adds): the same results at every vector width. `SegueTaps` lists, for each
+ * of `outputs` samples, its first input, its number of taps and where its weights start. */
+typedef struct {
+    const ptrdiff_t *starts, *counts, *offsets;
+    const float *weights;
+    ptrdiff_t outputs;
+} SegueTaps;
+
+/* The horizontal pass of one picture row: columns [low, high) of `row` to floats in `line`
+ * (four floats per column, indexed by column), then each output x's weighted sum of its taps
+ * into out[4x...4x+3]. */
+void segue_resample_row(const uint32_t *row, ptrdiff_t low, ptrdiff_t high, const SegueTaps *taps, float *line,
+                        float *out);
+
+/* The vertical pass of one output row: the weighted sum of `count` rows of `width` pixels,
+ * row k being row (start + k) mod ring_rows of `ring` (four floats per pixel), each pixel's
+ * channels rounded to whole levels, clamped to 0...255 and to at most its alpha, packed into
+ * out[x] (R in the low byte). */
+void segue_resample_column(const float *ring, ptrdiff_t ring_rows, ptrdiff_t width, ptrdiff_t start, ptrdiff_t count,
+                           const float *weights, uint32_t *out);
+
 #ifdef __cplusplus
 }
 #endif

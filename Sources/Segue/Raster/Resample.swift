@@ -1,3 +1,4 @@
+import CSegueKernels
 import Foundation
 
 /// The taps of a 1D resampling filter: for each output sample, the first input index and
@@ -37,6 +38,21 @@ struct FilterTaps {
         }
     }
 
+    /// The taps as the C kernels read them, valid inside `body`.
+    func withKernelTaps<R>(_ body: (UnsafePointer<SegueTaps>) -> R) -> R {
+        starts.withUnsafeBufferPointer { s in
+            counts.withUnsafeBufferPointer { c in
+                offsets.withUnsafeBufferPointer { o in
+                    weights.withUnsafeBufferPointer { w in
+                        var taps = SegueTaps(starts: s.baseAddress, counts: c.baseAddress, offsets: o.baseAddress,
+                                             weights: w.baseAddress, outputs: s.count)
+                        return body(&taps)
+                    }
+                }
+            }
+        }
+    }
+
     static func lanczos3(_ x: Double) -> Double {
         let ax = abs(x)
         if ax < 1e-12 { return 1 }
@@ -50,8 +66,9 @@ extension Image {
     /// The part `source` of this image (in pixels, fractions allowed) resampled to
     /// `width` x `height` with a Lanczos-3 filter, in premultiplied alpha.
     ///
-    /// Two passes over four channels at once in single precision, the same operations in the
-    /// same order on every x86-64 or arm64 machine, so the result is the same everywhere.
+    /// Two passes over four channels at once in single precision (`segue_resample_row` and
+    /// `segue_resample_column`), the same operations in the same order on every machine and at
+    /// every vector width, so the result is the same everywhere.
     public func resampled(from source: Rect, width outWidth: Int, height outHeight: Int) -> Image {
         precondition(outWidth > 0 && outHeight > 0)
         if source == Rect(size: size) && outWidth == width && outHeight == height { return self }
@@ -62,65 +79,34 @@ extension Image {
         // windows only move down), into a ring of as many rows as the longest window: a few
         // hundred kilobytes instead of every source row at the output's width.
         let ring = vertical.counts.max()!
-        let middle = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: ring * outWidth)
-        let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(width, outWidth))
+        let middle = UnsafeMutablePointer<Float>.allocate(capacity: 4 * ring * outWidth)
+        let line = UnsafeMutablePointer<Float>.allocate(capacity: 4 * width)
         defer { middle.deallocate(); line.deallocate() }
         var next = vertical.starts.first!   // the next source row to filter horizontally
         // Only the columns the horizontal taps read are unpacked (a crop reads part of a row).
         let lowColumn = horizontal.starts.min()!
         let highColumn = zip(horizontal.starts, horizontal.counts).map { $0 + $1 }.max()!
 
-        var result = [UInt32](repeating: 0, count: outWidth * outHeight)
-        horizontal.weights.withUnsafeBufferPointer { hw in
-            vertical.weights.withUnsafeBufferPointer { vw in
-                pixels.withUnsafeBufferPointer { src in
-                    result.withUnsafeMutableBufferPointer { dst in
+        let result = [UInt32](unsafeUninitializedCapacity: outWidth * outHeight) { dst, initialized in
+            horizontal.withKernelTaps { taps in
+                vertical.weights.withUnsafeBufferPointer { vw in
+                    pixels.withUnsafeBufferPointer { src in
                         for y in 0..<outHeight {
-                            let start = vertical.starts[y], count = vertical.counts[y], offset = vertical.offsets[y]
+                            let start = vertical.starts[y], count = vertical.counts[y]
                             next = max(next, start)
                             while next < start + count {
-                                let row = src.baseAddress! + next * width
-                                for x in lowColumn..<highColumn { line[x] = Image.unpack(row[x]) }
-                                let out = middle + (next % ring) * outWidth
-                                for x in 0..<outWidth {
-                                    let first = horizontal.starts[x], taps = horizontal.offsets[x]
-                                    var sum = SIMD4<Float>()
-                                    for k in 0..<horizontal.counts[x] { sum += hw[taps + k] * line[first + k] }
-                                    out[x] = sum
-                                }
+                                segue_resample_row(src.baseAddress! + next * width, lowColumn, highColumn, taps, line,
+                                                   middle + 4 * (next % ring) * outWidth)
                                 next += 1
                             }
-                            for x in 0..<outWidth { line[x] = SIMD4<Float>() }
-                            for k in 0..<count {
-                                let w = vw[offset + k], row = middle + ((start + k) % ring) * outWidth
-                                for x in 0..<outWidth { line[x] += w * row[x] }
-                            }
-                            let out = dst.baseAddress! + y * outWidth
-                            for x in 0..<outWidth { out[x] = Image.pack(line[x]) }
+                            segue_resample_column(middle, ring, outWidth, start, count, vw.baseAddress! + vertical.offsets[y],
+                                                  dst.baseAddress! + y * outWidth)
                         }
                     }
                 }
             }
+            initialized = outWidth * outHeight
         }
         return Image(width: outWidth, height: outHeight, pixels: result)
-    }
-
-    @inline(__always)
-    static func unpack(_ p: UInt32) -> SIMD4<Float> {
-        SIMD4(Float(p & 0xFF), Float((p >> 8) & 0xFF), Float((p >> 16) & 0xFF), Float(p >> 24))
-    }
-
-    /// Rounded to whole levels, clamped to 0...255 and to a valid premultiplied pixel (no
-    /// channel above alpha).
-    /// (Truncation toward zero equals rounding down wherever the result survives the clamp
-    /// to 0 and up, and it is one instruction, where rounding down is a libm call per lane on
-    /// x86-64's baseline.)
-    @inline(__always)
-    static func pack(_ v: SIMD4<Float>) -> UInt32 {
-        let w = v + 0.5
-        let t = SIMD4<Int32>(Int32(w.x), Int32(w.y), Int32(w.z), Int32(w.w))
-        let a = min(max(t.w, 0), 255)
-        let c = t.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: a))
-        return UInt32(c.x) | UInt32(c.y) << 8 | UInt32(c.z) << 16 | UInt32(a) << 24
     }
 }
