@@ -1,5 +1,6 @@
 import CSegueKernels
 import Dispatch
+import Synchronization
 
 /// An RGBA frame the compositor draws into: premultiplied, 8 bits per channel, rows packed.
 ///
@@ -94,9 +95,16 @@ public struct Compositor: Sendable {
         if workers == 1 {
             for band in 0..<bands { draw(band) }
         } else {
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                var band = worker
-                while band < bands { draw(band); band += workers }
+            // Each worker takes the next band not yet taken: a worker that starts late (a
+            // thread waking up) or runs slower leaves more bands to the others instead of
+            // keeping them waiting for its share.
+            let next = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while true {
+                    let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard band < bands else { return }
+                    draw(band)
+                }
             }
         }
     }
