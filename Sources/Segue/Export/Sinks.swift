@@ -101,8 +101,9 @@ final class StagedFile {
 public final class MP4Sink: FrameSink {
     private let file: StagedFile
     private var encoder: OpaquePointer?
-    /// Bands converted to YUV at once.
-    private let conversionThreads = 2
+    /// Bands converted to YUV at once: one, on the thread that sends the frame. The conversion
+    /// takes under a millisecond, less than waiting for a second thread the encoder keeps busy.
+    private let conversionThreads = 1
 
     /// `fingerprint`, if given, is kept in the file's metadata (see `Fingerprint`); an
     /// existing file at `path` is replaced only with `replace`.
