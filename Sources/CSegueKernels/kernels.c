@@ -556,6 +556,12 @@ typedef struct {
     float *line, *out;
 } HorizontalPass;
 
+/* sum plus taps [from, to) of one output: weight k times input k, in order. */
+INLINE Float4 add_taps(Float4 sum, const Float4 *in, const float *w, ptrdiff_t from, ptrdiff_t to) {
+    for (ptrdiff_t k = from; k < to; k++) sum = sum + (Float4){w[k], w[k], w[k], w[k]} * in[k];
+    return sum;
+}
+
 INLINE void horizontal_pass(const HorizontalPass *a) {
     Float4 *line = (Float4 *)a->line, *out = (Float4 *)a->out;
     for (ptrdiff_t x = a->low; x < a->high; x++) {
@@ -580,19 +586,10 @@ INLINE void horizontal_pass(const HorizontalPass *a) {
         }
         for (ptrdiff_t k = 0; k < common; k++)
             for (int j = 0; j < SIDE; j++) sum[j] = sum[j] + (Float4){w[j][k], w[j][k], w[j][k], w[j][k]} * in[j][k];
-        for (int j = 0; j < SIDE; j++) {
-            for (ptrdiff_t k = common; k < t->counts[x + j]; k++)
-                sum[j] = sum[j] + (Float4){w[j][k], w[j][k], w[j][k], w[j][k]} * in[j][k];
-            out[x + j] = sum[j];
-        }
+        for (int j = 0; j < SIDE; j++) out[x + j] = add_taps(sum[j], in[j], w[j], common, t->counts[x + j]);
     }
-    for (; x < t->outputs; x++) {
-        const Float4 *in = line + t->starts[x];
-        const float *w = t->weights + t->offsets[x];
-        Float4 sum = {0, 0, 0, 0};
-        for (ptrdiff_t k = 0; k < t->counts[x]; k++) sum = sum + (Float4){w[k], w[k], w[k], w[k]} * in[k];
-        out[x] = sum;
-    }
+    for (; x < t->outputs; x++)
+        out[x] = add_taps((Float4){0, 0, 0, 0}, line + t->starts[x], t->weights + t->offsets[x], 0, t->counts[x]);
 }
 AT_EACH_WIDTH(horizontal_pass, HorizontalPass)
 

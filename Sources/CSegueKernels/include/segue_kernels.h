@@ -1,7 +1,8 @@
 /*
  * segue_kernels: Segue's per-pixel loops that the C compiler vectorizes better than Swift
- * does. Plain integer C, the same arithmetic on every machine, so the bytes do not depend on
- * the CPU or on which vector instructions the compiler chose.
+ * does. Plain C, integer or single precision without fused multiply-adds, the same arithmetic
+ * on every machine, so the bytes do not depend on the CPU or on which vector instructions the
+ * compiler chose.
  */
 #ifndef SEGUE_KERNELS_H
 #define SEGUE_KERNELS_H
