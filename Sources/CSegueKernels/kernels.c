@@ -625,12 +625,14 @@ typedef struct {
 
 INLINE void vertical_pass(const VerticalPass *a) {
     ptrdiff_t count = a->count, width = a->width, x = 0;
-    const float *first = a->ring;
+    /* Tap k reads ring row (start + k) mod ring_rows: the first found once, the next ones by
+       stepping and wrapping (no division per tap). */
+    const ptrdiff_t first_row = a->start % a->ring_rows, row_floats = width * 4;
     /* Sixteen pixels at a time, their sums in registers. */
     for (; x + 16 <= width; x += 16) {
         Float16 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
-        for (ptrdiff_t k = 0; k < count; k++) {
-            const float *in = first + ((a->start + k) % a->ring_rows) * width * 4 + 4 * x;
+        for (ptrdiff_t k = 0, r = first_row; k < count; k++, r = r + 1 == a->ring_rows ? 0 : r + 1) {
+            const float *in = a->ring + r * row_floats + 4 * x;
             float w = a->weights[k];
             s0 = s0 + w * *(const Float16 *)in;
             s1 = s1 + w * *(const Float16 *)(in + 16);
@@ -645,9 +647,9 @@ INLINE void vertical_pass(const VerticalPass *a) {
     /* The last few, one at a time. */
     for (; x < width; x++) {
         Float4 sum = {0, 0, 0, 0};
-        for (ptrdiff_t k = 0; k < count; k++) {
+        for (ptrdiff_t k = 0, r = first_row; k < count; k++, r = r + 1 == a->ring_rows ? 0 : r + 1) {
             float w = a->weights[k];
-            sum = sum + (Float4){w, w, w, w} * *(const Float4 *)(first + ((a->start + k) % a->ring_rows) * width * 4 + 4 * x);
+            sum = sum + (Float4){w, w, w, w} * *(const Float4 *)(a->ring + r * row_floats + 4 * x);
         }
         Float16 four = {sum[0], sum[1], sum[2], sum[3]};
         uint32_t packed[4];
