@@ -218,7 +218,7 @@ struct YUVConversionTests {
             u.withUnsafeMutableBufferPointer { up in
                 v.withUnsafeMutableBufferPointer { vp in
                     frame.convert(to: YUVPlanes(y: yp.baseAddress!, yStride: width, u: up.baseAddress!, uStride: width / 2,
-                                                v: vp.baseAddress!, vStride: width / 2), threads: 2)
+                                                v: vp.baseAddress!, vStride: width / 2))
                 }
             }
         }

@@ -101,9 +101,6 @@ final class StagedFile {
 public final class MP4Sink: FrameSink {
     private let file: StagedFile
     private var encoder: OpaquePointer?
-    /// Bands converted to YUV at once: one, on the thread that sends the frame. The conversion
-    /// takes under a millisecond, less than waiting for a second thread the encoder keeps busy.
-    private let conversionThreads = 1
 
     /// `fingerprint`, if given, is kept in the file's metadata (see `Fingerprint`); an
     /// existing file at `path` is replaced only with `replace`.
@@ -153,13 +150,15 @@ public final class MP4Sink: FrameSink {
     public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
         var error = SegueAVError()
         if !repeated {
+            // Converted on this thread: under a millisecond a 1080x1920 frame, less than handing
+            // half of it to a second thread the encoder keeps busy.
             var planes: [UnsafeMutablePointer<UInt8>?] = [nil, nil, nil]
             var strides: [Int32] = [0, 0, 0]
             guard segue_encoder_planes(encoder, &planes, &strides, &error) == 0 else {
                 throw ExportError.encoder(path: file.target, reason: error.text)
             }
             frame.convert(to: YUVPlanes(y: planes[0]!, yStride: Int(strides[0]), u: planes[1]!, uStride: Int(strides[1]),
-                                        v: planes[2]!, vStride: Int(strides[2])), threads: conversionThreads)
+                                        v: planes[2]!, vStride: Int(strides[2])))
         }
         // The same frame again (a still hold) is sent without converting it again.
         guard segue_encoder_send(encoder, &error) == 0 else { throw ExportError.encoder(path: file.target, reason: error.text) }

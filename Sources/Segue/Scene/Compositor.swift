@@ -5,7 +5,7 @@ import Synchronization
 /// An RGBA frame the compositor draws into: premultiplied, 8 bits per channel, rows packed.
 ///
 /// Its pixels are raw memory that several threads write at once, each its own band of rows
-/// (the compositor and the YUV conversion cut the frame so), and that one thread at a time
+/// (the compositor cuts the frame so), and that one thread at a time
 /// reads whole after that: the compiler cannot check that discipline, hence unchecked.
 public final class FrameBuffer: @unchecked Sendable {
     public let width: Int
