@@ -23,6 +23,35 @@ struct CompositorTests {
         #expect(bytes(storiesFrame(progress: progress, threads: 8)) == one)
     }
 
+    @Test("no pixel depends on what the frame held before: the background is left out only under opaque faces",
+          arguments: TransitionRegistry.all.map { $0.init(ParameterValues()) as any Transition })
+    func leftoversNeverShow(_ transition: any Transition) {
+        // Pictures of different sizes and shapes: faces fill, fit and tilt at fractional edges.
+        let images = [makeImage(width: 90, height: 160) { x, y in (UInt8(x * 2), UInt8(y), 200) },
+                      makeImage(width: 120, height: 70) { x, y in (UInt8(y * 3), UInt8(x * 2), 40) },
+                      makeImage(width: 45, height: 80) { x, y in ((x / 5 + y / 5) % 2 == 0 ? 250 : 10, 90, UInt8(x * 5)) }]
+        let pages = images.enumerated().map { i, image in
+            var page = Layer(frame: canvas.bounds)
+            page.contents = picture(image)
+            page.contentsGravity = i == 1 ? .fit : .fill
+            return page
+        }
+        let steps = transition.screenCount(pages: pages.count) - 1
+        for step in 0..<steps {
+            for progress in [0, 0.07, 0.31, 0.5, 0.74, 0.96] {
+                let scene = transition.scene(step: step, progress: progress, pages: pages, bounds: canvas.bounds)
+                let fresh = Compositor(threads: 2).render(scene, canvas: canvas)
+                for leftover: UInt32 in [0x7F3A_91C5, 0xFFFF_FFFF] {
+                    let reused = FrameBuffer(width: canvas.width, height: canvas.height)
+                    reused.pixels.update(repeating: leftover, count: canvas.width * canvas.height)
+                    try! Compositor(threads: 2).render(scene, canvas: canvas, pictures: TestPictures.cache, into: reused)
+                    let differing = zip(bytes(fresh), bytes(reused)).filter { $0 != $1 }.count
+                    #expect(differing == 0, "\(type(of: transition).name) step \(step) at \(progress): \(differing) bytes show the frame's old \(String(leftover, radix: 16))")
+                }
+            }
+        }
+    }
+
     @Test("an image at its own pixel size is copied exactly")
     func exactCopy() {
         let image = makeImage(width: 90, height: 160) { x, y in (UInt8(x), UInt8(y), UInt8((x * y) % 256)) }

@@ -282,19 +282,45 @@ struct PreparedPolygon: Sendable {
             return
         }
         for y in lo..<hi {
+            guard let (outer, inner) = spans(row: y, width: width) else { continue }
             // Each edge's distance from the centers along this row is k + nx * (x + 0.5).
-            let yc = Double(y) + 0.5
-            let k = ny * yc + c
-            guard let outer = self.outer.pixels(yc, inclusive: false, width: width) else { continue }
-            let inner = self.inner.pixels(yc, inclusive: true, width: width) ?? (outer.lowerBound..<outer.lowerBound)
-            let innerLo = min(max(inner.lowerBound, outer.lowerBound), outer.upperBound)
-            let innerHi = min(max(inner.upperBound, innerLo), outer.upperBound)
+            let k = ny * (Double(y) + 0.5) + c
             let row = frame + y * width
-
-            edgePixels(source, outer.lowerBound..<innerLo, y: y, k: k, fullK: fullK, row: row)
-            source.fill(row, y: y, x0: innerLo, x1: innerHi, k: fullK)
-            edgePixels(source, innerHi..<outer.upperBound, y: y, k: k, fullK: fullK, row: row)
+            edgePixels(source, outer.lowerBound..<inner.lowerBound, y: y, k: k, fullK: fullK, row: row)
+            source.fill(row, y: y, x0: inner.lowerBound, x1: inner.upperBound, k: fullK)
+            edgePixels(source, inner.upperBound..<outer.upperBound, y: y, k: k, fullK: fullK, row: row)
         }
+    }
+
+    /// The pixels of row `y` that the polygon touches (outer) and, within them, those wholly
+    /// inside it (inner), for a polygon that is not an upright rectangle.
+    @inline(__always)
+    private func spans(row y: Int, width: Int) -> (outer: Range<Int>, inner: Range<Int>)? {
+        let yc = Double(y) + 0.5
+        guard let outer = self.outer.pixels(yc, inclusive: false, width: width) else { return nil }
+        let inner = self.inner.pixels(yc, inclusive: true, width: width) ?? (outer.lowerBound..<outer.lowerBound)
+        let innerLo = min(max(inner.lowerBound, outer.lowerBound), outer.upperBound)
+        return (outer, innerLo..<min(max(inner.upperBound, innerLo), outer.upperBound))
+    }
+
+    /// Columns that `draw` paints from the source alone, at full coverage, on every row of
+    /// `band` (a source that is opaque at full opacity replaces whatever is beneath them), if
+    /// any. Exact for an upright rectangle; otherwise from the band's first and last rows:
+    /// the pixel centers wholly inside a convex polygon form a convex set, so a column inside
+    /// on both rows is inside on every row between. One column is given up at either end so
+    /// that rounding in the rows between cannot matter.
+    func innerColumns(band: Range<Int>, width: Int) -> Range<Int>? {
+        guard !band.isEmpty, rows.lowerBound <= band.lowerBound, band.upperBound <= rows.upperBound else { return nil }
+        if let box = rectangle {
+            // drawRectangle's rows wholly inside, and its columns wholly inside.
+            guard box.top <= Double(band.lowerBound), box.bottom >= Double(band.upperBound) else { return nil }
+            let columns = PreparedPolygon.columns(box, width: width)
+            return columns.inner.isEmpty ? nil : columns.inner
+        }
+        guard let first = spans(row: band.lowerBound, width: width)?.inner,
+              let last = spans(row: band.upperBound - 1, width: width)?.inner else { return nil }
+        let lo = max(first.lowerBound, last.lowerBound) + 1, hi = min(first.upperBound, last.upperBound) - 1
+        return lo < hi ? lo..<hi : nil
     }
 
     /// Whether every pixel of `rows` (all `width` columns) lies wholly inside the polygon.
@@ -323,14 +349,20 @@ struct PreparedPolygon: Sendable {
         return (left, right, top, bottom)
     }
 
+    /// An upright rectangle's columns that it touches, and within them those wholly inside it.
+    private static func columns(_ box: (left: Double, right: Double, top: Double, bottom: Double), width: Int) -> (touched: Range<Int>, inner: Range<Int>) {
+        let first = max(0, Int(box.left.rounded(.down))), end = max(min(width, Int(box.right.rounded(.up))), first)
+        let innerLo = min(max(Int(box.left.rounded(.up)), first), end), innerHi = max(min(Int(box.right.rounded(.down)), end), innerLo)
+        return (first..<end, innerLo..<innerHi)
+    }
+
     @inline(__always)
     private func drawRectangle<S: PixelSource>(_ box: (left: Double, right: Double, top: Double, bottom: Double), _ source: S,
                                                into frame: UnsafeMutablePointer<UInt32>, width: Int, rows: Range<Int>, fullK: UInt32) {
         @inline(__always) func overlap(_ i: Int, _ a: Double, _ b: Double) -> Double { min(max(min(Double(i) + 1, b) - max(Double(i), a), 0), 1) }
-        let first = max(0, Int(box.left.rounded(.down))), end = min(width, Int(box.right.rounded(.up)))
-        guard first < end else { return }
-        // Columns wholly inside, and the partly covered ones at either end.
-        let innerLo = min(max(Int(box.left.rounded(.up)), first), end), innerHi = max(min(Int(box.right.rounded(.down)), end), innerLo)
+        let (touched, inner) = PreparedPolygon.columns(box, width: width)
+        guard !touched.isEmpty else { return }
+        let first = touched.lowerBound, end = touched.upperBound, innerLo = inner.lowerBound, innerHi = inner.upperBound
         for y in rows {
             let down = overlap(y, box.top, box.bottom)
             guard down > 0 else { continue }

@@ -80,6 +80,8 @@ public struct Compositor: Sendable {
         precondition(frame.width == canvas.width && frame.height == canvas.height, "frame and canvas differ in size")
         let items = CompiledItem.compile(try root.drawList(scale: canvas.scale, pictures: pictures), canvas: canvas)
         let background = canvas.background.premultipliedPixel
+        // Polygons that replace the pixels wholly inside them: no background is needed there.
+        let covers = items.compactMap(\.cover)
         let bands = (canvas.height + Compositor.bandHeight - 1) / Compositor.bandHeight
         let workers = min(threads, bands)
         let draw: @Sendable (Int) -> Void = { band in
@@ -88,7 +90,7 @@ public struct Compositor: Sendable {
             // seen: drawing starts there (a full-screen page or picture), the background too.
             let top = items.lastIndex { $0.hides(rows: rows, width: canvas.width) }
             if top == nil {
-                segue_fill(frame.pixels + rows.lowerBound * canvas.width, rows.count * canvas.width, background)
+                Compositor.fill(frame.pixels, width: canvas.width, rows: rows, with: background, around: covers)
             }
             for item in items[(top ?? 0)...] { item.draw(into: frame.pixels, width: canvas.width, band: rows) }
         }
@@ -106,6 +108,33 @@ public struct Compositor: Sendable {
                     draw(band)
                 }
             }
+        }
+    }
+
+    /// Fills `rows` with the background, except the columns wholly inside one of `covers`
+    /// on all of them (they are drawn over whatever lies under them, so a fill there would
+    /// never show).
+    static func fill(_ frame: UnsafeMutablePointer<UInt32>, width: Int, rows: Range<Int>, with background: UInt32,
+                     around covers: [PreparedPolygon]) {
+        var spans: [Range<Int>] = []
+        for i in covers.indices {
+            if let span = covers[i].innerColumns(band: rows, width: width) { spans.append(span) }
+        }
+        guard !spans.isEmpty else {
+            segue_fill(frame + rows.lowerBound * width, rows.count * width, background)
+            return
+        }
+        // The columns left uncovered, in order.
+        spans.sort { $0.lowerBound < $1.lowerBound }
+        var gaps: [Range<Int>] = []
+        var x = 0
+        for span in spans {
+            if span.lowerBound > x { gaps.append(x..<span.lowerBound) }
+            x = max(x, span.upperBound)
+        }
+        if x < width { gaps.append(x..<width) }
+        for y in rows {
+            for gap in gaps { segue_fill(frame + y * width + gap.lowerBound, gap.count, background) }
         }
     }
 
@@ -194,10 +223,16 @@ enum CompiledItem: Sendable {
         return nil
     }
 
+    /// The polygon of an item that paints the pixels wholly inside it with an opaque color,
+    /// whatever lies under them.
+    var cover: PreparedPolygon? {
+        guard case .polygon(let quad) = self, quad.paint.isOpaque, quad.clips.isEmpty, quad.quad.opacity >= 1 else { return nil }
+        return quad.quad
+    }
+
     /// Whether the item paints every pixel of `rows` with an opaque color, whatever lies under it.
     func hides(rows: Range<Int>, width: Int) -> Bool {
-        guard case .polygon(let quad) = self else { return false }
-        return quad.paint.isOpaque && quad.clips.isEmpty && quad.quad.opacity >= 1 && quad.quad.covers(rows: rows, width: width)
+        cover?.covers(rows: rows, width: width) ?? false
     }
 
     func draw(into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
