@@ -133,6 +133,21 @@ typedef struct {
     int x, n;
 } WarpSegment;
 
+enum { CHUNK = 64, AHEAD = 4 };
+
+/* A chunk of a row's segments, field by field (the planning loop fills them a vector at a
+   time); segment s is pixels x[s] ... x[s] + n[s] - 1, none when n[s] is 0. */
+typedef struct {
+    int64_t u[CHUNK], v[CHUNK], du[CHUNK], dv[CHUNK];
+    int x[CHUNK], n[CHUNK];
+    uint8_t inside[CHUNK];
+} WarpSegments;
+
+static inline WarpSegment segment_at(const WarpSegments *g, int s) {
+    WarpSegment one = {g->u[s], g->v[s], g->du[s], g->dv[s], g->x[s], g->n[s]};
+    return one;
+}
+
 /* Asks the cache for the texels a segment's pixels a few rows below will read (`ahead`: that
    offset in texels): the rows of a warped picture that a canvas row crosses are rarely in
    memory order, so the hardware does not fetch them early by itself. A hint only: it
@@ -159,17 +174,23 @@ static inline void warp_pixel(uint32_t *out, const uint32_t *texels, ptrdiff_t s
     *out = k == 256 ? p : lerp(*out, p, k);
 }
 
-static void warp_scalar(uint32_t *row, const WarpSegment *segments, int count, const uint32_t *texels,
+/* One segment, pixel by pixel. */
+static void warp_one(uint32_t *row, const WarpSegment *g, const uint32_t *texels, ptrdiff_t stride, uint32_t k) {
+    int64_t u = g->u, v = g->v;
+    uint32_t *out = row + g->x;
+    for (int i = 0; i < g->n; i++) {
+        warp_pixel(out + i, texels, stride, (u + 128) >> 8, (v + 128) >> 8, 1, stride, k);
+        u += g->du;
+        v += g->dv;
+    }
+}
+
+static void warp_scalar(uint32_t *row, const WarpSegments *segments, int count, const uint32_t *texels,
                         ptrdiff_t stride, uint32_t k, ptrdiff_t ahead) {
     (void)ahead;
     for (int s = 0; s < count; s++) {
-        int64_t u = segments[s].u, v = segments[s].v;
-        uint32_t *out = row + segments[s].x;
-        for (int i = 0; i < segments[s].n; i++) {
-            warp_pixel(out + i, texels, stride, (u + 128) >> 8, (v + 128) >> 8, 1, stride, k);
-            u += segments[s].du;
-            v += segments[s].dv;
-        }
+        WarpSegment g = segment_at(segments, s);
+        warp_one(row, &g, texels, stride, k);
     }
 }
 
@@ -238,14 +259,15 @@ static inline __m256i warp8(__m256i uu, __m256i vv, const uint32_t *texels, ptrd
 }
 
 AVX2
-static void warp_avx2(uint32_t *row, const WarpSegment *segments, int count, const uint32_t *texels,
+static void warp_avx2(uint32_t *row, const WarpSegments *segments, int count, const uint32_t *texels,
                       ptrdiff_t stride, uint32_t k, ptrdiff_t ahead) {
     /* Positions fit in 32 bits inside a picture of at most 16384 texels a side: 2^30 in 1/65536. */
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     /* k = 256 (opaque, drawn over) is passed as 0: no mixing. */
     const __m256i kk = _mm256_set1_epi16(k == 256 ? 0 : (short)k);
     for (int s = 0; s < count; s++) {
-        const WarpSegment *g = &segments[s];
+        if (segments->n[s] <= 0) continue;
+        const WarpSegment one = segment_at(segments, s), *g = &one;
         uint32_t *out = row + g->x;
         prefetch_ahead(g, texels, stride, ahead);
         const __m256i du = _mm256_mullo_epi32(lane, _mm256_set1_epi32((int)g->du));
@@ -259,7 +281,7 @@ static void warp_avx2(uint32_t *row, const WarpSegment *segments, int count, con
         }
         if (i < g->n) {
             WarpSegment rest = {g->u + i * g->du, g->v + i * g->dv, g->du, g->dv, g->x + i, g->n - i};
-            warp_scalar(row, &rest, 1, texels, stride, k, 0);
+            warp_one(row, &rest, texels, stride, k);
         }
     }
 }
@@ -292,13 +314,14 @@ AVX512 static inline __m512i warp16(__m512i uu, __m512i vv, const uint32_t *texe
     return mixing ? mix16(q, p, kk) : p;
 }
 
-AVX512 static void warp_avx512(uint32_t *row, const WarpSegment *segments, int count, const uint32_t *texels,
+AVX512 static void warp_avx512(uint32_t *row, const WarpSegments *segments, int count, const uint32_t *texels,
                                ptrdiff_t stride, uint32_t k, ptrdiff_t ahead) {
     const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const int mixing = k != 256;
     const __m512i kk = _mm512_set1_epi16((short)(mixing ? k : 0));
     for (int s = 0; s < count; s++) {
-        const WarpSegment *g = &segments[s];
+        if (segments->n[s] <= 0) continue;
+        const WarpSegment one = segment_at(segments, s), *g = &one;
         uint32_t *out = row + g->x;
         prefetch_ahead(g, texels, stride, ahead);
         const __m512i du = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)g->du));
@@ -387,7 +410,7 @@ void segue_fade_row(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
     fade_scalar(row, src, count, k);
 }
 
-typedef void (*WarpKernel)(uint32_t *, const WarpSegment *, int, const uint32_t *, ptrdiff_t, uint32_t, ptrdiff_t);
+typedef void (*WarpKernel)(uint32_t *, const WarpSegments *, int, const uint32_t *, ptrdiff_t, uint32_t, ptrdiff_t);
 
 /* The warp kernel: every choice gives the same bytes. */
 static WarpKernel warp_kernel(void) {
@@ -460,8 +483,6 @@ static inline int64_t divide(int64_t a, int n) {
     return (a + ((a >> 63) & 15)) >> 4;
 }
 
-enum { CHUNK = 64, AHEAD = 4 };
-
 /* Pixel i of a segment samples inside the box without clamping: there the clamped sample
    and the kernels' unclamped one are the same. */
 static inline int unclamped(int64_t u, int64_t v, int64_t low_x, int64_t high_x, int64_t low_y, int64_t high_y) {
@@ -483,6 +504,71 @@ static void warp_clamped(uint32_t *row, const WarpSegment *g, int a, int b, cons
     }
 }
 
+/* What a chunk's segments are planned from: their ends' pixel columns and exact positions,
+   and the box of unclamped samples in 1/65536 texel (its bounds in 1/256 texel times 256). */
+typedef struct {
+    const int *xs;
+    const int64_t *us, *vs;
+    int count;
+    int64_t low_u, high_u, low_v, high_v;
+    WarpSegments *g;
+} WarpPlan;
+
+/* Segment s of a plan: its steps (the difference of its ends' positions divided by its pixel
+   count, truncated toward zero) and whether every pixel of it samples inside the box
+   (positions move linearly, so its two ends decide). `n` is its pixel count. */
+static inline void plan_segment(const WarpPlan *a, int s, int n) {
+    WarpSegments *g = a->g;
+    int64_t u = a->us[s], v = a->vs[s];
+    int64_t du = divide(a->us[s + 1] - u, n), dv = divide(a->vs[s + 1] - v, n);
+    int64_t u_end = u + du * (n - 1), v_end = v + dv * (n - 1);
+    int64_t u_lo = u < u_end ? u : u_end, u_hi = u < u_end ? u_end : u;
+    int64_t v_lo = v < v_end ? v : v_end, v_hi = v < v_end ? v_end : v;
+    g->u[s] = u, g->v[s] = v, g->du[s] = du, g->dv[s] = dv, g->x[s] = a->xs[s], g->n[s] = n;
+    g->inside[s] = u_lo >= a->low_u && u_hi + 128 < a->high_u && v_lo >= a->low_v && v_hi + 128 < a->high_v;
+}
+
+#ifdef X86_SIMD
+/* plan_segment for eight segments of sixteen pixels at a time: the same integers (the
+   division by 16 as `divide` does it, by shifts; du * 15 as du * 16 - du). */
+__attribute__((target("avx512f,avx512bw,avx512vl")))
+static void plan16_avx512(const WarpPlan *a) {
+    WarpSegments *g = a->g;
+    const __m512i low_u = _mm512_set1_epi64(a->low_u), high_u = _mm512_set1_epi64(a->high_u);
+    const __m512i low_v = _mm512_set1_epi64(a->low_v), high_v = _mm512_set1_epi64(a->high_v);
+    const __m512i c15 = _mm512_set1_epi64(15), c128 = _mm512_set1_epi64(128);
+    for (int s = 0; s < a->count; s += 8) {
+        __mmask8 m = a->count - s >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (a->count - s)) - 1);
+        __m512i u = _mm512_maskz_loadu_epi64(m, a->us + s), v = _mm512_maskz_loadu_epi64(m, a->vs + s);
+        __m512i eu = _mm512_sub_epi64(_mm512_maskz_loadu_epi64(m, a->us + s + 1), u);
+        __m512i ev = _mm512_sub_epi64(_mm512_maskz_loadu_epi64(m, a->vs + s + 1), v);
+        __m512i du = _mm512_srai_epi64(_mm512_add_epi64(eu, _mm512_and_si512(_mm512_srai_epi64(eu, 63), c15)), 4);
+        __m512i dv = _mm512_srai_epi64(_mm512_add_epi64(ev, _mm512_and_si512(_mm512_srai_epi64(ev, 63), c15)), 4);
+        __m512i u_end = _mm512_add_epi64(u, _mm512_sub_epi64(_mm512_slli_epi64(du, 4), du));
+        __m512i v_end = _mm512_add_epi64(v, _mm512_sub_epi64(_mm512_slli_epi64(dv, 4), dv));
+        __mmask8 inside = _mm512_cmpge_epi64_mask(_mm512_min_epi64(u, u_end), low_u)
+                        & _mm512_cmplt_epi64_mask(_mm512_add_epi64(_mm512_max_epi64(u, u_end), c128), high_u)
+                        & _mm512_cmpge_epi64_mask(_mm512_min_epi64(v, v_end), low_v)
+                        & _mm512_cmplt_epi64_mask(_mm512_add_epi64(_mm512_max_epi64(v, v_end), c128), high_v);
+        _mm512_mask_storeu_epi64(g->u + s, m, u);
+        _mm512_mask_storeu_epi64(g->v + s, m, v);
+        _mm512_mask_storeu_epi64(g->du + s, m, du);
+        _mm512_mask_storeu_epi64(g->dv + s, m, dv);
+        _mm256_mask_storeu_epi32(g->x + s, m, _mm256_maskz_loadu_epi32(m, a->xs + s));
+        _mm256_mask_storeu_epi32(g->n + s, m, _mm256_set1_epi32(16));
+        _mm_mask_storeu_epi8(g->inside + s, m, _mm_maskz_mov_epi8(inside, _mm_set1_epi8(1)));
+    }
+}
+#endif
+
+/* A chunk's segments of sixteen pixels each (all but a row's last, most of the time). */
+static void plan16(const WarpPlan *a) {
+#ifdef X86_SIMD
+    if (simd_level() >= 3) return plan16_avx512(a);
+#endif
+    for (int s = 0; s < a->count; s++) plan_segment(a, s, 16);
+}
+
 void segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *map, int segment,
                     const uint32_t *texels, ptrdiff_t stride, int64_t low_x, int64_t high_x,
                     int64_t low_y, int64_t high_y, uint32_t k) {
@@ -490,7 +576,8 @@ void segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *ma
     const double py = (double)y + 0.5;
     int xs[CHUNK + 1];
     int64_t us[CHUNK + 1], vs[CHUNK + 1];
-    WarpSegment segments[CHUNK];
+    WarpSegments segments;
+    WarpPlan plan = {xs, us, vs, 0, low_x * 256, high_x * 256, low_y * 256, high_y * 256, &segments};
     xs[0] = x;
     warp_position(map, (double)x + 0.5, py, &us[0], &vs[0]);
     /* Where the row AHEAD rows below samples, relative to this one, near its start. */
@@ -508,36 +595,25 @@ void segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *ma
             count++;
         }
         positions(map, xs + 1, count, py, us + 1, vs + 1);
-        int inside = 0;
+        /* Whole segments of sixteen together, a shorter last one alone. */
+        plan.count = segment == 16 ? (xs[count] - xs[count - 1] == 16 ? count : count - 1) : 0;
+        plan16(&plan);
+        for (int s = plan.count; s < count; s++) plan_segment(&plan, s, xs[s + 1] - xs[s]);
         for (int s = 0; s < count; s++) {
-            int n = xs[s + 1] - xs[s];
-            int64_t u = us[s], v = vs[s];
-            int64_t du = divide(us[s + 1] - u, n), dv = divide(vs[s + 1] - v, n);
-            /* Field by field: a whole-struct copy of a just-written local would wait on
-               store forwarding at every segment. */
-            WarpSegment *g = &segments[inside];
-            g->u = u, g->v = v, g->du = du, g->dv = dv, g->x = xs[s], g->n = n;
-            int64_t u_end = u + du * (n - 1), v_end = v + dv * (n - 1);
-            int64_t u_lo = u < u_end ? u : u_end, u_hi = u < u_end ? u_end : u;
-            int64_t v_lo = v < v_end ? v : v_end, v_hi = v < v_end ? v_end : v;
-            if (u_lo >= low_x * 256 && u_hi + 128 < high_x * 256 && v_lo >= low_y * 256 && v_hi + 128 < high_y * 256) {
-                inside++;
-                continue;
-            }
+            if (segments.inside[s]) continue;
             /* A segment reaching out of the box: the pixels sampling inside it (a run, as
                positions move linearly) go to the kernel, those around it are clamped. */
+            WarpSegment g = segment_at(&segments, s);
             int a = 0;
-            while (a < n && !unclamped(u + a * du, v + a * dv, low_x, high_x, low_y, high_y)) a++;
+            while (a < g.n && !unclamped(g.u + a * g.du, g.v + a * g.dv, low_x, high_x, low_y, high_y)) a++;
             int b = a;
-            while (b < n && unclamped(u + b * du, v + b * dv, low_x, high_x, low_y, high_y)) b++;
-            warp_clamped(row, g, 0, a, texels, stride, low_x, high_x, low_y, high_y, k);
-            warp_clamped(row, g, b, n, texels, stride, low_x, high_x, low_y, high_y, k);
-            if (a < b) {
-                g->u = u + a * du, g->v = v + a * dv, g->x = xs[s] + a, g->n = b - a;
-                inside++;
-            }
+            while (b < g.n && unclamped(g.u + b * g.du, g.v + b * g.dv, low_x, high_x, low_y, high_y)) b++;
+            warp_clamped(row, &g, 0, a, texels, stride, low_x, high_x, low_y, high_y, k);
+            warp_clamped(row, &g, b, g.n, texels, stride, low_x, high_x, low_y, high_y, k);
+            segments.u[s] = g.u + a * g.du, segments.v[s] = g.v + a * g.dv;
+            segments.x[s] = g.x + a, segments.n[s] = b - a;
         }
-        kernel(row, segments, inside, texels, stride, k, ahead);
+        kernel(row, &segments, count, texels, stride, k, ahead);
         xs[0] = xs[count];
         us[0] = us[count];
         vs[0] = vs[count];
