@@ -136,11 +136,12 @@ typedef struct {
 enum { CHUNK = 64, AHEAD = 4 };
 
 /* A chunk of a row's segments, field by field (the planning loop fills them a vector at a
-   time); segment s is pixels x[s] ... x[s] + n[s] - 1, none when n[s] is 0. */
+   time); segment s is pixels x[s] ... x[s] + n[s] - 1, none when n[s] is 0. Bit s of
+   `outside` is set when some pixel of segment s samples outside the box. */
 typedef struct {
     int64_t u[CHUNK], v[CHUNK], du[CHUNK], dv[CHUNK];
     int x[CHUNK], n[CHUNK];
-    uint8_t inside[CHUNK];
+    uint64_t outside;
 } WarpSegments;
 
 static inline WarpSegment segment_at(const WarpSegments *g, int s) {
@@ -525,7 +526,8 @@ static inline void plan_segment(const WarpPlan *a, int s, int n) {
     int64_t u_lo = u < u_end ? u : u_end, u_hi = u < u_end ? u_end : u;
     int64_t v_lo = v < v_end ? v : v_end, v_hi = v < v_end ? v_end : v;
     g->u[s] = u, g->v[s] = v, g->du[s] = du, g->dv[s] = dv, g->x[s] = a->xs[s], g->n[s] = n;
-    g->inside[s] = u_lo >= a->low_u && u_hi + 128 < a->high_u && v_lo >= a->low_v && v_hi + 128 < a->high_v;
+    int inside = u_lo >= a->low_u && u_hi + 128 < a->high_u && v_lo >= a->low_v && v_hi + 128 < a->high_v;
+    g->outside |= (uint64_t)!inside << s;
 }
 
 #ifdef X86_SIMD
@@ -556,7 +558,7 @@ static void plan16_avx512(const WarpPlan *a) {
         _mm512_mask_storeu_epi64(g->dv + s, m, dv);
         _mm256_mask_storeu_epi32(g->x + s, m, _mm256_maskz_loadu_epi32(m, a->xs + s));
         _mm256_mask_storeu_epi32(g->n + s, m, _mm256_set1_epi32(16));
-        _mm_mask_storeu_epi8(g->inside + s, m, _mm_maskz_mov_epi8(inside, _mm_set1_epi8(1)));
+        g->outside |= (uint64_t)(uint8_t)(~inside & m) << s;
     }
 }
 #endif
@@ -589,18 +591,16 @@ void segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *ma
     while (xs[0] < end) {
         /* The exact positions at a chunk's segment ends first: the divisions do not wait on
            each other. */
-        int count = 0;
-        while (count < CHUNK && xs[count] < end) {
-            xs[count + 1] = xs[count] + segment < end ? xs[count] + segment : end;
-            count++;
-        }
+        int left = (end - xs[0] + segment - 1) / segment, count = left < CHUNK ? left : CHUNK;
+        for (int s = 1; s <= count; s++) xs[s] = xs[0] + s * segment < end ? xs[0] + s * segment : end;
         positions(map, xs + 1, count, py, us + 1, vs + 1);
         /* Whole segments of sixteen together, a shorter last one alone. */
         plan.count = segment == 16 ? (xs[count] - xs[count - 1] == 16 ? count : count - 1) : 0;
+        segments.outside = 0;
         plan16(&plan);
         for (int s = plan.count; s < count; s++) plan_segment(&plan, s, xs[s + 1] - xs[s]);
-        for (int s = 0; s < count; s++) {
-            if (segments.inside[s]) continue;
+        for (uint64_t rest = segments.outside; rest; rest &= rest - 1) {
+            int s = __builtin_ctzll(rest);
             /* A segment reaching out of the box: the pixels sampling inside it (a run, as
                positions move linearly) go to the kernel, those around it are clamped. */
             WarpSegment g = segment_at(&segments, s);
