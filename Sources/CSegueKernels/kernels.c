@@ -43,13 +43,13 @@ static inline uint8_t luma(uint32_t p) {
 
 typedef struct {
     const uint32_t *rgba;
-    int width, first_pair, last_pair;
+    int width, height;
     uint8_t *y, *u, *v;
     ptrdiff_t y_stride, u_stride, v_stride;
 } YUVRows;
 
 INLINE void yuv_rows(const YUVRows *j) {
-    for (int pair = j->first_pair; pair < j->last_pair; pair++) {
+    for (int pair = 0; pair < j->height / 2; pair++) {
         const uint32_t *restrict top = j->rgba + (size_t)(2 * pair) * (size_t)j->width;
         const uint32_t *restrict bottom = top + j->width;
         uint8_t *restrict y0 = j->y + (2 * pair) * j->y_stride;
@@ -72,10 +72,10 @@ INLINE void yuv_rows(const YUVRows *j) {
 }
 AT_EACH_WIDTH(yuv_rows, YUVRows)
 
-void segue_rgba_to_yuv420p(const uint32_t *rgba, int width, int first_pair, int last_pair,
+void segue_rgba_to_yuv420p(const uint32_t *rgba, int width, int height,
                            uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride,
                            uint8_t *v, ptrdiff_t v_stride) {
-    YUVRows job = {rgba, width, first_pair, last_pair, y, u, v, y_stride, u_stride, v_stride};
+    YUVRows job = {rgba, width, height, y, u, v, y_stride, u_stride, v_stride};
     yuv_rows_run(&job);
 }
 

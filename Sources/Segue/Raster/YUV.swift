@@ -14,7 +14,7 @@ extension FrameBuffer {
     /// loop built for each vector width), so the bytes are the same on every machine.
     func convert(to planes: YUVPlanes) {
         precondition(width % 2 == 0 && height % 2 == 0)
-        segue_rgba_to_yuv420p(pixels, Int32(width), 0, Int32(height / 2),
+        segue_rgba_to_yuv420p(pixels, Int32(width), Int32(height),
                               planes.y, planes.yStride, planes.u, planes.uStride, planes.v, planes.vStride)
     }
 }
