@@ -142,33 +142,34 @@ static int has_another_picture(AVFormatContext *format, int stream_index) {
 static int detect_format(const char *path, const AVInputFormat **format, SegueAVError *err) {
     FILE *file = fopen(path, "rb");
     if (!file) return fail_text(err, AVERROR(errno), strerror(errno));
+    /* Read as far as needed: 4 KiB names nearly every image, at most 1 MiB is looked at. */
     const size_t largest = 1 << 20;
-    unsigned char *buffer = av_mallocz(largest + AVPROBE_PADDING_SIZE);
-    if (!buffer) { fclose(file); return fail(err, AVERROR(ENOMEM), "av_mallocz"); }
-    size_t length = fread(buffer, 1, largest, file);
-    fclose(file);
-    int ret = 0;
-    if (length == 0) {
-        ret = fail_text(err, SEGUE_AV_UNSUPPORTED, "the file is empty");
-    } else if (length >= 21 && memcmp(buffer, "RIFF", 4) == 0 && memcmp(buffer + 8, "WEBPVP8X", 8) == 0 && (buffer[20] & 0x02)) {
-        /* Animated WebP: FFmpeg decodes only still WebP (VP8X flags bit 1 is "animation"). */
-        ret = fail_text(err, SEGUE_AV_UNSUPPORTED, "an animated WebP; Segue takes still images");
-    } else {
-        int score = 0;
-        *format = NULL;
-        for (size_t size = 4096; !*format; size *= 16) {
-            size_t n = size < length ? size : length;
-            unsigned char saved[AVPROBE_PADDING_SIZE];
-            memcpy(saved, buffer + n, AVPROBE_PADDING_SIZE);
-            memset(buffer + n, 0, AVPROBE_PADDING_SIZE);
-            AVProbeData probe = { .filename = "", .buf = buffer, .buf_size = (int)n, .mime_type = NULL };
-            *format = av_probe_input_format3(&probe, 1, &score);
-            memcpy(buffer + n, saved, AVPROBE_PADDING_SIZE);
-            if (*format && score <= AVPROBE_SCORE_EXTENSION / 2) *format = NULL;
-            if (n == length) break;
+    unsigned char *buffer = NULL;
+    size_t length = 0;
+    int ret = 0, score = 0;
+    *format = NULL;
+    for (size_t size = 4096; size <= largest; size *= 16) {
+        unsigned char *grown = av_realloc(buffer, size + AVPROBE_PADDING_SIZE);
+        if (!grown) { ret = fail(err, AVERROR(ENOMEM), "av_realloc"); break; }
+        buffer = grown;
+        length += fread(buffer + length, 1, size - length, file);
+        memset(buffer + length, 0, AVPROBE_PADDING_SIZE);
+        if (length == 0) {
+            ret = fail_text(err, SEGUE_AV_UNSUPPORTED, "the file is empty");
+            break;
         }
-        if (!*format) ret = fail_text(err, SEGUE_AV_UNSUPPORTED, "its content is no image format FFmpeg knows, whatever its name says");
+        if (length >= 21 && memcmp(buffer, "RIFF", 4) == 0 && memcmp(buffer + 8, "WEBPVP8X", 8) == 0 && (buffer[20] & 0x02)) {
+            /* Animated WebP: FFmpeg decodes only still WebP (VP8X flags bit 1 is "animation"). */
+            ret = fail_text(err, SEGUE_AV_UNSUPPORTED, "an animated WebP; Segue takes still images");
+            break;
+        }
+        AVProbeData probe = { .filename = "", .buf = buffer, .buf_size = (int)length, .mime_type = NULL };
+        *format = av_probe_input_format3(&probe, 1, &score);
+        if (*format && score <= AVPROBE_SCORE_EXTENSION / 2) *format = NULL;
+        if (*format || length < size) break;   /* found, or the whole file was looked at */
     }
+    fclose(file);
+    if (ret == 0 && !*format) ret = fail_text(err, SEGUE_AV_UNSUPPORTED, "its content is no image format FFmpeg knows, whatever its name says");
     av_free(buffer);
     return ret;
 }
@@ -423,36 +424,61 @@ int segue_image_decode(const char *path, int64_t max_pixels, int max_side, Segue
         if (value >= 1 && value <= 8) orientation = value;
     }
 
-    int width = frame->width, height = frame->height;
-    uint8_t *rgba = av_malloc((size_t)width * (size_t)height * 4);
-    if (!rgba) { av_frame_free(&frame); return fail(err, AVERROR(ENOMEM), "av_malloc"); }
+    out->width = frame->width;
+    out->height = frame->height;
+    out->orientation = orientation;
+    out->frame = frame;
+    return 0;
+}
 
+/* Premultiplies straight RGBA pixels in place, as Segue's `premultiply` does each pixel;
+ * returns 1 when all are opaque (then nothing changes). */
+static int premultiply_all(uint32_t *pixels, size_t count) {
+    uint32_t all = 0xFFFFFFFFu;
+    for (size_t i = 0; i < count; i++) all &= pixels[i];
+    if (all >> 24 == 255) return 1;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t p = pixels[i], a = p >> 24;
+        if (a == 255) continue;
+        if (a == 0) { pixels[i] = 0; continue; }
+        uint32_t q = a << 24;
+        for (int shift = 0; shift < 24; shift += 8) {
+            uint32_t t = ((p >> shift) & 255) * a + 128;
+            q |= ((t + (t >> 8)) >> 8) << shift;
+        }
+        pixels[i] = q;
+    }
+    return 0;
+}
+
+int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, SegueAVError *err) {
+    begin();
+    int width = image->width, height = image->height;
+    size_t count = (size_t)width * (size_t)height;
+    if (image->rgba) {
+        memcpy(pixels, image->rgba, count * 4);
+        return premultiply_all(pixels, count);
+    }
+    const AVFrame *frame = image->frame;
+    if (!frame) return fail_text(err, AVERROR(EINVAL), "segue_image_pixels: the image holds no picture");
     struct SwsContext *sws = sws_getContext(width, height, frame->format, width, height, AV_PIX_FMT_RGBA,
         SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP,
         NULL, NULL, NULL);
-    if (!sws) {
-        av_free(rgba);
-        av_frame_free(&frame);
-        return fail_text(err, AVERROR(ENOSYS), "sws_getContext: this image's pixel format cannot be converted to RGBA");
-    }
-    uint8_t *planes[4] = { rgba, NULL, NULL, NULL };
+    if (!sws) return fail_text(err, AVERROR(ENOSYS), "sws_getContext: this image's pixel format cannot be converted to RGBA");
+    uint8_t *planes[4] = { (uint8_t *)pixels, NULL, NULL, NULL };
     int strides[4] = { width * 4, 0, 0, 0 };
     sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0, height, planes, strides);
     sws_freeContext(sws);
     /* The ICC profile the decoder found (JPEG APP2, PNG iCCP, WebP ICCP). */
     AVFrameSideData *icc = av_frame_get_side_data(frame, AV_FRAME_DATA_ICC_PROFILE);
-    if (icc) apply_icc(icc->data, icc->size, rgba, width, height);
-    av_frame_free(&frame);
-
-    out->width = width;
-    out->height = height;
-    out->orientation = orientation;
-    out->rgba = rgba;
-    return 0;
+    if (icc) apply_icc(icc->data, icc->size, (uint8_t *)pixels, width, height);
+    return premultiply_all(pixels, count);
 }
 
 void segue_image_free(SegueDecodedImage *image) {
-    if (image && image->rgba) { av_free(image->rgba); image->rgba = NULL; }
+    if (!image) return;
+    if (image->rgba) { av_free(image->rgba); image->rgba = NULL; }
+    if (image->frame) { AVFrame *frame = image->frame; av_frame_free(&frame); image->frame = NULL; }
 }
 
 /* ---- video clips ---------------------------------------------------------------------- */

@@ -24,21 +24,29 @@ typedef struct SegueAVError {
 /* Returned by segue_image_decode when the file is not an image format FFmpeg can read. */
 #define SEGUE_AV_UNSUPPORTED (-1000001)
 
-/* A decoded still image: straight (not premultiplied) RGBA, rows packed (stride width*4). */
+/* A decoded still image, before its pixels are written out with segue_image_pixels. */
 typedef struct SegueDecodedImage {
     int width;
     int height;
     int orientation;     /* EXIF orientation 1...8; 1 when the file carries none */
-    uint8_t *rgba;       /* owned; release with segue_image_free */
+    void *frame;         /* owned: the decoder's picture (FFmpeg) */
+    uint8_t *rgba;       /* owned: straight RGBA in sRGB, rows packed (HEIF) */
 } SegueDecodedImage;
 
 /* Decodes the first picture of an image file (JPEG, PNG, WebP, ... through FFmpeg; HEIF
- * and AVIF through libheif, turned upright by their own transformations) and converts it
- * to sRGB from the ICC profile or colour description it embeds (LittleCMS, relative
- * colorimetric). Pictures larger than max_pixels, or (HEIF) with a side over max_side, are
- * refused before their pixels are allocated; damaged data is an error, never concealed.
- * Returns 0 or a negative code with err filled. */
+ * and AVIF through libheif, turned upright by their own transformations). Pictures larger
+ * than max_pixels, or (HEIF) with a side over max_side, are refused before their pixels are
+ * allocated; damaged data is an error, never concealed. Returns 0 or a negative code with
+ * err filled; release `out` with segue_image_free whatever segue_image_pixels returns. */
 int segue_image_decode(const char *path, int64_t max_pixels, int max_side, SegueDecodedImage *out, SegueAVError *err);
+
+/* Writes a decoded image's width x height pixels into `pixels` (rows packed), converted to
+ * sRGB from the ICC profile or colour description it embeds (LittleCMS, relative
+ * colorimetric) and premultiplied: each pixel one little-endian word, R in its low byte.
+ * Written straight into the caller's memory, so a picture is converted without a copy.
+ * Returns 1 when every pixel is opaque, 0 when some are not, or a negative code with err
+ * filled. */
+int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, SegueAVError *err);
 
 /* The size of a HEIF file's primary picture, read from its boxes without decoding.
  * 0 when found, 1 when the file is not HEIF, negative when it cannot be read. */

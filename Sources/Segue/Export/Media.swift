@@ -132,14 +132,16 @@ extension Image {
         let width = Int(decoded.width), height = Int(decoded.height)
         try limits.check(width: width, height: height, path: path)
         let count = width * height
-        let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-            decoded.rgba.withMemoryRebound(to: UInt32.self, capacity: count) { source in
-                for i in 0..<count { buffer[i] = premultiply(UInt32(littleEndian: source[i])) }
-            }
+        var opaque = false
+        // The converter writes straight into the image's own storage: no picture-sized copy.
+        let pixels = try [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let written = segue_image_pixels(&decoded, buffer.baseAddress, &error)
+            guard written >= 0 else { throw ExportError.unreadableImage(path: path, reason: error.text) }
+            opaque = written == 1
             initialized = count
         }
         let orientation = Orientation(rawValue: Int(decoded.orientation)) ?? .up
-        return Image(width: width, height: height, pixels: pixels).oriented(orientation)
+        return Image(width: width, height: height, pixels: pixels, isOpaque: opaque).oriented(orientation)
     }
 }
 

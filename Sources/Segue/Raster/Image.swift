@@ -19,6 +19,15 @@ public final class Image: Sendable {
         self.isOpaque = pixels.allSatisfy { $0 >> 24 == 0xFF }
     }
 
+    /// An image whose opacity is already known (the decoder found it while writing the pixels).
+    init(width: Int, height: Int, pixels: [UInt32], isOpaque: Bool) {
+        precondition(width > 0 && height > 0 && pixels.count == width * height, "pixel count does not match the size")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+        self.isOpaque = isOpaque
+    }
+
     /// An image of one color.
     public convenience init(width: Int, height: Int, color: Color) {
         self.init(width: width, height: height, pixels: [UInt32](repeating: color.premultipliedPixel, count: width * height))

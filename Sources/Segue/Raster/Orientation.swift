@@ -36,6 +36,6 @@ extension Image {
                 }
             }
         }
-        return Image(width: w, height: h, pixels: out)
+        return Image(width: w, height: h, pixels: out, isOpaque: isOpaque)
     }
 }
