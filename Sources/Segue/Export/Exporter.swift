@@ -312,18 +312,28 @@ public enum Exporter {
         let compositor = Compositor(threads: job.threads)
 
         let queue = BlockingQueue<Message>(capacity: queueDepth)
-        let pool = BlockingQueue<FrameBuffer>(capacity: queueDepth + 2)
-        for _ in 0..<(queueDepth + 2) { pool.put(FrameBuffer(width: storyboard.canvas.width, height: storyboard.canvas.height)) }
+        // At most `frames` frame buffers: made as first needed (the first frame does not wait
+        // for the others' memory), then handed back and forth through `pool`.
+        let frames = queueDepth + 2
+        let pool = BlockingQueue<FrameBuffer>(capacity: frames)
         let stop = Cancellation()
         let composeTime = Accumulator()
         let producer = Thread {
             var previous: Moment?
+            var made = 0
             for index in indices {
                 if stop.isCancelled || cancellation?.isCancelled == true { break }
                 storyboard.willCompose(index)
                 let still = storyboard.still(at: index)
                 if let still, still == previous { queue.put(.repeatLast(index)); continue }
-                guard let frame = pool.take(unless: stop) else { break }
+                let frame: FrameBuffer
+                if made < frames {
+                    made += 1
+                    frame = FrameBuffer(width: storyboard.canvas.width, height: storyboard.canvas.height)
+                } else {
+                    guard let taken = pool.take(unless: stop) else { break }
+                    frame = taken
+                }
                 let began = DispatchTime.now()
                 do {
                     try compositor.render(storyboard.scene(at: index), canvas: storyboard.canvas, pictures: storyboard.pictures, into: frame)
