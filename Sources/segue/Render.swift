@@ -10,7 +10,7 @@ struct RenderInputs: ParsableArguments {
     @Option(help: ArgumentHelp("A story file (YAML): a preset, overrides and slides, each with its own hold, motion and transition.", valueName: "FILE"))
     var story: String?
 
-    @Option(help: ArgumentHelp("Only these frame indices, for png, framemd5 and sheet output, for example 0,10,20-25.", valueName: "LIST"),
+    @Option(help: ArgumentHelp("Only these frame indices, for png, framemd5, yuv and sheet output, for example 0,10,20-25.", valueName: "LIST"),
             transform: { text in
                 guard let selection = FrameSelection(parsing: text) else {
                     throw ValidationError("expected frame indices and ranges, for example 0,10,20-25")
@@ -66,10 +66,11 @@ struct RenderInputs: ParsableArguments {
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Renders images joined by a preset's transition to an MP4, PNG frames, frame checksums or a contact sheet.",
+        abstract: "Renders images joined by a preset's transition to an MP4, PNG frames, frame checksums, raw yuv420p frames or a contact sheet.",
         discussion: """
             The format follows from OUTPUT unless --format says: '-' or a .framemd5 file \
-            is framemd5, a .mp4 file is MP4, a .png file is a contact sheet, a name with no \
+            is framemd5, a .mp4 file is MP4, a .yuv file is raw yuv420p frames (what the MP4's \
+            encoder is given, for another encoder), a .png file is a contact sheet, a name with no \
             extension (or an existing folder) is a folder of frame-NNNNN.png files, named by \
             frame index. Outputs are written under a temporary name and renamed into place \
             when complete; an existing output is replaced only with --force.
@@ -83,10 +84,10 @@ struct Render: ParsableCommand {
 
     @OptionGroup var options: ExportOptions
 
-    @Option(help: ArgumentHelp("The output format: mp4, png, framemd5, sheet, or null (compose and drop, to time rendering).", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("The output format: mp4, png, framemd5, yuv (raw yuv420p frames), sheet, or null (compose and drop, to time rendering).", valueName: "FORMAT"))
     var format: OutputFormat?
 
-    @Option(name: .short, help: ArgumentHelp("The output: a file, a folder for PNG frames, or - for framemd5 on stdout.", valueName: "OUTPUT"))
+    @Option(name: .short, help: ArgumentHelp("The output: a file, a folder for PNG frames, or - for framemd5 (or yuv) on stdout.", valueName: "OUTPUT"))
     var output: String
 
     func run() throws {

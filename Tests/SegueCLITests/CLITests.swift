@@ -172,6 +172,41 @@ struct RenderCLITests {
         #expect(middle != Array(ours[0..<frameSize]) && middle != Array(ours[74 * frameSize..<75 * frameSize]))
     }
 
+    @Test("yuv output is what the MP4's encoder is given: FFmpeg encoding it with Segue's settings writes the same H.264 bytes")
+    func rawFrames() throws {
+        let folder = temporaryFolder()
+        let common = ["render", "--preset", "stories-cube", "--size", "180x320", "--set", "canvas.scale=0.5", "--set", "hold=0.3",
+                      "--set", "encode.threads=2", example("a.jpg"), example("c.webp"), example("b.png")]
+        let mp4 = folder.appendingPathComponent("story.mp4").path, raw = folder.appendingPathComponent("story.yuv").path
+        for output in [mp4, raw] {
+            let r = try segue(common + ["-o", output])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        // 3 x 0.3 + 2 x 0.5 = 1.9 s at 30 fps: 57 frames of 180x320, 1.5 bytes a pixel, no header.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
+        #expect(bytes.count == 57 * 180 * 320 * 3 / 2)
+        // To standard output (as a pipe into another encoder reads it), the same bytes.
+        let again = folder.appendingPathComponent("again.yuv").path
+        let piped = try run("/bin/sh", ["-c", "'\(segueBinary)' \(common.map { "'\($0)'" }.joined(separator: " ")) --format yuv -o - > '\(again)'"])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == bytes)
+        // The preset's encoder settings in FFmpeg's words: the H.264 stream comes out byte for byte.
+        let theirs = folder.appendingPathComponent("theirs.mp4").path
+        let encoded = try tool("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "180x320", "-r", "30",
+                                          "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709", "-color_range", "tv",
+                                          "-i", raw, "-vf", "setsar=1", "-flags", "+bitexact+cgop", "-c:v", "libx264", "-preset", "veryfast",
+                                          "-crf", "20", "-threads", "2", "-x264-params", "sync-lookahead=0", theirs])
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        func stream(_ path: String) throws -> Data {
+            let out = folder.appendingPathComponent(UUID().uuidString + ".h264").path
+            let r = try tool("ffmpeg", ["-v", "error", "-i", path, "-map", "0:v", "-c", "copy", "-bsf:v", "h264_mp4toannexb", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            return try Data(contentsOf: URL(fileURLWithPath: out))
+        }
+        let ours = try stream(mp4), same = try stream(theirs)
+        #expect(ours.count > 1000 && ours == same)
+    }
+
     @Test("--frames picks frame indices for png and framemd5 output")
     func frameSelection() throws {
         let out = temporaryFolder().appendingPathComponent("some").path
@@ -198,7 +233,8 @@ struct RenderCLITests {
             (["render", "--size", "big", example("a.jpg"), "-o", out], "The value 'big' is invalid for '--size <WxH>': expected WIDTHxHEIGHT"),
             (["render", example("a.jpg"), "-o", folder.appendingPathComponent("x.avi").path], "cannot tell the format of"),
             (["render", "--frames", "0,500", example("a.jpg"), "-o", "-"], "frame 500 is past the last frame (59)"),
-            (["render", "--frames", "0,10", example("a.jpg"), "-o", out], "--frames selects frames for png, framemd5 and sheet output"),
+            (["render", "--frames", "0,10", example("a.jpg"), "-o", out], "--frames selects frames for png, framemd5, yuv and sheet output"),
+            (["render", "--size", "91x160", example("a.jpg"), "-o", folder.appendingPathComponent("x.yuv").path], "canvas.size 91x160: yuv420p output needs an even width and height"),
             (["render", "-o", out], "Give at least one input image (or --story FILE)."),
             (["render", example("a.jpg")], "Missing expected argument '-o <OUTPUT>'"),
         ]

@@ -5,11 +5,11 @@ import Testing
 struct DefectTests {
     let small = ["--size", "90x160", "--set", "canvas.scale=0.25", "--set", "hold=0.2"]
 
-    @Test("-o - is for framemd5 only; an output that is an input is refused even with --force")
+    @Test("-o - is for framemd5 and yuv only; an output that is an input is refused even with --force")
     func outputs() throws {
         let photos = try photoFolder()
         let stdout = try run(segueBinary, ["render", "a.jpg", "--format", "mp4", "-o", "-"] + small, in: photos)
-        #expect(stdout.status == 2 && stdout.stderr.contains("-o - writes to standard output, which only framemd5 output can go to"), "\(stdout.stderr)")
+        #expect(stdout.status == 2 && stdout.stderr.contains("-o - writes to standard output, which only framemd5 and yuv output can go to"), "\(stdout.stderr)")
         #expect(!FileManager.default.fileExists(atPath: photos.appendingPathComponent("-").path))
         let original = try Data(contentsOf: photos.appendingPathComponent("b.png"))
         for extra in [[], ["--force"]] {

@@ -402,6 +402,8 @@ public enum Exporter {
         case .framemd5:
             return try FrameMD5Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps,
                                     fingerprint: fingerprint, replace: replace)
+        case .yuv:
+            return try YUVSink(path: job.output, width: canvas.width, height: canvas.height, fingerprint: fingerprint, replace: replace)
         case .sheet:
             return try SheetSink(path: job.output, frameWidth: canvas.width, frameHeight: canvas.height,
                                  fingerprint: fingerprint, replace: replace)

@@ -11,7 +11,7 @@ import Foundation
 /// another machine or mount point (a retried pod, another node of an array) keeps the
 /// fingerprint, and editing a photo in place changes it. The fingerprint is kept with the
 /// output: always in an MP4's metadata (`com.segue.fingerprint`); with `--resume`, in a PNG
-/// frame folder as `.segue-fingerprint` and beside a framemd5 file or a contact sheet as
+/// frame folder as `.segue-fingerprint` and beside a framemd5 or yuv file or a contact sheet as
 /// `.NAME.segue-fingerprint`.
 public enum Fingerprint {
     /// The fingerprint of `job`, `sha256:` and 64 hex digits. Reads every input once.
@@ -52,7 +52,7 @@ public enum Fingerprint {
     static func sidecar(for output: String, format: OutputFormat) -> String? {
         switch format {
         case .png: return output + "/.segue-fingerprint"
-        case .framemd5, .sheet:
+        case .framemd5, .yuv, .sheet:
             guard output != "-" else { return nil }
             let url = URL(fileURLWithPath: output)
             return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".segue-fingerprint"

@@ -9,19 +9,23 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case png
     /// FFmpeg's framemd5 checksums of the RGBA frames, to a file or `-` (standard output).
     case framemd5
+    /// Raw yuv420p frames, exactly as the MP4 encoder receives them, to a file or `-`
+    /// (standard output): for another encoder to read.
+    case yuv
     /// One PNG contact sheet of frames sampled across the video.
     case sheet
     /// Nothing: frames are composed and dropped, to measure rendering alone.
     case null
 
     /// The format an output name implies: `-` or `.framemd5`/`.md5` is framemd5, `.mp4` is
-    /// MP4, `.png` is a contact sheet, a name with no extension (or an existing folder with
+    /// MP4, `.yuv` is raw yuv420p, `.png` is a contact sheet, a name with no extension (or an existing folder with
     /// another extension) is a folder of PNG frames.
     public static func inferred(from output: String) -> OutputFormat? {
         if output == "-" { return .framemd5 }
         switch (output as NSString).pathExtension.lowercased() {
         case "mp4": return .mp4
         case "framemd5", "md5": return .framemd5
+        case "yuv": return .yuv
         case "png": return .sheet
         case "": return .png
         default:
@@ -70,7 +74,7 @@ public struct Job: Sendable {
     public var inputs: [String]
     public var output: String
     public var format: OutputFormat
-    /// Only these frames (PNG and framemd5 only); nil for all.
+    /// Only these frames (not for MP4); nil for all.
     public var frames: FrameSelection?
     /// Compositor threads. Any number gives the same pixels; by default the CPUs the process
     /// was given (`CPUBudget.available()`).
@@ -226,7 +230,7 @@ public struct Job: Sendable {
             }
         }
         if output == "-" {
-            if format != .framemd5 && format != .null { problems.append(.standardOutput(format: format)) }
+            if format != .framemd5 && format != .yuv && format != .null { problems.append(.standardOutput(format: format)) }
         } else if format != .null {
             let target = Job.canonical(output)
             if let input = inputs.first(where: { Job.canonical($0) == target }) { problems.append(.outputIsInput(input)) }
@@ -252,8 +256,8 @@ public struct Job: Sendable {
                 problems.append(.framePastEnd(selection: frames, frameCount: frameCount))
             }
         }
-        if format == .mp4, preset.canvas.width % 2 != 0 || preset.canvas.height % 2 != 0 {
-            problems.append(.oddSize(width: preset.canvas.width, height: preset.canvas.height))
+        if format == .mp4 || format == .yuv, preset.canvas.width % 2 != 0 || preset.canvas.height % 2 != 0 {
+            problems.append(.oddSize(width: preset.canvas.width, height: preset.canvas.height, format: format))
         }
         // A clip's decoding work: its pictures over its time on screen, within the same budget.
         for (index, clip) in clips.sorted(by: { $0.key < $1.key }) {

@@ -18,12 +18,12 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case outputTaken(String)
     case outputIsFolder(path: String, format: OutputFormat)
     case outputIsInput(String)
-    /// `-o -` (standard output) with a format that is not framemd5.
+    /// `-o -` (standard output) with a format other than framemd5 and yuv.
     case standardOutput(format: OutputFormat)
     case workBudget(frames: Int, width: Int, height: Int, limit: Int)
     case framesInMP4
     case framePastEnd(selection: FrameSelection, frameCount: Int)
-    case oddSize(width: Int, height: Int)
+    case oddSize(width: Int, height: Int, format: OutputFormat)
     case cancelled
     /// The soundtrack cannot be used: no such file, no audio in it, nothing decodable, or
     /// `start` past its end.
@@ -62,7 +62,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .encoder(path, reason): return "\(path): cannot encode the video: \(reason)"
         case let .output(path, reason): return "\(path): cannot write: \(reason)"
         case let .unknownFormat(output):
-            return "cannot tell the format of '\(output)' from its name (expected .mp4, .framemd5, .png, '-' or a folder); pass --format mp4|png|framemd5|sheet"
+            return "cannot tell the format of '\(output)' from its name (expected .mp4, .framemd5, .yuv, .png, '-' or a folder); pass --format mp4|png|framemd5|yuv|sheet"
         case .noInputs: return "no input images given (expected one or more image files)"
         case let .missingInput(path): return "\(path): no such input file"
         case let .unsupportedImage(path, reason): return "\(path): not an image Segue can read (JPEG, PNG, WebP, ...): \(reason)"
@@ -73,14 +73,15 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
             return "\(path): is a folder; \(format.rawValue) output goes to a file (PNG frames go to a folder)"
         case let .outputIsInput(path): return "\(path): is one of the inputs; an export never writes over its own input, even with --force"
         case let .standardOutput(format):
-            return "-o - writes to standard output, which only framemd5 output can go to (this job's format is \(format.rawValue))"
+            return "-o - writes to standard output, which only framemd5 and yuv output can go to (this job's format is \(format.rawValue))"
         case let .workBudget(frames, width, height, limit):
             return "this job would compose \(frames) frames of \(width)x\(height), over the budget of \(limit) pixel-frames (about an hour of 1080x1920 at 30 fps); raise it with --max-pixel-frames"
-        case .framesInMP4: return "--frames selects frames for png, framemd5 and sheet output; an MP4 holds every frame"
+        case .framesInMP4: return "--frames selects frames for png, framemd5, yuv and sheet output; an MP4 holds every frame"
         case let .framePastEnd(selection, count):
             return "--frames \(selection): frame \(selection.maximum) is past the last frame (\(count - 1)); this video has \(count) frames"
-        case let .oddSize(width, height):
-            return "canvas.size \(width)x\(height): MP4 video (yuv420p) needs an even width and height; try \(width + width % 2)x\(height + height % 2)"
+        case let .oddSize(width, height, format):
+            let what = format == .mp4 ? "MP4 video (yuv420p)" : "yuv420p output"
+            return "canvas.size \(width)x\(height): \(what) needs an even width and height; try \(width + width % 2)x\(height + height % 2)"
         case .cancelled: return "cancelled; nothing was written"
         }
     }

@@ -257,20 +257,14 @@ public final class PNGSink: FrameSink {
     }
 }
 
-/// FFmpeg's framemd5 format of the RGBA frames: a header, then one line per frame with its
-/// index as dts and pts and the MD5 of its bytes. Written to a file (staged) or to stdout.
-public final class FrameMD5Sink: FrameSink {
+/// A stream of bytes to a file, staged beside it and renamed into place by `commit`, or to
+/// standard output (`-`).
+final class ByteOutput {
     private let file: StagedFile?
     private let handle: FileHandle
-    private let fingerprint: String?
-    private var pending = ""
     private var done = false
-    private var lastDigest = ""
 
-    /// `path` "-" writes to standard output. `fingerprint`, if given, is kept beside the
-    /// file as `.NAME.segue-fingerprint`.
-    public init(path: String, width: Int, height: Int, fps: Int, fingerprint: String? = nil, replace: Bool = false) throws {
-        self.fingerprint = fingerprint
+    init(path: String, replace: Bool) throws {
         if path == "-" {
             file = nil
             handle = FileHandle.standardOutput
@@ -283,6 +277,55 @@ public final class FrameMD5Sink: FrameSink {
             file = staged
             handle = h
         }
+    }
+
+    /// The path written, or "standard output".
+    var name: String { file?.target ?? "standard output" }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let written = Glibc.write(handle.fileDescriptor, bytes.baseAddress! + rest.startIndex, rest.count)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ExportError.output(path: name, reason: String(cString: strerror(errno)))
+            }
+            rest = rest.dropFirst(written)
+        }
+    }
+
+    /// Closes the file and moves it into place, `fingerprint` kept in the sidecar of `format`.
+    func commit(format: OutputFormat, fingerprint: String?) throws {
+        done = true
+        guard let file else { return }
+        try handle.close()
+        try file.commit(sidecar: Fingerprint.sidecar(for: file.target, format: format), fingerprint: fingerprint)
+    }
+
+    /// Removes what was written (a file; what went to standard output stays).
+    func discard() {
+        guard !done else { return }
+        done = true
+        if let file {
+            try? handle.close()
+            file.discard()
+        }
+    }
+}
+
+/// FFmpeg's framemd5 format of the RGBA frames: a header, then one line per frame with its
+/// index as dts and pts and the MD5 of its bytes. Written to a file (staged) or to stdout.
+public final class FrameMD5Sink: FrameSink {
+    private let output: ByteOutput
+    private let fingerprint: String?
+    private var pending = ""
+    private var lastDigest = ""
+
+    /// `path` "-" writes to standard output. `fingerprint`, if given, is kept beside the
+    /// file as `.NAME.segue-fingerprint`.
+    public init(path: String, width: Int, height: Int, fps: Int, fingerprint: String? = nil, replace: Bool = false) throws {
+        self.fingerprint = fingerprint
+        output = try ByteOutput(path: path, replace: replace)
         pending = FrameMD5Sink.header(width: width, height: height, fps: fps)
     }
 
@@ -320,40 +363,69 @@ public final class FrameMD5Sink: FrameSink {
     }
 
     private func flush() throws {
-        var bytes = Array(pending.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(handle.fileDescriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw ExportError.output(path: file?.target ?? "standard output", reason: String(cString: strerror(errno)))
-            }
-            bytes = bytes.dropFirst(written)
-        }
+        try Array(pending.utf8).withUnsafeBytes { try output.write($0) }
         pending = ""
     }
 
     public func finish() throws {
         do {
             try flush()
-            if let file {
-                try handle.close()
-                try file.commit(sidecar: Fingerprint.sidecar(for: file.target, format: .framemd5), fingerprint: fingerprint)
-            }
-            done = true
+            try output.commit(format: .framemd5, fingerprint: fingerprint)
         } catch {
             abort()
             throw error
         }
     }
 
-    public func abort() {
-        guard !done else { return }
-        done = true
-        if let file {
-            try? handle.close()
-            file.discard()
+    public func abort() { output.discard() }
+}
+
+/// Raw yuv420p frames, one after another with no header: exactly what the MP4 encoder is
+/// given (BT.709, limited range, chroma from each 2x2 block), for another encoder to read
+/// (FFmpeg: `-f rawvideo -pix_fmt yuv420p -s WIDTHxHEIGHT -r FPS -i FILE`). To a file
+/// (staged) or to stdout.
+public final class YUVSink: FrameSink {
+    private let output: ByteOutput
+    private let fingerprint: String?
+    private let width: Int, height: Int
+    /// The last frame's planes: Y, then Cb, then Cr, each row packed.
+    private var planes: [UInt8]
+
+    /// `path` "-" writes to standard output. `fingerprint`, if given, is kept beside the
+    /// file as `.NAME.segue-fingerprint`.
+    public init(path: String, width: Int, height: Int, fingerprint: String? = nil, replace: Bool = false) throws {
+        precondition(width % 2 == 0 && height % 2 == 0, "yuv420p needs an even width and height")
+        self.width = width
+        self.height = height
+        self.fingerprint = fingerprint
+        planes = [UInt8](repeating: 0, count: width * height * 3 / 2)
+        output = try ByteOutput(path: path, replace: replace)
+    }
+
+    deinit { abort() }
+
+    public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
+        if !repeated {
+            let luma = width * height, chroma = luma / 4
+            planes.withUnsafeMutableBufferPointer { p in
+                let base = p.baseAddress!
+                frame.convert(to: YUVPlanes(y: base, yStride: width, u: base + luma, uStride: width / 2,
+                                            v: base + luma + chroma, vStride: width / 2))
+            }
+        }
+        try planes.withUnsafeBytes { try output.write($0) }
+    }
+
+    public func finish() throws {
+        do {
+            try output.commit(format: .yuv, fingerprint: fingerprint)
+        } catch {
+            abort()
+            throw error
         }
     }
+
+    public func abort() { output.discard() }
 }
 
 /// Drops every frame: for measuring rendering alone.
