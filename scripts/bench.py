@@ -1,6 +1,6 @@
 """The benchmark behind scripts/bench: runs each workload several times, side by side,
 and prints one table of medians, minimums, maximums, frame rates, peak memory and ratios."""
-import argparse, os, re, shutil, statistics, subprocess, sys, time
+import argparse, hashlib, os, re, shutil, statistics, subprocess, sys, time
 
 p = argparse.ArgumentParser()
 p.add_argument("--segue", required=True)
@@ -69,13 +69,26 @@ if args.baseline:
         print(f"{name:<48} {statistics.median(a):>8.1f} {statistics.median(b):>9.1f} {statistics.median(a) / statistics.median(b):>6.2f}  {ratios}")
     sys.exit(0)
 
-# Exports against their encode floor: each Segue video's own frames, as raw yuv420p, into
-# the same libx264 settings, so that only encoding is timed (frames of different content
-# encode at different speeds). A first, untimed Segue run makes the frames; then each round
-# runs Segue and the floor (and FFmpeg's xfade where it has the same transition) one after
-# the other, in an order that alternates, so that the machine's load hits all alike; the
-# ratio is the median of the rounds' ratios.
-exports = []   # (name, segue seconds, floor seconds, xfade seconds or None, per-round ratios, frames, peak MB, floor peak MB)
+# Exports against their encode floor: each Segue video's own frames, written raw by Segue
+# (`-o frames.yuv`: the yuv420p planes its encoder is given), encoded by FFmpeg with the same
+# libx264 settings, so that only encoding is timed. With Segue's settings in full (x264's
+# lookahead in the calling thread, sync-lookahead=0, which keeps Segue's MP4 bytes the same
+# on every run; BT.709 tags, square pixels, closed GOPs, bitexact) FFmpeg writes the very
+# H.264 bytes Segue wrote, which is checked: the floor does the same encoding work. The
+# export is also timed against FFmpeg's default settings (threaded lookahead). A first,
+# untimed Segue run makes the video; then each round runs Segue and both floors (and FFmpeg's
+# xfade where it has the same transition) one after the other, in an order that alternates,
+# so that the machine's load hits all alike; a ratio is the median of the rounds' ratios.
+exports = []   # dicts, one per workload
+SAME = ["-x264-params", "sync-lookahead=0"]
+TAGS_IN = ["-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709", "-color_range", "tv"]
+
+
+def h264(path):
+    """The MD5 of a video's H.264 stream (Annex B), without its container."""
+    out = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-map", "0:v", "-c", "copy", "-bsf:v", "h264_mp4toannexb", "-f", "h264", "-"],
+                         capture_output=True, check=True).stdout
+    return hashlib.md5(out).hexdigest()
 
 
 def export(name, cmd, output, count, xfade=None):
@@ -85,14 +98,16 @@ def export(name, cmd, output, count, xfade=None):
     if got != count:
         sys.exit(f"{name}: wrote {got} frames, expected {count}")
     raw = os.path.join(args.work, "frames.yuv")
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", output, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw], check=True)
+    run(cmd[:-1] + [raw])
+    if os.path.getsize(raw) != count * W * H * 3 // 2:
+        sys.exit(f"{name}: {raw} holds {os.path.getsize(raw)} bytes, expected {count} frames of {W}x{H} yuv420p")
     floor_out = os.path.join(args.work, "floor.mp4")
-    floor_cmd = ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{W}x{H}", "-r", str(FPS), "-i", raw,
-                 *X264, floor_out]
-    # The same, with x264's lookahead in the calling thread as Segue runs it (sync-lookahead=0:
-    # its output then does not depend on when frames arrive): what the encoder itself costs.
-    same_cmd = floor_cmd[:-1] + ["-x264-params", "sync-lookahead=0", floor_out]
-    runs = [("segue", cmd), ("floor", floor_cmd), ("same", same_cmd)] + ([("xfade", xfade)] if xfade else [])
+    default_cmd = ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{W}x{H}", "-r", str(FPS), *TAGS_IN,
+                   "-i", raw, "-vf", "setsar=1", "-flags", "+bitexact+cgop", *X264, floor_out]
+    floor_cmd = default_cmd[:-1] + SAME + [floor_out]
+    run(floor_cmd)
+    same_bytes = h264(floor_out) == h264(output)
+    runs = [("segue", cmd), ("floor", floor_cmd), ("default", default_cmd)] + ([("xfade", xfade)] if xfade else [])
     times, peaks = {k: [] for k, _ in runs}, {k: [] for k, _ in runs}
     for r in range(args.runs):
         for kind, c in (runs if r % 2 == 0 else runs[::-1]):
@@ -100,11 +115,11 @@ def export(name, cmd, output, count, xfade=None):
             times[kind].append(t)
             peaks[kind].append(m)
     os.remove(raw)
-    ratios = sorted(a / b for a, b in zip(times["segue"], times["floor"]))
-    same = statistics.median(a / b for a, b in zip(times["segue"], times["same"]))
-    exports.append((name, statistics.median(times["segue"]), statistics.median(times["floor"]),
-                    statistics.median(times["xfade"]) if xfade else None, ratios, count, max(peaks["segue"]), max(peaks["floor"]),
-                    same, max(peaks["same"])))
+    exports.append(dict(name=name, frames=count, segue=statistics.median(times["segue"]), floor=statistics.median(times["floor"]),
+                        ratios=sorted(a / b for a, b in zip(times["segue"], times["floor"])), same_bytes=same_bytes,
+                        default=statistics.median(a / b for a, b in zip(times["segue"], times["default"])),
+                        xfade=statistics.median(a / b for a, b in zip(times["segue"], times["xfade"])) if xfade else None,
+                        peak=max(peaks["segue"]), floor_peak=max(peaks["floor"])))
 
 
 def exports_table():
@@ -176,14 +191,15 @@ def exports_table():
 
     print()
     print(f"{'export, 1080x1920 30 fps (median of %d rounds)' % args.runs:<36} {'frames':>6} {'segue s':>8} {'floor s':>8} {'÷ floor':>8} "
-          f"{'rounds ÷ floor':>16} {'÷ same':>7} {'÷ xfade':>8} {'peak MB':>8} {'floor MB':>9} {'same MB':>8}")
-    for name, seg, flo, xf, ratios, count, peak, floor_peak, same, same_peak in exports:
-        rounds = " ".join(f"{r:.2f}" for r in ratios)
-        over_xfade = f"{seg / xf:.2f}" if xf else ""
-        print(f"{name:<36} {count:>6} {seg:>8.2f} {flo:>8.2f} {statistics.median(ratios):>8.2f} {rounds:>16} {same:>7.2f} {over_xfade:>8} "
-              f"{peak:>8.0f} {floor_peak:>9.0f} {same_peak:>8.0f}")
-    print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0][6]:.0f})")
-
+          f"{'rounds ÷ floor':>16} {'bytes':>6} {'÷ ffmpeg':>9} {'÷ xfade':>8} {'peak MB':>8} {'floor MB':>9}")
+    for e in exports:
+        rounds = " ".join(f"{r:.2f}" for r in e["ratios"])
+        over_xfade = f"{e['xfade']:.2f}" if e["xfade"] else ""
+        print(f"{e['name']:<36} {e['frames']:>6} {e['segue']:>8.2f} {e['floor']:>8.2f} {statistics.median(e['ratios']):>8.2f} {rounds:>16} "
+              f"{'same' if e['same_bytes'] else 'DIFF':>6} {e['default']:>9.2f} {over_xfade:>8} {e['peak']:>8.0f} {e['floor_peak']:>9.0f}")
+    print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0]['peak']:.0f})")
+    print("floor: Segue's own yuv420p frames (-o frames.yuv) encoded by FFmpeg with Segue's x264 settings; bytes: whether its H.264")
+    print("stream equals Segue's; ÷ ffmpeg: against FFmpeg's default settings, whose threaded lookahead Segue does not use")
 
 
 if not args.compose_only:
