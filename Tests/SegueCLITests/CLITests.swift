@@ -207,6 +207,44 @@ struct RenderCLITests {
         #expect(ours.count > 1000 && ours == same)
     }
 
+    @Test("an MP4 export composes and prepares on threads at nice +10, its encoder at the caller's priority; other outputs lower nothing")
+    func yieldsToTheEncoder() throws {
+        /// The nice value of each thread of `pid` seen while it runs, polled from /proc.
+        func niceness(_ arguments: [String]) throws -> (main: Set<Int>, others: Set<Int>, status: Int32) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: segueBinary)
+            process.arguments = arguments
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let pid = Int(process.processIdentifier)
+            var main = Set<Int>(), others = Set<Int>()
+            while process.isRunning {
+                for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
+                    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
+                          let close = stat.lastIndex(of: ")") else { continue }
+                    // After "pid (comm)": state is field 3, nice field 19.
+                    let fields = stat[stat.index(after: close)...].split(separator: " ")
+                    guard fields.count > 16, let nice = Int(fields[16]) else { continue }
+                    if Int(task) == pid { main.insert(nice) } else { others.insert(nice) }
+                }
+                usleep(5_000)
+            }
+            process.waitUntilExit()
+            return (main, others, process.terminationStatus)
+        }
+        let own = Int(getpriority(0, 0))
+        let folder = temporaryFolder()
+        let common = ["render", "--preset", "stories-cube", "--size", "540x960", "--set", "canvas.scale=0.5", "--set", "hold=1",
+                      "--threads", "2", example("a.jpg"), example("c.webp"), example("b.png"), example("a.jpg")]
+        let mp4 = try niceness(common + ["-o", folder.appendingPathComponent("story.mp4").path])
+        #expect(mp4.status == 0)
+        #expect(mp4.main == [own], "the calling thread (the encoder's) keeps its priority: \(mp4.main)")
+        #expect(mp4.others.contains(min(19, own + 10)), "threads seen: \(mp4.others)")
+        let null = try niceness(common + ["--format", "null", "-o", "-"])
+        #expect(null.status == 0)
+        #expect(null.main == [own] && null.others.allSatisfy { $0 <= own }, "threads seen: \(null.others)")
+    }
+
     @Test("--frames picks frame indices for png and framemd5 output")
     func frameSelection() throws {
         let out = temporaryFolder().appendingPathComponent("some").path

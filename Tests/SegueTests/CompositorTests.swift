@@ -6,14 +6,14 @@ import Testing
 struct CompositorTests {
     let canvas = Canvas(width: 90, height: 160, scale: 0.25, background: .black)
 
-    func storiesFrame(progress: Double, threads: Int) -> FrameBuffer {
+    func storiesFrame(progress: Double, threads: Int, team: BandTeam? = nil) -> FrameBuffer {
         let a = makeImage(width: 90, height: 160) { x, y in (UInt8(x * 2), UInt8(y), 200) }
         let b = makeImage(width: 90, height: 160) { x, y in ((x / 10 + y / 10) % 2 == 0 ? 255 : 20, 120, UInt8(x)) }
         var from = Layer(frame: canvas.bounds), to = Layer(frame: canvas.bounds)
         from.contents = picture(a)
         to.contents = picture(b)
         let scene = StoriesCube().scene(from: from, to: to, progress: progress, bounds: canvas.bounds)
-        return Compositor(threads: threads).render(scene, canvas: canvas)
+        return Compositor(threads: threads, team: team).render(scene, canvas: canvas)
     }
 
     @Test("1, 2 and 8 threads give byte-identical frames", arguments: [0.13, 0.5, 0.87])
@@ -21,6 +21,25 @@ struct CompositorTests {
         let one = bytes(storiesFrame(progress: progress, threads: 1))
         #expect(bytes(storiesFrame(progress: progress, threads: 2)) == one)
         #expect(bytes(storiesFrame(progress: progress, threads: 8)) == one)
+    }
+
+    @Test("a team of helper threads draws the same frames, frame after frame, its work run on the caller and each helper's turn")
+    func team() {
+        let team = BandTeam(helpers: 3)
+        defer { team.stop() }
+        for progress in [0.13, 0.5, 0.87] {
+            #expect(bytes(storiesFrame(progress: progress, threads: 4, team: team)) == bytes(storiesFrame(progress: progress, threads: 1)))
+        }
+        // Each run has the body run once by the caller and three times on the team's threads
+        // (a helper that wakes first may take two turns), all done when `run` returns.
+        let seen = Locked<[pthread_t]>([])
+        let caller = pthread_self()
+        for _ in 0..<5 {
+            seen.withLock { $0 = [] }
+            team.run { usleep(1000); seen.withLock { $0.append(pthread_self()) } }
+            let threads = seen.withLock { $0 }
+            #expect(threads.count == 4 && threads.filter { $0 == caller }.count == 1, "\(threads)")
+        }
     }
 
     @Test("no pixel depends on what the frame held before: the background is left out only under opaque faces",

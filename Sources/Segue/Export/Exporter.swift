@@ -61,7 +61,9 @@ public final class Storyboard: Sendable {
     private let screenSources = Locked<[Set<Int>]>([])
 
     /// The storyboard of `job`; its clips' feeds decode for the frames the job writes.
-    public convenience init(job: Job) throws {
+    /// With `yielding`, the thread that prepares screens beside the export runs at a lower
+    /// priority (`Yielding`): set for an MP4, whose encoder sets the pace.
+    public convenience init(job: Job, yielding: Bool = false) throws {
         // Each distinct still is decoded once; stills are decoded in parallel. A clip is its
         // own source, decoded as it plays (the same file twice is two parts of it).
         let inputs = job.inputs, clips = job.clips
@@ -102,7 +104,8 @@ public final class Storyboard: Sendable {
         }
         let sizes = inputs.indices.map { clips[$0]?.info.size ?? sizeOf(inputs[$0]) }
         self.init(sizes: sizes, sources: sources, pictures: cache, preset: job.preset, plan: job.plan, timeline: job.timeline,
-                  threads: job.threads, clips: clips, frames: job.frameIndices(count: job.timeline.frameCount), limits: limits)
+                  threads: job.threads, clips: clips, frames: job.frameIndices(count: job.timeline.frameCount), limits: limits,
+                  yielding: yielding)
     }
 
     /// A storyboard over images already in memory, input k being `images[k]`.
@@ -112,7 +115,7 @@ public final class Storyboard: Sendable {
     }
 
     private init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, plan: StoryPlan?, timeline: Timeline, threads: Int,
-                 clips: [Int: ClipSlide] = [:], frames: [Int] = [], limits: Limits = Limits()) {
+                 clips: [Int: ClipSlide] = [:], frames: [Int] = [], limits: Limits = Limits(), yielding: Bool = false) {
         let canvas = preset.canvas
         self.canvas = canvas
         self.pictures = pictures
@@ -166,6 +169,7 @@ public final class Storyboard: Sendable {
         // export done or stopped) ends it.
         let schedule = self.schedule, wake = self.wake, stop = self.stop
         let worker = Thread { [weak self] in
+            if yielding { Yielding.lowerThisThread() }
             for index in (first + 1)..<max(first + 1, count) {
                 while schedule.withLock({ $0.wanted }) < index && !stop.isCancelled { wake.wait() }
                 guard !stop.isCancelled, let board = self else { return }
@@ -303,13 +307,15 @@ public enum Exporter {
                                 framesComposed: 0, composeSeconds: 0, prepareSeconds: 0, seconds: seconds(since: start),
                                 skipped: true, fingerprint: fingerprint)
         }
-        let storyboard = try Storyboard(job: job)
+        // An MP4's encoder sets the pace (x264's lookahead runs on this thread): the threads
+        // that compose and prepare ahead of it yield to it, and take the time it leaves.
+        let yielding = job.format == .mp4
+        let storyboard = try Storyboard(job: job, yielding: yielding)
         let prepareSeconds = seconds(since: start)
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
         let timeline = storyboard.timeline
         let indices = job.frameIndices(count: timeline.frameCount)
         let sink = try makeSink(job, fingerprint: fingerprint)
-        let compositor = Compositor(threads: job.threads)
 
         let queue = BlockingQueue<Message>(capacity: queueDepth)
         // At most `frames` frame buffers: made as first needed (the first frame does not wait
@@ -319,6 +325,11 @@ public enum Exporter {
         let stop = Cancellation()
         let composeTime = Accumulator()
         let producer = Thread {
+            if yielding { Yielding.lowerThisThread() }
+            // Yielding, the compositor draws on helper threads made here, which take this
+            // thread's priority (Dispatch's shared threads, used otherwise, would not).
+            let compositor = Compositor(threads: job.threads, team: yielding && job.threads > 1 ? BandTeam(helpers: job.threads - 1) : nil)
+            defer { compositor.team?.stop() }
             var previous: Moment?
             var made = 0
             for index in indices {

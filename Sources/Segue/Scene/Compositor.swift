@@ -68,10 +68,20 @@ public struct Compositor: Sendable {
     public var threads: Int
     /// Rows in a band: small enough to balance uneven rows, large enough to amortise.
     public static let bandHeight = 16
+    /// Threads of the compositor's own to draw bands on, instead of Dispatch's.
+    let team: BandTeam?
 
     public init(threads: Int = 2) {
         precondition(threads >= 1)
         self.threads = threads
+        team = nil
+    }
+
+    /// A compositor drawing on `team`'s threads and the calling one.
+    init(threads: Int, team: BandTeam?) {
+        precondition(threads >= 1)
+        self.threads = threads
+        self.team = team
     }
 
     /// Draws `root` (laid out in the canvas's points) over the canvas background into
@@ -101,13 +111,14 @@ public struct Compositor: Sendable {
             // thread waking up) or runs slower leaves more bands to the others instead of
             // keeping them waiting for its share.
             let next = Atomic<Int>(0)
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let work: @Sendable () -> Void = {
                 while true {
                     let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard band < bands else { return }
                     draw(band)
                 }
             }
+            if let team { team.run(work) } else { DispatchQueue.concurrentPerform(iterations: workers) { _ in work() } }
         }
     }
 
