@@ -4,7 +4,7 @@ import Glibc
 /// Helper threads that run a piece of work beside the calling thread, over and over: the
 /// compositor's bands, on threads of its own. They are made by the thread that makes the
 /// team, so they take its scheduling priority, as Dispatch's shared threads would not.
-final class BandTeam: @unchecked Sendable {
+final class BandTeam: Sendable {
     private struct State {
         var work: (@Sendable () -> Void)?
         var stopping = false
