@@ -431,9 +431,7 @@ int segue_image_decode(const char *path, int64_t max_pixels, int max_side, Segue
     return 0;
 }
 
-/* Premultiplies straight RGBA pixels in place, as Segue's `premultiply` does each pixel;
- * returns 1 when all are opaque (then nothing changes). */
-static int premultiply_all(uint32_t *pixels, size_t count) {
+int segue_premultiply(uint32_t *pixels, size_t count) {
     uint32_t all = 0xFFFFFFFFu;
     for (size_t i = 0; i < count; i++) all &= pixels[i];
     if (all >> 24 == 255) return 1;
@@ -457,7 +455,7 @@ int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, SegueAV
     size_t count = (size_t)width * (size_t)height;
     if (image->rgba) {
         memcpy(pixels, image->rgba, count * 4);
-        return premultiply_all(pixels, count);
+        return segue_premultiply(pixels, count);
     }
     const AVFrame *frame = image->frame;
     if (!frame) return fail_text(err, AVERROR(EINVAL), "segue_image_pixels: the image holds no picture");
@@ -472,7 +470,7 @@ int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, SegueAV
     /* The ICC profile the decoder found (JPEG APP2, PNG iCCP, WebP ICCP). */
     AVFrameSideData *icc = av_frame_get_side_data(frame, AV_FRAME_DATA_ICC_PROFILE);
     if (icc) apply_icc(icc->data, icc->size, (uint8_t *)pixels, width, height);
-    return premultiply_all(pixels, count);
+    return segue_premultiply(pixels, count);
 }
 
 void segue_image_free(SegueDecodedImage *image) {

@@ -48,6 +48,11 @@ int segue_image_decode(const char *path, int64_t max_pixels, int max_side, Segue
  * filled. */
 int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, SegueAVError *err);
 
+/* Premultiplies straight RGBA pixels (one little-endian word each, R in its low byte) in
+ * place, each channel times alpha / 255, rounded; returns 1 when all are opaque (then
+ * nothing changes), 0 otherwise. */
+int segue_premultiply(uint32_t *pixels, size_t count);
+
 /* The size of a HEIF file's primary picture, read from its boxes without decoding.
  * 0 when found, 1 when the file is not HEIF, negative when it cannot be read. */
 int segue_heif_size(const char *path, int *width, int *height);

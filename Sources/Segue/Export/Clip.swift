@@ -256,17 +256,17 @@ final class ClipFeed: @unchecked Sendable {
         let width = orientation.swapsAxes ? key.height : key.width, height = orientation.swapsAxes ? key.width : key.height
         let count = width * height
         var error = SegueAVError()
-        var status: Int32 = 0
+        var status: Int32 = 0, opaque = true
         let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
             buffer.withMemoryRebound(to: UInt8.self) { bytes in
                 status = segue_clip_convert(decoder, region.minX, region.minY, region.width, region.height,
                                             Int32(width), Int32(height), bytes.baseAddress, &error)
             }
-            if status == 1 { for i in 0..<count { buffer[i] = premultiply(UInt32(littleEndian: buffer[i])) } }
+            if status == 1 { opaque = segue_premultiply(buffer.baseAddress, count) == 1 }
             initialized = count
         }
         if status < 0 { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
-        return Image(width: width, height: height, pixels: pixels).oriented(orientation)
+        return Image(width: width, height: height, pixels: pixels, isOpaque: opaque).oriented(orientation)
     }
 }
 

@@ -18,8 +18,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case null
 
     /// The format an output name implies: `-` or `.framemd5`/`.md5` is framemd5, `.mp4` is
-    /// MP4, `.yuv` is raw yuv420p, `.png` is a contact sheet, a name with no extension (or an existing folder with
-    /// another extension) is a folder of PNG frames.
+    /// MP4, `.yuv` is raw yuv420p, `.png` is a contact sheet, a name with no extension (or an
+    /// existing folder with another extension) is a folder of PNG frames.
     public static func inferred(from output: String) -> OutputFormat? {
         if output == "-" { return .framemd5 }
         switch (output as NSString).pathExtension.lowercased() {

@@ -11,15 +11,11 @@ public final class Image: Sendable {
     /// True when every pixel has alpha 255, which lets the compositor copy instead of blend.
     public let isOpaque: Bool
 
-    public init(width: Int, height: Int, pixels: [UInt32]) {
-        precondition(width > 0 && height > 0 && pixels.count == width * height, "pixel count does not match the size")
-        self.width = width
-        self.height = height
-        self.pixels = pixels
-        self.isOpaque = pixels.allSatisfy { $0 >> 24 == 0xFF }
+    public convenience init(width: Int, height: Int, pixels: [UInt32]) {
+        self.init(width: width, height: height, pixels: pixels, isOpaque: pixels.allSatisfy { $0 >> 24 == 0xFF })
     }
 
-    /// An image whose opacity is already known (the decoder found it while writing the pixels).
+    /// An image whose opacity is already known (a decoder found it while writing the pixels).
     init(width: Int, height: Int, pixels: [UInt32], isOpaque: Bool) {
         precondition(width > 0 && height > 0 && pixels.count == width * height, "pixel count does not match the size")
         self.width = width
@@ -87,16 +83,6 @@ public struct Color: Equatable, Hashable, Sendable, Codable, CustomStringConvert
         }
         return "#" + hex(red) + hex(green) + hex(blue) + (alpha < 1 ? hex(alpha) : "")
     }
-}
-
-/// Premultiplies one straight-alpha RGBA pixel, rounding each channel.
-@inline(__always)
-func premultiply(_ p: UInt32) -> UInt32 {
-    let a = p >> 24
-    if a == 255 { return p }
-    if a == 0 { return 0 }
-    @inline(__always) func mul(_ c: UInt32) -> UInt32 { let t = c * a + 128; return (t + (t >> 8)) >> 8 }
-    return mul(p & 0xFF) | mul((p >> 8) & 0xFF) << 8 | mul((p >> 16) & 0xFF) << 16 | a << 24
 }
 
 /// Turns one premultiplied RGBA pixel back into straight alpha, rounding each channel.
