@@ -1154,7 +1154,6 @@ struct SegueEncoder {
     AVFormatContext *format;
     AVCodecContext *codec;
     AVStream *stream;
-    AVFrame *frame;
     AVPacket *packet;
     int64_t next_pts;
     int fps;
@@ -1252,7 +1251,6 @@ void segue_encoder_free(SegueEncoder *e) {
     if (e->format && e->format->pb) avio_closep(&e->format->pb);
     avformat_free_context(e->format);
     avcodec_free_context(&e->codec);
-    av_frame_free(&e->frame);
     av_packet_free(&e->packet);
     soundtrack_free(e->soundtrack);
     av_free(e);
@@ -1323,13 +1321,8 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     e->fps = c->fps;
     if (c->audio && (ret = soundtrack_open(e, c->audio, c->frames, c->fps, err)) < 0) { segue_encoder_free(e); return NULL; }
 
-    e->frame = av_frame_alloc();
     e->packet = av_packet_alloc();
-    if (!e->frame || !e->packet) return open_failed(e, err, AVERROR(ENOMEM), "av_frame_alloc");
-    e->frame->format = cc->pix_fmt;
-    e->frame->width = cc->width;
-    e->frame->height = cc->height;
-    if ((ret = av_frame_get_buffer(e->frame, 0)) < 0) return open_failed(e, err, ret, "av_frame_get_buffer");
+    if (!e->packet) return open_failed(e, err, AVERROR(ENOMEM), "av_packet_alloc");
 
     if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) return open_failed(e, err, ret, "avio_open");
     /* No edit list, as upload specifications ask: the B-frames' reordering delay is kept in
@@ -1351,21 +1344,53 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
 
 static int drain_packets(SegueEncoder *e, SegueAVError *err) { return write_packets(e, e->codec, e->stream, err); }
 
-int segue_encoder_planes(SegueEncoder *e, uint8_t *planes[3], int strides[3], SegueAVError *err) {
+struct SegueYUVFrame {
+    AVFrame *frame;
+};
+
+SegueYUVFrame *segue_yuv_frame_new(int width, int height, SegueAVError *err) {
     begin();
-    int ret = av_frame_make_writable(e->frame);
+    SegueYUVFrame *f = av_mallocz(sizeof *f);
+    if (!f || !(f->frame = av_frame_alloc())) {
+        av_free(f);
+        fail(err, AVERROR(ENOMEM), "av_frame_alloc");
+        return NULL;
+    }
+    f->frame->format = AV_PIX_FMT_YUV420P;
+    f->frame->width = width;
+    f->frame->height = height;
+    int ret = av_frame_get_buffer(f->frame, 0);
+    if (ret < 0) {
+        segue_yuv_frame_free(f);
+        fail(err, ret, "av_frame_get_buffer");
+        return NULL;
+    }
+    return f;
+}
+
+int segue_yuv_frame_planes(SegueYUVFrame *f, uint8_t *planes[3], int strides[3], SegueAVError *err) {
+    begin();
+    int ret = av_frame_make_writable(f->frame);
     if (ret < 0) return fail(err, ret, "av_frame_make_writable");
     for (int i = 0; i < 3; i++) {
-        planes[i] = e->frame->data[i];
-        strides[i] = e->frame->linesize[i];
+        planes[i] = f->frame->data[i];
+        strides[i] = f->frame->linesize[i];
     }
     return 0;
 }
 
-int segue_encoder_send(SegueEncoder *e, SegueAVError *err) {
+void segue_yuv_frame_free(SegueYUVFrame *f) {
+    if (!f) return;
+    av_frame_free(&f->frame);
+    av_free(f);
+}
+
+int segue_encoder_send(SegueEncoder *e, SegueYUVFrame *f, SegueAVError *err) {
     begin();
-    e->frame->pts = e->next_pts++;
-    int ret = avcodec_send_frame(e->codec, e->frame);
+    f->frame->pts = e->next_pts++;
+    /* Passed by reference: libavcodec keeps its own reference for as long as it needs the
+     * picture (libx264 copies it in at once and lets go). */
+    int ret = avcodec_send_frame(e->codec, f->frame);
     if (ret < 0) return fail(err, ret, "avcodec_send_frame");
     if ((ret = drain_packets(e, err)) < 0) return ret;
     /* The soundtrack keeps up with the video, a frame's worth ahead of its time. */

@@ -42,6 +42,40 @@ struct CompositorTests {
         }
     }
 
+    @Test("the yuv420p copy written band by band while drawing equals the finished frame converted whole, for any threads")
+    func yuvWhileDrawing() throws {
+        // 150 rows: the last band is shorter than the others.
+        let canvas = Canvas(width: 90, height: 150, scale: 0.25, background: .black)
+        let a = makeImage(width: 90, height: 150) { x, y in (UInt8(x * 2), UInt8(y), 200) }
+        let b = makeImage(width: 90, height: 150) { x, y in ((x / 10 + y / 10) % 2 == 0 ? 255 : 20, 120, UInt8(x)) }
+        var from = Layer(frame: canvas.bounds), to = Layer(frame: canvas.bounds)
+        from.contents = picture(a)
+        to.contents = picture(b)
+        let team = BandTeam(helpers: 2)
+        defer { team.stop() }
+        func planes(_ yuv: YUVFrame) -> [UInt8] { var out: [UInt8] = []; yuv.append(to: &out); return out }
+        for progress in [0.0, 0.37, 0.81] {
+            let scene = StoriesCube().scene(from: from, to: to, progress: progress, bounds: canvas.bounds)
+            let plain = FrameBuffer(width: canvas.width, height: canvas.height)
+            try Compositor(threads: 1).render(scene, canvas: canvas, pictures: TestPictures.cache, into: plain)
+            var spare: YUVFrame?
+            let whole = planes(try plain.yuv420p(spare: &spare, for: "test"))
+            #expect(whole.count == 90 * 150 * 3 / 2)
+            for compositor in [Compositor(threads: 1), Compositor(threads: 3), Compositor(threads: 3, team: team)] {
+                let frame = FrameBuffer(width: canvas.width, height: canvas.height, yuv: try YUVFrame(width: 90, height: 150, for: "test"))
+                // Drawn twice: the second drawing overwrites every byte of the first's copy.
+                for _ in 0..<2 {
+                    try frame.yuv!.prepare(for: "test")
+                    try compositor.render(scene, canvas: canvas, pictures: TestPictures.cache, into: frame)
+                }
+                #expect(bytes(frame) == bytes(plain))
+                #expect(planes(frame.yuv!) == whole, "progress \(progress), \(compositor.threads) threads")
+                var unused: YUVFrame?
+                #expect(try frame.yuv420p(spare: &unused, for: "test") === frame.yuv && unused == nil)
+            }
+        }
+    }
+
     @Test("no pixel depends on what the frame held before: the background is left out only under opaque faces",
           arguments: TransitionRegistry.all.map { $0.init(ParameterValues()) as any Transition })
     func leftoversNeverShow(_ transition: any Transition) {

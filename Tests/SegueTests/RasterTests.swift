@@ -217,7 +217,7 @@ struct YUVConversionTests {
         y.withUnsafeMutableBufferPointer { yp in
             u.withUnsafeMutableBufferPointer { up in
                 v.withUnsafeMutableBufferPointer { vp in
-                    frame.convert(to: YUVPlanes(y: yp.baseAddress!, yStride: width, u: up.baseAddress!, uStride: width / 2,
+                    frame.convert(rows: 0..<height, to: YUVPlanes(y: yp.baseAddress!, yStride: width, u: up.baseAddress!, uStride: width / 2,
                                                 v: vp.baseAddress!, vStride: width / 2))
                 }
             }

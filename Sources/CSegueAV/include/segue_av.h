@@ -153,12 +153,18 @@ typedef struct SegueEncoder SegueEncoder;
 
 /* Opens the file and writes the container header. NULL on failure, with err filled. */
 SegueEncoder *segue_encoder_open(const SegueEncoderConfig *config, SegueAVError *err);
-/* The planes of the next frame to encode (yuv420p, BT.709 limited range), made writable;
- * fill them, then call segue_encoder_send. */
-int segue_encoder_planes(SegueEncoder *encoder, uint8_t *planes[3], int strides[3], SegueAVError *err);
-/* Encodes the frame in the planes as the next frame (timed 0, 1, 2, ...). Sending again
- * without refilling the planes encodes the same picture again, as a still hold needs. */
-int segue_encoder_send(SegueEncoder *encoder, SegueAVError *err);
+/* A yuv420p picture (BT.709 limited range, as the encoder expects) in FFmpeg's reference-
+ * counted memory, which the encoder takes by reference instead of copying. */
+typedef struct SegueYUVFrame SegueYUVFrame;
+/* A picture of an even width and height; NULL on failure, with err filled. */
+SegueYUVFrame *segue_yuv_frame_new(int width, int height, SegueAVError *err);
+/* The picture's planes, ready to be written: when something still holds a reference to its
+ * memory (an encoder that keeps pictures), it gets memory of its own first. */
+int segue_yuv_frame_planes(SegueYUVFrame *frame, uint8_t *planes[3], int strides[3], SegueAVError *err);
+void segue_yuv_frame_free(SegueYUVFrame *frame);
+/* Encodes `frame` as the next frame (timed 0, 1, 2, ...); sending the same picture again
+ * encodes it again, as a still hold needs. */
+int segue_encoder_send(SegueEncoder *encoder, SegueYUVFrame *frame, SegueAVError *err);
 /* Flushes the encoder and writes the trailer (moving the index to the front). */
 int segue_encoder_finish(SegueEncoder *encoder, SegueAVError *err);
 /* Frees everything; an unfinished file is closed as it is (the caller deletes it). */

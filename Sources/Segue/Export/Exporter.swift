@@ -321,6 +321,7 @@ public enum Exporter {
         // At most `frames` frame buffers: made as first needed (the first frame does not wait
         // for the others' memory), then handed back and forth through `pool`.
         let frames = queueDepth + 2
+        let takesYUV = sink.takesYUV
         let pool = BlockingQueue<FrameBuffer>(capacity: frames)
         let stop = Cancellation()
         let composeTime = Accumulator()
@@ -338,15 +339,19 @@ public enum Exporter {
                 let still = storyboard.still(at: index)
                 if let still, still == previous { queue.put(.repeatLast(index)); continue }
                 let frame: FrameBuffer
-                if made < frames {
-                    made += 1
-                    frame = FrameBuffer(width: storyboard.canvas.width, height: storyboard.canvas.height)
-                } else {
-                    guard let taken = pool.take(unless: stop) else { break }
-                    frame = taken
-                }
-                let began = DispatchTime.now()
+                let began: DispatchTime
                 do {
+                    if made < frames {
+                        made += 1
+                        let (width, height) = (storyboard.canvas.width, storyboard.canvas.height)
+                        frame = FrameBuffer(width: width, height: height,
+                                            yuv: takesYUV ? try YUVFrame(width: width, height: height, for: job.output) : nil)
+                    } else {
+                        guard let taken = pool.take(unless: stop) else { break }
+                        frame = taken
+                    }
+                    began = DispatchTime.now()
+                    try frame.yuv?.prepare(for: job.output)
                     try compositor.render(storyboard.scene(at: index), canvas: storyboard.canvas, pictures: storyboard.pictures, into: frame)
                 } catch {
                     queue.put(.failed(error))

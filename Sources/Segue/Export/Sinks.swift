@@ -8,6 +8,13 @@ public protocol FrameSink: AnyObject {
     func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws
     func finish() throws
     func abort()
+    /// Whether the sink reads frames in yuv420p: the exporter then has the compositor convert
+    /// them as it draws (false unless a sink says otherwise).
+    var takesYUV: Bool { get }
+}
+
+extension FrameSink {
+    public var takesYUV: Bool { false }
 }
 
 /// A file written under a temporary name in the target's folder and renamed into place on
@@ -101,6 +108,8 @@ final class StagedFile {
 public final class MP4Sink: FrameSink {
     private let file: StagedFile
     private var encoder: OpaquePointer?
+    /// Where a frame without a yuv420p copy is converted.
+    private var spare: YUVFrame?
 
     /// `fingerprint`, if given, is kept in the file's metadata (see `Fingerprint`); an
     /// existing file at `path` is replaced only with `replace`.
@@ -147,21 +156,14 @@ public final class MP4Sink: FrameSink {
 
     deinit { abort() }
 
+    public var takesYUV: Bool { true }
+
     public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
+        // Frames from the exporter come with their yuv420p copy; others are converted here.
+        // The same frame again (a still hold) is the same picture sent again.
+        let yuv = try frame.yuv420p(spare: &spare, for: file.target)
         var error = SegueAVError()
-        if !repeated {
-            // Converted on this thread: under a millisecond a 1080x1920 frame, less than handing
-            // half of it to a second thread the encoder keeps busy.
-            var planes: [UnsafeMutablePointer<UInt8>?] = [nil, nil, nil]
-            var strides: [Int32] = [0, 0, 0]
-            guard segue_encoder_planes(encoder, &planes, &strides, &error) == 0 else {
-                throw ExportError.encoder(path: file.target, reason: error.text)
-            }
-            frame.convert(to: YUVPlanes(y: planes[0]!, yStride: Int(strides[0]), u: planes[1]!, uStride: Int(strides[1]),
-                                        v: planes[2]!, vStride: Int(strides[2])))
-        }
-        // The same frame again (a still hold) is sent without converting it again.
-        guard segue_encoder_send(encoder, &error) == 0 else { throw ExportError.encoder(path: file.target, reason: error.text) }
+        guard segue_encoder_send(encoder, yuv.frame, &error) == 0 else { throw ExportError.encoder(path: file.target, reason: error.text) }
     }
 
     public func finish() throws {
@@ -387,31 +389,28 @@ public final class FrameMD5Sink: FrameSink {
 public final class YUVSink: FrameSink {
     private let output: ByteOutput
     private let fingerprint: String?
-    private let width: Int, height: Int
     /// The last frame's planes: Y, then Cb, then Cr, each row packed.
-    private var planes: [UInt8]
+    private var planes: [UInt8] = []
+    /// Where a frame without a yuv420p copy is converted.
+    private var spare: YUVFrame?
 
     /// `path` "-" writes to standard output. `fingerprint`, if given, is kept beside the
     /// file as `.NAME.segue-fingerprint`.
     public init(path: String, width: Int, height: Int, fingerprint: String? = nil, replace: Bool = false) throws {
         precondition(width % 2 == 0 && height % 2 == 0, "yuv420p needs an even width and height")
-        self.width = width
-        self.height = height
         self.fingerprint = fingerprint
-        planes = [UInt8](repeating: 0, count: width * height * 3 / 2)
+        planes.reserveCapacity(width * height * 3 / 2)
         output = try ByteOutput(path: path, replace: replace)
     }
 
     deinit { abort() }
 
+    public var takesYUV: Bool { true }
+
     public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
         if !repeated {
-            let luma = width * height, chroma = luma / 4
-            planes.withUnsafeMutableBufferPointer { p in
-                let base = p.baseAddress!
-                frame.convert(to: YUVPlanes(y: base, yStride: width, u: base + luma, uStride: width / 2,
-                                            v: base + luma + chroma, vStride: width / 2))
-            }
+            planes.removeAll(keepingCapacity: true)
+            try frame.yuv420p(spare: &spare, for: output.name).append(to: &planes)
         }
         try planes.withUnsafeBytes { try output.write($0) }
     }

@@ -11,11 +11,19 @@ public final class FrameBuffer: @unchecked Sendable {
     public let width: Int
     public let height: Int
     let pixels: UnsafeMutablePointer<UInt32>
+    /// The frame's yuv420p copy, if it has one: the compositor writes it as it draws.
+    let yuv: YUVFrame?
 
-    public init(width: Int, height: Int) {
+    public convenience init(width: Int, height: Int) {
+        self.init(width: width, height: height, yuv: nil)
+    }
+
+    init(width: Int, height: Int, yuv: YUVFrame?) {
         precondition(width > 0 && height > 0)
+        precondition(yuv == nil || (yuv!.width == width && yuv!.height == height), "frame and yuv copy differ in size")
         self.width = width
         self.height = height
+        self.yuv = yuv
         pixels = .allocate(capacity: width * height)
         pixels.initialize(repeating: 0, count: width * height)
     }
@@ -66,7 +74,8 @@ public struct Canvas: Equatable, Sendable {
 public struct Compositor: Sendable {
     /// How many bands are drawn at once (at most the machine's cores run in parallel).
     public var threads: Int
-    /// Rows in a band: small enough to balance uneven rows, large enough to amortise.
+    /// Rows in a band: small enough to balance uneven rows, large enough to amortise; even,
+    /// so that a band's yuv420p rows are its own (chroma comes from pairs of rows).
     public static let bandHeight = 16
     /// Threads of the compositor's own to draw bands on, instead of Dispatch's.
     let team: BandTeam?
@@ -85,13 +94,15 @@ public struct Compositor: Sendable {
     }
 
     /// Draws `root` (laid out in the canvas's points) over the canvas background into
-    /// `frame`, its pictures resolved through `pictures`.
+    /// `frame`, its pictures resolved through `pictures`; a frame with a prepared yuv copy
+    /// gets that written too, band by band.
     public func render(_ root: Layer, canvas: Canvas, pictures: PictureCache, into frame: FrameBuffer) throws {
         precondition(frame.width == canvas.width && frame.height == canvas.height, "frame and canvas differ in size")
         let items = CompiledItem.compile(try root.drawList(scale: canvas.scale, pictures: pictures), canvas: canvas)
         let background = canvas.background.premultipliedPixel
         // Polygons that replace the pixels wholly inside them: no background is needed there.
         let covers = items.compactMap(\.cover)
+        let yuv = frame.yuv?.planes
         let bands = (canvas.height + Compositor.bandHeight - 1) / Compositor.bandHeight
         let workers = min(threads, bands)
         let draw: @Sendable (Int) -> Void = { band in
@@ -103,6 +114,7 @@ public struct Compositor: Sendable {
                 Compositor.fill(frame.pixels, width: canvas.width, rows: rows, with: background, around: covers)
             }
             for item in items[(top ?? 0)...] { item.draw(into: frame.pixels, width: canvas.width, band: rows) }
+            if let yuv { frame.convert(rows: rows, to: yuv) }
         }
         if workers == 1 {
             for band in 0..<bands { draw(band) }
