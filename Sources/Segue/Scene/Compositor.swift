@@ -10,29 +10,40 @@ import Synchronization
 public final class FrameBuffer: @unchecked Sendable {
     public let width: Int
     public let height: Int
+    /// The pixels, or (a frame kept only in yuv420p) nothing worth reading.
     let pixels: UnsafeMutablePointer<UInt32>
     /// The frame's yuv420p copy, if it has one: the compositor writes it as it draws.
     let yuv: YUVFrame?
+    /// False for a frame kept only as its yuv420p copy: the compositor draws each band in a
+    /// scratch buffer of its own, converts it and lets it go, so no full-size RGBA frame is
+    /// ever written (a third of an MP4 export's memory traffic for composing, 8 MB a frame
+    /// at 1080x1920).
+    let keepsPixels: Bool
 
     public convenience init(width: Int, height: Int) {
         self.init(width: width, height: height, yuv: nil)
     }
 
-    init(width: Int, height: Int, yuv: YUVFrame?) {
+    /// `yuv` alone (`keepsPixels` false) makes a frame that exists only in yuv420p.
+    init(width: Int, height: Int, yuv: YUVFrame?, keepsPixels: Bool = true) {
         precondition(width > 0 && height > 0)
         precondition(yuv == nil || (yuv!.width == width && yuv!.height == height), "frame and yuv copy differ in size")
+        precondition(keepsPixels || yuv != nil, "a frame keeps its pixels, its yuv copy or both")
         self.width = width
         self.height = height
         self.yuv = yuv
-        pixels = .allocate(capacity: width * height)
-        pixels.initialize(repeating: 0, count: width * height)
+        self.keepsPixels = keepsPixels
+        let count = keepsPixels ? width * height : 1
+        pixels = .allocate(capacity: count)
+        pixels.initialize(repeating: 0, count: count)
     }
 
     deinit { pixels.deallocate() }
 
     /// The frame's bytes, in place: R, G, B, A for each pixel, row after row.
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: pixels, count: width * height * 4))
+        precondition(keepsPixels, "the pixels of a frame kept only in yuv420p")
+        return try body(UnsafeRawBufferPointer(start: pixels, count: width * height * 4))
     }
 
     /// A copy of the frame's bytes: R, G, B, A for each pixel, row after row.
@@ -40,11 +51,15 @@ public final class FrameBuffer: @unchecked Sendable {
 
     /// A copy of the pixels as an Image.
     public func image() -> Image {
-        Image(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height)))
+        precondition(keepsPixels, "the pixels of a frame kept only in yuv420p")
+        return Image(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height)))
     }
 
     /// The packed RGBA pixel at (x, y).
-    public subscript(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
+    public subscript(x: Int, y: Int) -> UInt32 {
+        precondition(keepsPixels, "the pixels of a frame kept only in yuv420p")
+        return pixels[y * width + x]
+    }
 }
 
 /// The canvas a scene is drawn on: a size in pixels, the points-to-pixels scale and the
@@ -102,32 +117,46 @@ public struct Compositor: Sendable {
         let background = canvas.background.premultipliedPixel
         // Polygons that replace the pixels wholly inside them: no background is needed there.
         let covers = items.compactMap(\.cover)
-        let yuv = frame.yuv?.planes
         let bands = (canvas.height + Compositor.bandHeight - 1) / Compositor.bandHeight
         let workers = min(threads, bands)
-        let draw: @Sendable (Int) -> Void = { band in
+        let yuv = frame.yuv?.planes
+        precondition(frame.keepsPixels || yuv != nil, "a frame kept only in yuv420p, its copy not prepared")
+        let bandPixels = canvas.width * Compositor.bandHeight
+        // `pixels` is where the band's rows are addressed from: the frame's own pixels, or a
+        // band-sized scratch buffer placed so that the band's first row is its first.
+        let draw: @Sendable (Int, UnsafeMutablePointer<UInt32>?) -> Void = { band, scratch in
             let rows = band * Compositor.bandHeight..<min(canvas.height, (band + 1) * Compositor.bandHeight)
+            let pixels = scratch.map { $0 - rows.lowerBound * canvas.width } ?? frame.pixels
             // What lies under an item that paints every pixel of the band opaquely is never
             // seen: drawing starts there (a full-screen page or picture), the background too.
             let top = items.lastIndex { $0.hides(rows: rows, width: canvas.width) }
             if top == nil {
-                Compositor.fill(frame.pixels, width: canvas.width, rows: rows, with: background, around: covers)
+                Compositor.fill(pixels, width: canvas.width, rows: rows, with: background, around: covers)
             }
-            for item in items[(top ?? 0)...] { item.draw(into: frame.pixels, width: canvas.width, band: rows) }
-            if let yuv { frame.convert(rows: rows, to: yuv) }
+            for item in items[(top ?? 0)...] { item.draw(into: pixels, width: canvas.width, band: rows) }
+            if let yuv { frame.convert(rows: rows, from: pixels, to: yuv) }
+        }
+        // A worker's scratch buffer, for a frame without pixels of its own.
+        let withScratch: @Sendable ((UnsafeMutablePointer<UInt32>?) -> Void) -> Void = { body in
+            if frame.keepsPixels { return body(nil) }
+            let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: bandPixels)
+            defer { scratch.deallocate() }
+            body(scratch)
         }
         if workers == 1 {
-            for band in 0..<bands { draw(band) }
+            withScratch { scratch in for band in 0..<bands { draw(band, scratch) } }
         } else {
             // Each worker takes the next band not yet taken: a worker that starts late (a
             // thread waking up) or runs slower leaves more bands to the others instead of
             // keeping them waiting for its share.
             let next = Atomic<Int>(0)
             let work: @Sendable () -> Void = {
-                while true {
-                    let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    guard band < bands else { return }
-                    draw(band)
+                withScratch { scratch in
+                    while true {
+                        let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                        guard band < bands else { return }
+                        draw(band, scratch)
+                    }
                 }
             }
             if let team { team.run(work) } else { DispatchQueue.concurrentPerform(iterations: workers) { _ in work() } }
