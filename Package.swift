@@ -48,7 +48,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SegueTests",
-            dependencies: ["Segue", "CLittleCMS", "CHeif"],
+            dependencies: ["Segue", "CSegueAV", "CLittleCMS", "CHeif"],
             exclude: ["Golden"]
         ),
         .testTarget(

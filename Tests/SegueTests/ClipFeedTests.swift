@@ -1,3 +1,4 @@
+import CSegueAV
 import Foundation
 import Testing
 @testable import Segue
@@ -17,6 +18,29 @@ func testClip(_ name: String, seconds: Double, size: String = "160x120", rate: I
 
 @Suite("Clip feeds: decoding beside the compositor")
 struct ClipFeedTests {
+    @Test("libswscale writes past a converted picture no further than the room left for it, which the pictures Segue converts have")
+    func roomPastThePixels() throws {
+        let folder = temporaryFolder()
+        // 1080 wide in yuv420p, converted at its own size: libswscale's vector path writes
+        // whole vectors, past the end of the last row.
+        let clip = try testClip("wide.mp4", seconds: 0.1, size: "1080x16", in: folder)
+        var info = SegueClipInfo(), error = SegueAVError()
+        let decoder = try #require(segue_clip_open(clip, 1 << 30, &info, &error))
+        defer { segue_clip_close(decoder) }
+        var shown = 0.0
+        #expect(segue_clip_seek(decoder, 0, &error) >= 0 && segue_clip_advance(decoder, 0, &shown, &error) >= 0)
+        let count = 1080 * 16, room = Int(SEGUE_RGBA_SLACK) / 4, canary: UInt32 = 0xDEAD_BEEF
+        var buffer = [UInt32](repeating: canary, count: count + room + 256)
+        let status = buffer.withUnsafeMutableBytes { segue_clip_convert(decoder, 0, 0, 1080, 16, 1080, 16, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), &error) }
+        #expect(status == 0)
+        #expect(buffer[..<count].allSatisfy { $0 >> 24 == 0xFF }, "every pixel converted, opaque")
+        let past = (count..<buffer.count).filter { buffer[$0] != canary }
+        #expect(past.allSatisfy { $0 < count + room }, "written \((past.max() ?? count) - count + 1) pixels past the end; room for \(room)")
+        // The arrays Segue has libswscale write into have that room.
+        let converted = [UInt32](converted: count) { $0.update(repeating: 7, count: count) }
+        #expect(converted.count == count && converted.capacity >= count + room && converted.allSatisfy { $0 == 7 })
+    }
+
     func story(_ folder: URL) throws -> (Preset, [StorySlide]) {
         let preset = try Preset.load("stories-cube", overrides: ["canvas.size=[90, 160]", "canvas.scale=0.25", "transition.duration=0.4"])
         let one = try testClip("one.mp4", seconds: 1.2, in: folder), two = try testClip("two.mp4", seconds: 1, rate: 24, in: folder)

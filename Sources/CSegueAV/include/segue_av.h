@@ -40,7 +40,14 @@ typedef struct SegueDecodedImage {
  * err filled; release `out` with segue_image_free whatever segue_image_pixels returns. */
 int segue_image_decode(const char *path, int64_t max_pixels, int max_side, SegueDecodedImage *out, SegueAVError *err);
 
-/* Writes a decoded image's width x height pixels into `pixels` (rows packed), converted to
+/* Bytes past the end of the pixels that segue_image_pixels and segue_clip_convert may write
+ * to, which the caller's memory must have room for: libswscale's vector paths write whole
+ * vectors, past a row's end (on the last row, past the picture's: 32 bytes for a 1080-wide
+ * yuv420p picture converted at its own size). */
+#define SEGUE_RGBA_SLACK 256
+
+/* Writes a decoded image's width x height pixels into `pixels` (rows packed, followed by
+ * SEGUE_RGBA_SLACK bytes of room), converted to
  * sRGB from the ICC profile or colour description it embeds (LittleCMS, relative
  * colorimetric) and premultiplied: each pixel one little-endian word, R in its low byte.
  * Written straight into the caller's memory, so a picture is converted without a copy.
@@ -96,7 +103,8 @@ void segue_clip_size(const SegueClip *clip, int *width, int *height);
  * RGBA of width x height (rows packed, width*4 bytes) in one bit-exact pass of libswscale
  * (bicubic):
  * from its own YUV matrix and range (unspecified: BT.709 from 720 lines up, BT.601 below).
- * The region is taken in whole pixels, its corner on the chroma grid. Returns 1 when the
+ * The region is taken in whole pixels, its corner on the chroma grid; `rgba` has room for
+ * SEGUE_RGBA_SLACK bytes after the pixels. Returns 1 when the
  * pixels may be translucent (the clip has alpha), 0 when they are opaque, or a negative code. */
 int segue_clip_convert(SegueClip *clip, double x, double y, double w, double h, int width, int height, uint8_t *rgba, SegueAVError *err);
 void segue_clip_close(SegueClip *clip);

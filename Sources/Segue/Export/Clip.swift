@@ -257,13 +257,12 @@ final class ClipFeed: @unchecked Sendable {
         let count = width * height
         var error = SegueAVError()
         var status: Int32 = 0, opaque = true
-        let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-            buffer.withMemoryRebound(to: UInt8.self) { bytes in
+        let pixels = [UInt32](converted: count) { buffer in
+            buffer.withMemoryRebound(to: UInt8.self, capacity: count * 4) { bytes in
                 status = segue_clip_convert(decoder, region.minX, region.minY, region.width, region.height,
-                                            Int32(width), Int32(height), bytes.baseAddress, &error)
+                                            Int32(width), Int32(height), bytes, &error)
             }
-            if status == 1 { opaque = segue_premultiply(buffer.baseAddress, count) == 1 }
-            initialized = count
+            if status == 1 { opaque = segue_premultiply(buffer, count) == 1 }
         }
         if status < 0 { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
         return Image(width: width, height: height, pixels: pixels, isOpaque: opaque).oriented(orientation)

@@ -135,14 +135,26 @@ extension Image {
         let count = width * height
         var opaque = false
         // The converter writes straight into the image's own storage: no picture-sized copy.
-        let pixels = try [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let written = segue_image_pixels(&decoded, buffer.baseAddress, &error)
+        let pixels = try [UInt32](converted: count) { buffer in
+            let written = segue_image_pixels(&decoded, buffer, &error)
             guard written >= 0 else { throw ExportError.unreadableImage(path: path, reason: error.text) }
             opaque = written == 1
-            initialized = count
         }
         let orientation = Orientation(rawValue: Int(decoded.orientation)) ?? .up
         return Image(width: width, height: height, pixels: pixels, isOpaque: opaque).oriented(orientation)
+    }
+}
+
+extension Array where Element == UInt32 {
+    /// `count` pixels written by `convert` (through libswscale) into the array's storage,
+    /// which has room for the bytes libswscale's vector paths write past the end
+    /// (`SEGUE_RGBA_SLACK`): without it they would overwrite the allocator's own records.
+    init(converted count: Int, _ convert: (UnsafeMutablePointer<UInt32>) throws -> Void) rethrows {
+        let slack = (Int(SEGUE_RGBA_SLACK) + 3) / 4
+        self = try [UInt32](unsafeUninitializedCapacity: count + slack) { buffer, initialized in
+            try convert(buffer.baseAddress!)
+            initialized = count
+        }
     }
 }
 
