@@ -193,6 +193,27 @@ struct RasterTests {
         return out
     }
 
+    @Test("resampling with the rows cut among threads gives the same pixels and the same opacity")
+    func resampleInParts() {
+        let opaque = makeImage(width: 300, height: 200) { x, y in (UInt8(x % 256), UInt8((x * y) % 251), UInt8(y)) }
+        // Translucent: alpha falls off to the right (premultiplied).
+        let translucent = Image(width: 300, height: 200, pixels: (0..<(300 * 200)).map { i in
+            let a = UInt32(255 - (i % 300) * 255 / 299), c = a / 2
+            return c | c << 8 | c << 16 | a << 24
+        })
+        for image in [opaque, translucent] {
+            for (crop, w, h) in [(Rect(x: 10.5, y: 3.25, width: 150, height: 190), 270, 480), (Rect(x: 0, y: 0, width: 300, height: 200), 97, 131)] {
+                let one = image.resampled(from: crop, width: w, height: h)
+                for threads in [2, 3, 8] {
+                    let parts = image.resampled(from: crop, width: w, height: h, threads: threads)
+                    #expect(parts.pixels == one.pixels, "\(threads) threads, \(w)x\(h)")
+                    #expect(parts.isOpaque == one.isOpaque && parts.isOpaque == image.isOpaque)
+                }
+                #expect(one.isOpaque == one.pixels.allSatisfy { $0 >> 24 == 0xFF })
+            }
+        }
+    }
+
     @Test("shrinking averages: a fine checkerboard becomes even gray, not aliased stripes")
     func shrinkAverages() {
         let image = makeImage(width: 64, height: 64) { x, y in (x + y) % 2 == 0 ? (255, 255, 255) : (0, 0, 0) }

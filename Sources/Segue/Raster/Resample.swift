@@ -70,11 +70,39 @@ extension Image {
     /// `segue_resample_column`), the same operations in the same order on every machine and at
     /// every vector width, so the result is the same everywhere.
     public func resampled(from source: Rect, width outWidth: Int, height outHeight: Int) -> Image {
-        precondition(outWidth > 0 && outHeight > 0)
+        resampled(from: source, width: outWidth, height: outHeight, threads: 1)
+    }
+
+    /// As `resampled(from:width:height:)`, the output rows cut into `threads` parts made at
+    /// once (the first picture of an export, while the cores are otherwise idle). Each part
+    /// filters the source rows its output rows need, so the pixels are the same for any
+    /// number of parts.
+    func resampled(from source: Rect, width outWidth: Int, height outHeight: Int, threads: Int) -> Image {
+        precondition(outWidth > 0 && outHeight > 0 && threads >= 1)
         if source == Rect(size: size) && outWidth == width && outHeight == height { return self }
         let horizontal = FilterTaps(inputCount: width, from: source.minX, length: source.width, outputCount: outWidth)
         let vertical = FilterTaps(inputCount: height, from: source.minY, length: source.height, outputCount: outHeight)
+        // Parts of at least 64 rows: fewer would filter many source rows twice.
+        let parts = max(1, min(threads, outHeight / 64))
+        let result = [UInt32](unsafeUninitializedCapacity: outWidth * outHeight) { dst, initialized in
+            let output = UnsafeMutableSendablePointer(dst.baseAddress!)
+            if parts == 1 {
+                resampleRows(0..<outHeight, horizontal: horizontal, vertical: vertical, outWidth: outWidth, into: output.pointer)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    let rows = outHeight * part / parts..<outHeight * (part + 1) / parts
+                    resampleRows(rows, horizontal: horizontal, vertical: vertical, outWidth: outWidth, into: output.pointer)
+                }
+            }
+            initialized = outWidth * outHeight
+        }
+        // A resampled opaque picture is opaque: each alpha is 255 times weights summing to 1.
+        return Image(width: outWidth, height: outHeight, pixels: result, isOpaque: isOpaque ? true : result.allSatisfy { $0 >> 24 == 0xFF })
+    }
 
+    /// Output rows `rows` of a resampling, into `dst` (the whole output, `outWidth` a row).
+    private func resampleRows(_ rows: Range<Int>, horizontal: FilterTaps, vertical: FilterTaps, outWidth: Int,
+                              into dst: UnsafeMutablePointer<UInt32>) {
         // Rows go through the horizontal pass as the vertical pass first needs them (its
         // windows only move down), into a ring of as many rows as the longest window: a few
         // hundred kilobytes instead of every source row at the output's width.
@@ -82,31 +110,32 @@ extension Image {
         let middle = UnsafeMutablePointer<Float>.allocate(capacity: 4 * ring * outWidth)
         let line = UnsafeMutablePointer<Float>.allocate(capacity: 4 * width)
         defer { middle.deallocate(); line.deallocate() }
-        var next = vertical.starts.first!   // the next source row to filter horizontally
+        var next = vertical.starts[rows.lowerBound]   // the next source row to filter horizontally
         // Only the columns the horizontal taps read are unpacked (a crop reads part of a row).
         let lowColumn = horizontal.starts.min()!
         let highColumn = zip(horizontal.starts, horizontal.counts).map { $0 + $1 }.max()!
-
-        let result = [UInt32](unsafeUninitializedCapacity: outWidth * outHeight) { dst, initialized in
-            horizontal.withKernelTaps { taps in
-                vertical.weights.withUnsafeBufferPointer { vw in
-                    pixels.withUnsafeBufferPointer { src in
-                        for y in 0..<outHeight {
-                            let start = vertical.starts[y], count = vertical.counts[y]
-                            next = max(next, start)
-                            while next < start + count {
-                                segue_resample_row(src.baseAddress! + next * width, lowColumn, highColumn, taps, line,
-                                                   middle + 4 * (next % ring) * outWidth)
-                                next += 1
-                            }
-                            segue_resample_column(middle, ring, outWidth, start, count, vw.baseAddress! + vertical.offsets[y],
-                                                  dst.baseAddress! + y * outWidth)
+        horizontal.withKernelTaps { taps in
+            vertical.weights.withUnsafeBufferPointer { vw in
+                pixels.withUnsafeBufferPointer { src in
+                    for y in rows {
+                        let start = vertical.starts[y], count = vertical.counts[y]
+                        next = max(next, start)
+                        while next < start + count {
+                            segue_resample_row(src.baseAddress! + next * width, lowColumn, highColumn, taps, line,
+                                               middle + 4 * (next % ring) * outWidth)
+                            next += 1
                         }
+                        segue_resample_column(middle, ring, outWidth, start, count, vw.baseAddress! + vertical.offsets[y],
+                                              dst + y * outWidth)
                     }
                 }
             }
-            initialized = outWidth * outHeight
         }
-        return Image(width: outWidth, height: outHeight, pixels: result)
     }
+}
+
+/// A pointer handed to the threads that write disjoint parts of what it points to.
+private struct UnsafeMutableSendablePointer<T>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<T>
+    init(_ pointer: UnsafeMutablePointer<T>) { self.pointer = pointer }
 }

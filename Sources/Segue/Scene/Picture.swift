@@ -120,7 +120,7 @@ public final class PictureCache: Sendable {
 
     /// The prepared image for `key`, made now unless it is made or being made. A source
     /// that cannot be decoded gives its error.
-    func image(_ key: PictureKey) throws -> Image {
+    func image(_ key: PictureKey, threads: Int = 1) throws -> Image {
         if let feed = feeds.withLock({ $0[key.source] }) { return try feed.image(key) }
         let (entry, mine) = state.withLock { state -> (Entry, Bool) in
             if let entry = state.entries[key] { return (entry, false) }
@@ -134,7 +134,7 @@ public final class PictureCache: Sendable {
         case let .pending(pending) where !mine:
             return try pending.wait()
         case let .pending(pending):
-            let outcome = Result { try source(key.source).resampled(from: key.crop, width: key.width, height: key.height) }
+            let outcome = Result { try source(key.source).resampled(from: key.crop, width: key.width, height: key.height, threads: threads) }
             state.withLock { state in
                 if case let .success(image) = outcome { state.entries[key] = .ready(image) } else { state.entries[key] = nil }
             }
@@ -165,7 +165,10 @@ public final class PictureCache: Sendable {
     /// Makes the prepared images of every still picture in `tree`, `threads` at a time.
     func prepare(_ tree: Layer, scale: Double, threads: Int) throws {
         let keys = Array(Set(PictureCache.keys(in: tree, scale: scale).filter { !isClip($0.source) }))
-        _ = try parallelMap(keys, threads: threads) { try self.image($0) }
+        // Fewer pictures than threads (a story's first screen is often one picture): the
+        // threads left share each picture's rows.
+        let each = max(1, threads / max(1, keys.count))
+        _ = try parallelMap(keys, threads: threads) { try self.image($0, threads: each) }
     }
 
     /// Lets go of the full-size pixels of each source all of whose `keys` are made; a source
