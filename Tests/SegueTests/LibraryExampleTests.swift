@@ -45,3 +45,40 @@ struct LibraryExampleTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 }
+
+@Suite("Sinks fed by a program's own frames")
+struct OwnFramesTests {
+    @Test("MP4Sink takes frames the program drew itself, a repeated one sent again: each shows its colour")
+    func mp4FromOwnFrames() throws {
+        let folder = temporaryFolder()
+        let path = folder.appendingPathComponent("own.mp4").path
+        let canvas = Canvas(width: 64, height: 48, scale: 1)
+        let sink = try MP4Sink(path: path, width: 64, height: 48, fps: 10, encode: try Preset.load("crossfade").encode)
+        let colours: [Color] = [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1)]
+        var index = 0
+        for colour in colours {
+            let frame = FrameBuffer(width: 64, height: 48)
+            try Compositor(threads: 2).render(Layer(frame: canvas.bounds), canvas: Canvas(width: 64, height: 48, scale: 1, background: colour),
+                                              pictures: PictureCache([]), into: frame)
+            try sink.write(frame, index: index, repeated: false)
+            try sink.write(frame, index: index + 1, repeated: true)
+            index += 2
+        }
+        try sink.finish()
+        // Decoded back by FFmpeg: four frames, red, red, blue, blue.
+        let raw = folder.appendingPathComponent("own.rgb").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-v", "error", "-y", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw]
+        try process.run()
+        process.waitUntilExit()
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let size = 64 * 48 * 3
+        #expect(bytes.count == 4 * size)
+        for n in 0..<(bytes.count / size) {
+            let center = n * size + (24 * 64 + 32) * 3
+            let (r, b) = (Int(bytes[center]), Int(bytes[center + 2]))
+            #expect(n < 2 ? r > 200 && b < 50 : b > 200 && r < 50, "frame \(n): red \(r), blue \(b)")
+        }
+    }
+}
