@@ -345,9 +345,8 @@ public enum Exporter {
                         made += 1
                         let (width, height) = (storyboard.canvas.width, storyboard.canvas.height)
                         // A sink taking yuv420p gets frames kept only in yuv420p.
-                        frame = takesYUV ? FrameBuffer(width: width, height: height, yuv: try YUVFrame(width: width, height: height, for: job.output),
-                                                       keepsPixels: false)
-                                         : FrameBuffer(width: width, height: height)
+                        frame = FrameBuffer(width: width, height: height,
+                                            yuv: takesYUV ? try YUVFrame(width: width, height: height, for: job.output) : nil)
                     } else {
                         guard let taken = pool.take(unless: stop) else { break }
                         frame = taken

@@ -160,9 +160,9 @@ public final class MP4Sink: FrameSink {
 
     public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
         // Frames from the exporter come with their yuv420p copy; others are converted here,
-        // once. The same frame again (a still hold) is the same picture sent again.
-        let yuv = try repeated && frame.yuv == nil ? spare ?? frame.yuv420p(spare: &spare, for: file.target)
-                                                   : frame.yuv420p(spare: &spare, for: file.target)
+        // once: the same frame again (a still hold) is the same picture sent again.
+        let yuv: YUVFrame
+        if frame.yuv == nil, repeated, let spare { yuv = spare } else { yuv = try frame.yuv420p(spare: &spare, for: file.target) }
         var error = SegueAVError()
         guard segue_encoder_send(encoder, yuv.frame, &error) == 0 else { throw ExportError.encoder(path: file.target, reason: error.text) }
     }

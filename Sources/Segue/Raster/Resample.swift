@@ -97,7 +97,7 @@ extension Image {
             initialized = outWidth * outHeight
         }
         // A resampled opaque picture is opaque: each alpha is 255 times weights summing to 1.
-        return Image(width: outWidth, height: outHeight, pixels: result, isOpaque: isOpaque ? true : result.allSatisfy { $0 >> 24 == 0xFF })
+        return Image(width: outWidth, height: outHeight, pixels: result, isOpaque: isOpaque || result.allSatisfy { $0 >> 24 == 0xFF })
     }
 
     /// Output rows `rows` of a resampling, into `dst` (the whole output, `outWidth` a row).

@@ -12,28 +12,26 @@ public final class FrameBuffer: @unchecked Sendable {
     public let height: Int
     /// The pixels, or (a frame kept only in yuv420p) nothing worth reading.
     let pixels: UnsafeMutablePointer<UInt32>
-    /// The frame's yuv420p copy, if it has one: the compositor writes it as it draws.
+    /// The frame's yuv420p copy, for a frame kept only in yuv420p: the compositor draws each
+    /// band in a scratch buffer of its own, converts it into this copy and lets it go, so no
+    /// full-size RGBA frame is ever written (a third of an MP4 export's memory traffic for
+    /// composing, 8 MB a frame at 1080x1920).
     let yuv: YUVFrame?
-    /// False for a frame kept only as its yuv420p copy: the compositor draws each band in a
-    /// scratch buffer of its own, converts it and lets it go, so no full-size RGBA frame is
-    /// ever written (a third of an MP4 export's memory traffic for composing, 8 MB a frame
-    /// at 1080x1920).
-    let keepsPixels: Bool
+    /// Whether the frame has pixels of its own (a frame kept only in yuv420p has none).
+    var keepsPixels: Bool { yuv == nil }
 
     public convenience init(width: Int, height: Int) {
         self.init(width: width, height: height, yuv: nil)
     }
 
-    /// `yuv` alone (`keepsPixels` false) makes a frame that exists only in yuv420p.
-    init(width: Int, height: Int, yuv: YUVFrame?, keepsPixels: Bool = true) {
+    /// With `yuv`, a frame that exists only in yuv420p.
+    init(width: Int, height: Int, yuv: YUVFrame?) {
         precondition(width > 0 && height > 0)
         precondition(yuv == nil || (yuv!.width == width && yuv!.height == height), "frame and yuv copy differ in size")
-        precondition(keepsPixels || yuv != nil, "a frame keeps its pixels, its yuv copy or both")
         self.width = width
         self.height = height
         self.yuv = yuv
-        self.keepsPixels = keepsPixels
-        let count = keepsPixels ? width * height : 1
+        let count = yuv == nil ? width * height : 1
         pixels = .allocate(capacity: count)
         pixels.initialize(repeating: 0, count: count)
     }
@@ -109,8 +107,8 @@ public struct Compositor: Sendable {
     }
 
     /// Draws `root` (laid out in the canvas's points) over the canvas background into
-    /// `frame`, its pictures resolved through `pictures`; a frame with a prepared yuv copy
-    /// gets that written too, band by band.
+    /// `frame`, its pictures resolved through `pictures`; a frame kept only in yuv420p gets
+    /// its (prepared) copy written band by band.
     public func render(_ root: Layer, canvas: Canvas, pictures: PictureCache, into frame: FrameBuffer) throws {
         precondition(frame.width == canvas.width && frame.height == canvas.height, "frame and canvas differ in size")
         let items = CompiledItem.compile(try root.drawList(scale: canvas.scale, pictures: pictures), canvas: canvas)
@@ -120,7 +118,7 @@ public struct Compositor: Sendable {
         let bands = (canvas.height + Compositor.bandHeight - 1) / Compositor.bandHeight
         let workers = min(threads, bands)
         let yuv = frame.yuv?.planes
-        precondition(frame.keepsPixels || yuv != nil, "a frame kept only in yuv420p, its copy not prepared")
+        precondition(frame.yuv == nil || yuv != nil, "a frame kept only in yuv420p, its copy not prepared")
         let bandPixels = canvas.width * Compositor.bandHeight
         // `pixels` is where the band's rows are addressed from: the frame's own pixels, or a
         // band-sized scratch buffer placed so that the band's first row is its first.
