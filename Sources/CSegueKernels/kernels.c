@@ -397,6 +397,21 @@ void segue_fill(uint32_t *pixels, size_t count, uint32_t value) {
 #endif
 }
 
+void segue_turn(const uint32_t *src, ptrdiff_t start, ptrdiff_t dx, ptrdiff_t dy, uint32_t *dst, int width, int height) {
+    enum { TILE = 32 };
+    for (int top = 0; top < height; top += TILE) {
+        int bottom = top + TILE < height ? top + TILE : height;
+        for (int left = 0; left < width; left += TILE) {
+            int right = left + TILE < width ? left + TILE : width;
+            for (int y = top; y < bottom; y++) {
+                const uint32_t *from = src + start + (ptrdiff_t)y * dy + (ptrdiff_t)left * dx;
+                uint32_t *to = dst + (size_t)y * (size_t)width;
+                for (int x = left; x < right; x++, from += dx) to[x] = *from;
+            }
+        }
+    }
+}
+
 void segue_mix_row(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (simd_level() >= 2) return mix_avx2(row, src, count, k);

@@ -140,18 +140,23 @@ struct ClipTests {
         #expect(try tool("ffmpeg", ["-v", "error", "-y", "-i", stored, "-c", "copy", "-metadata:s:v:0", "rotate=270", phone]).status == 0)
         let rotation = try tool("ffprobe", ["-v", "error", "-show_entries", "stream_side_data=rotation", "-of", "csv=p=0", phone])
         #expect(rotation.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "-90", "display matrix rotation: \(rotation.stdout)")
+        // Every frame of the second it plays: each new clip picture is turned into the memory
+        // of one no longer shown, so a picture reused too early would show here.
         var outputs: [[UInt8]] = []
         for clip in [upright, phone] {
             let out = folder.appendingPathComponent(URL(fileURLWithPath: clip).deletingPathExtension().lastPathComponent + "-frames").path
-            let r = try segue(["render", "--preset", "crossfade", "--size", "64x96", "--set", "canvas.scale=0.25", "--frames", "6", clip, "-o", out])
+            let r = try segue(["render", "--preset", "crossfade", "--size", "64x96", "--set", "canvas.scale=0.25", clip, "-o", out])
             #expect(r.status == 0, "\(r.stderr)")
             let raw = out + ".rgba"
-            #expect(try tool("ffmpeg", ["-v", "error", "-i", out + "/frame-00006.png", "-f", "rawvideo", "-pix_fmt", "rgba", raw]).status == 0)
+            #expect(try tool("ffmpeg", ["-v", "error", "-i", out + "/frame-%05d.png", "-f", "rawvideo", "-pix_fmt", "rgba", raw]).status == 0)
             outputs.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: raw))))
         }
+        let frame = 64 * 96 * 4
+        #expect(outputs[0].count == 30 * frame, "\(outputs[0].count / frame) frames")
         let largest = zip(outputs[0], outputs[1]).map { abs(Int($0) - Int($1)) }.max() ?? 999
         #expect(outputs[0].count == outputs[1].count && largest <= 2, "largest difference \(largest)")
-        #expect(Set(outputs[0]).count > 8, "the frame is a picture, not a flat colour")
+        #expect(Set(outputs[0][(6 * frame)..<(7 * frame)]).count > 8, "the frame is a picture, not a flat colour")
+        #expect(outputs[0][(6 * frame)..<(7 * frame)] != outputs[0][(7 * frame)..<(8 * frame)], "the clip plays")
     }
 
     @Test("audio: true mixes the clip's sound in where the clip plays, with its volume; without it the clip is silent")

@@ -41,6 +41,31 @@ struct ClipFeedTests {
         #expect(converted.count == count && converted.capacity >= count + room && converted.allSatisfy { $0 == 7 })
     }
 
+    @Test("a clip picture no longer shown lends its memory to the next only once nothing else holds it; shared memory is never written")
+    func sparePictures() {
+        let count = 64 * 32
+        let fresh = { (value: UInt32) in [UInt32](converted: count) { $0.update(repeating: value, count: count) } }
+        func address(_ pixels: [UInt32]) -> UnsafeRawPointer { pixels.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress!) } }
+        var spares = SparePictures()
+        var shown: Image? = Image(width: 64, height: 32, pixels: fresh(1), isOpaque: false)
+        let memory = address(shown!.pixels)
+        spares.retire([shown!])
+        #expect(spares.take(count: count) == nil, "still held by the compositor")
+        shown = nil
+        #expect(spares.take(count: 32) == nil, "another size")
+        let reused = [UInt32](converted: count, reusing: spares.take(count: count)) { $0.update(repeating: 2, count: count) }
+        #expect(address(reused) == memory, "the memory of the picture let go of")
+        #expect(reused.allSatisfy { $0 == 2 } && reused.capacity >= count + [UInt32].rgbaSlack)
+        #expect(spares.take(count: count) == nil, "taken once")
+        // Pixels still held elsewhere are left as they are: the new ones go to memory of their own.
+        let held = fresh(3)
+        let other = [UInt32](converted: count, reusing: held) { $0.update(repeating: 4, count: count) }
+        #expect(held.allSatisfy { $0 == 3 } && other.allSatisfy { $0 == 4 } && address(other) != address(held))
+        // Pixels without libswscale's room (a photo turned upright) are not taken: they would be copied.
+        spares.retire([Image(width: 64, height: 32, pixels: [UInt32](repeating: 5, count: count), isOpaque: true)])
+        #expect(spares.take(count: count) == nil)
+    }
+
     func story(_ folder: URL) throws -> (Preset, [StorySlide]) {
         let preset = try Preset.load("stories-cube", overrides: ["canvas.size=[90, 160]", "canvas.scale=0.25", "transition.duration=0.4"])
         let one = try testClip("one.mp4", seconds: 1.2, in: folder), two = try testClip("two.mp4", seconds: 1, rate: 24, in: folder)

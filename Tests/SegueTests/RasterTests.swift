@@ -127,6 +127,24 @@ struct RasterTests {
         }
     }
 
+    @Test("turning a picture upright by EXIF orientation moves every pixel where the orientation says, at sizes across tiles")
+    func turn() {
+        let width = 70, height = 37   // past one 32-pixel tile, not a multiple of it
+        let stored = Image(width: width, height: height, pixels: (0..<(width * height)).map { UInt32($0) | 0xFF00_0000 }, isOpaque: true)
+        for orientation in Orientation.allCases {
+            let upright = stored.oriented(orientation)
+            #expect(upright.width == (orientation.swapsAxes ? height : width) && upright.height == (orientation.swapsAxes ? width : height))
+            var wrong = 0
+            for y in 0..<upright.height {
+                for x in 0..<upright.width {
+                    let s = orientation.source(x: x, y: y, width: width, height: height)
+                    if upright[x, y] != stored[s.x, s.y] { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "orientation \(orientation.rawValue): \(wrong) pixels misplaced")
+        }
+    }
+
     @Test("resampling keeps a flat color exactly flat")
     func flatStaysFlat() {
         let image = Image(width: 37, height: 23, color: Color(red: 0.2, green: 0.6, blue: 0.9))

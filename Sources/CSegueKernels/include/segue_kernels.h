@@ -24,6 +24,11 @@ void segue_rgba_to_yuv420p(const uint32_t *rgba, int width, int height,
 /* pixels[i] = value for i < count. */
 void segue_fill(uint32_t *pixels, size_t count, uint32_t value);
 
+/* dst[y * width + x] = src[start + x * dx + y * dy] for the width x height pixels of dst: a
+   picture turned or mirrored (dx, dy: ±1 or ± a stored row), in tiles so that the source
+   columns a turn reads stay in the cache across the rows of a tile. */
+void segue_turn(const uint32_t *src, ptrdiff_t start, ptrdiff_t dx, ptrdiff_t dy, uint32_t *dst, int width, int height);
+
 /* row[i] = row[i] (256 - k) / 256 + src[i] k / 256 per channel, rounded, for `count` pixels
  * (an opaque picture at opacity k / 256 over what is there). */
 void segue_mix_row(uint32_t *row, const uint32_t *src, int count, uint32_t k);

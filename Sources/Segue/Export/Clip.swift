@@ -228,16 +228,20 @@ final class ClipFeed: @unchecked Sendable {
             }
             let orientation = Orientation(rawValue: Int(info.orientation)) ?? .up
             var made: [PictureKey: Image] = [:]   // the frame on screen, at each size made
+            var spares = SparePictures()
             for request in requests {
                 var shown = 0.0
                 let changed = segue_clip_advance(decoder, clip.settings.start + request.time, &shown, &error)
                 guard changed >= 0 else { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
-                if changed == 1 { made = [:] }
+                if changed == 1 {
+                    spares.retire(made.values)
+                    made = [:]
+                }
                 var images: [PictureKey: Image] = [:]
                 for key in request.keys {
                     var size = key
                     size.time = 0
-                    if made[size] == nil { made[size] = try convert(decoder, key, orientation: orientation) }
+                    if made[size] == nil { made[size] = try convert(decoder, key, orientation: orientation, spares: &spares) }
                     images[key] = made[size]
                 }
                 guard put(.frame(time: request.time, images: images)) else { return }
@@ -249,7 +253,7 @@ final class ClipFeed: @unchecked Sendable {
 
     /// The part `key.crop` of the frame on screen at `key`'s size, upright and premultiplied:
     /// converted and scaled in one pass from the stored picture, then turned.
-    private func convert(_ decoder: OpaquePointer, _ key: PictureKey, orientation: Orientation) throws -> Image {
+    private func convert(_ decoder: OpaquePointer, _ key: PictureKey, orientation: Orientation, spares: inout SparePictures) throws -> Image {
         var storedWidth: Int32 = 0, storedHeight: Int32 = 0
         segue_clip_size(decoder, &storedWidth, &storedHeight)
         let region = orientation.storedRect(of: key.crop, width: Double(storedWidth), height: Double(storedHeight))
@@ -257,7 +261,8 @@ final class ClipFeed: @unchecked Sendable {
         let count = width * height
         var error = SegueAVError()
         var status: Int32 = 0, opaque = true
-        let pixels = [UInt32](converted: count) { buffer in
+        // A turned clip's stored picture is only a step: its memory is kept for the next one.
+        let pixels = [UInt32](converted: count, reusing: orientation == .up ? spares.take(count: count) : spares.takeStored()) { buffer in
             buffer.withMemoryRebound(to: UInt8.self, capacity: count * 4) { bytes in
                 status = segue_clip_convert(decoder, region.minX, region.minY, region.width, region.height,
                                             Int32(width), Int32(height), bytes, &error)
@@ -265,8 +270,50 @@ final class ClipFeed: @unchecked Sendable {
             if status == 1 { opaque = segue_premultiply(buffer, count) == 1 }
         }
         if status < 0 { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
-        return Image(width: width, height: height, pixels: pixels, isOpaque: opaque).oriented(orientation)
+        if orientation == .up { return Image(width: width, height: height, pixels: pixels, isOpaque: opaque) }
+        let upright = [UInt32](converted: count, reusing: spares.take(count: count)) { buffer in
+            orientation.turn(pixels, width: width, height: height, into: buffer)
+        }
+        spares.keepStored(pixels)
+        return Image(width: key.width, height: key.height, pixels: upright, isOpaque: opaque)
     }
+}
+
+/// Pictures of a clip no longer on screen, whose memory the next ones of their size reuse once
+/// nothing else holds them (the compositor may still be drawing one a few frames behind).
+/// Without them each new frame's picture would be fresh pages from the system (8 MB at
+/// 1080x1920, in a mapping of its own), each page faulted in and the whole unmapped again.
+struct SparePictures {
+    private var pictures: [Image] = []
+    /// The last stored picture of a turned clip, converted before it is turned upright.
+    private var stored: [UInt32]?
+    /// More than the frames the feed holds ahead and the compositor behind it.
+    static let limit = 8
+
+    mutating func retire(_ images: some Sequence<Image>) {
+        pictures.append(contentsOf: images)
+        if pictures.count > SparePictures.limit { pictures.removeFirst(pictures.count - SparePictures.limit) }
+    }
+
+    /// The pixels of a picture of `count` pixels that only this holds, let go of: its storage
+    /// is then the caller's alone. Only storage with libswscale's room past the pixels (as
+    /// `[UInt32](converted:)` makes it) is worth taking: other storage would be copied.
+    mutating func take(count: Int) -> [UInt32]? {
+        for i in pictures.indices where pictures[i].pixels.count == count && pictures[i].pixels.capacity >= count + [UInt32].rgbaSlack
+            && isKnownUniquelyReferenced(&pictures[i]) {
+            let pixels = pictures[i].pixels
+            pictures.remove(at: i)
+            return pixels
+        }
+        return nil
+    }
+
+    mutating func takeStored() -> [UInt32]? {
+        defer { stored = nil }
+        return stored
+    }
+
+    mutating func keepStored(_ pixels: [UInt32]) { stored = pixels }
 }
 
 extension Orientation {

@@ -150,12 +150,34 @@ extension Array where Element == UInt32 {
     /// which has room for the bytes libswscale's vector paths write past the end
     /// (`SEGUE_RGBA_SLACK`): without it they would overwrite the allocator's own records.
     init(converted count: Int, _ convert: (UnsafeMutablePointer<UInt32>) throws -> Void) rethrows {
-        let slack = (Int(SEGUE_RGBA_SLACK) + 3) / 4
-        self = try [UInt32](unsafeUninitializedCapacity: count + slack) { buffer, initialized in
+        self = try [UInt32](unsafeUninitializedCapacity: count + [UInt32].rgbaSlack) { buffer, initialized in
             try convert(buffer.baseAddress!)
             initialized = count
         }
     }
+
+    /// `count` pixels written by `convert` as `init(converted:_:)` writes them, into `spare`'s
+    /// storage when it has `count` pixels (its old ones are overwritten): a picture made at video
+    /// rates reuses the memory of one no longer shown instead of new pages from the system.
+    init(converted count: Int, reusing spare: consuming [UInt32]?, _ convert: (UnsafeMutablePointer<UInt32>) throws -> Void) rethrows {
+        var given = consume spare
+        guard given?.count == count, var storage = given else {
+            try self.init(converted: count, convert)
+            return
+        }
+        given = nil   // `storage` is then the only holder of memory given away
+        // Storage shared with another array is copied here (as any write would), and room made.
+        storage.reserveCapacity(count + [UInt32].rgbaSlack)
+        precondition(storage.capacity >= count + [UInt32].rgbaSlack)
+        try storage.withUnsafeMutableBufferPointer { buffer in
+            precondition(buffer.count == count)
+            try convert(buffer.baseAddress!)
+        }
+        self = storage
+    }
+
+    /// The pixels' worth of `SEGUE_RGBA_SLACK`.
+    static var rgbaSlack: Int { (Int(SEGUE_RGBA_SLACK) + 3) / 4 }
 }
 
 extension FrameBuffer {

@@ -1,3 +1,5 @@
+import CSegueKernels
+
 /// EXIF orientation (tag 0x0112): how a stored picture must be turned to be seen upright.
 public enum Orientation: Int, Sendable, CaseIterable {
     case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
@@ -27,15 +29,28 @@ extension Image {
         if orientation == .up { return self }
         let w = orientation.swapsAxes ? height : width
         let h = orientation.swapsAxes ? width : height
-        var out = [UInt32](repeating: 0, count: w * h)
-        pixels.withUnsafeBufferPointer { src in
-            for y in 0..<h {
-                for x in 0..<w {
-                    let s = orientation.source(x: x, y: y, width: width, height: height)
-                    out[y * w + x] = src[s.y * width + s.x]
-                }
-            }
+        let out = [UInt32](unsafeUninitializedCapacity: w * h) { buffer, initialized in
+            orientation.turn(pixels, width: width, height: height, into: buffer.baseAddress!)
+            initialized = w * h
         }
         return Image(width: w, height: h, pixels: out, isOpaque: isOpaque)
+    }
+}
+
+extension Orientation {
+    /// Writes the stored picture `pixels` (`width` x `height`) turned upright into `upright`
+    /// (room for as many pixels, its rows as wide as the upright picture).
+    func turn(_ pixels: [UInt32], width: Int, height: Int, into upright: UnsafeMutablePointer<UInt32>) {
+        precondition(pixels.count >= width * height)
+        // The stored pixel's index is affine in the upright one's x and y.
+        func index(_ x: Int, _ y: Int) -> Int {
+            let s = source(x: x, y: y, width: width, height: height)
+            return s.y * width + s.x
+        }
+        let start = index(0, 0)
+        pixels.withUnsafeBufferPointer { stored in
+            segue_turn(stored.baseAddress!, start, index(1, 0) - start, index(0, 1) - start, upright,
+                       Int32(swapsAxes ? height : width), Int32(swapsAxes ? width : height))
+        }
     }
 }
