@@ -397,6 +397,39 @@ void segue_fill(uint32_t *pixels, size_t count, uint32_t value) {
 #endif
 }
 
+typedef struct {
+    uint32_t *row;
+    int count;
+    uint32_t color;
+} ColorRow;
+
+/* `blend` of one color over each pixel of a row, the color's alpha neither 0 nor 255. */
+INLINE void color_row(const ColorRow *a) {
+    const uint32_t src = a->color, inv = 255 - (src >> 24);
+    const int count = a->count;
+    uint32_t *restrict row = a->row;
+    for (int i = 0; i < count; i++) {
+        uint32_t dst = row[i];
+        uint32_t rb = (dst & 0x00FF00FF) * inv + 0x00800080;
+        rb = ((rb + ((rb >> 8) & 0x00FF00FF)) >> 8) & 0x00FF00FF;
+        uint32_t ag = ((dst >> 8) & 0x00FF00FF) * inv + 0x00800080;
+        ag = (ag + ((ag >> 8) & 0x00FF00FF)) & 0xFF00FF00;
+        row[i] = src + (rb | ag);
+    }
+}
+AT_EACH_WIDTH(color_row, ColorRow)
+
+void segue_blend_color_row(uint32_t *row, int count, uint32_t color) {
+    uint32_t alpha = color >> 24;
+    if (count <= 0 || alpha == 0) return;
+    if (alpha == 255) {
+        segue_fill(row, (size_t)count, color);
+        return;
+    }
+    ColorRow job = {row, count, color};
+    color_row_run(&job);
+}
+
 void segue_turn(const uint32_t *src, ptrdiff_t start, ptrdiff_t dx, ptrdiff_t dy, uint32_t *dst, int width, int height) {
     enum { TILE = 32 };
     for (int top = 0; top < height; top += TILE) {

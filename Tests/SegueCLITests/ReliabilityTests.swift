@@ -186,7 +186,7 @@ struct ReliabilityTests {
 
     @Test("the vector kernels (AVX-512 or AVX2, where the CPU has them) give the same frames as the scalar ones (SEGUE_SIMD=avx2, =none)")
     func vectorKernels() throws {
-        for preset in ["stories-cube", "telegram-cube", "flip", "cube-fold", "slide"] {
+        for preset in ["stories-cube", "telegram-cube", "flip", "cube-fold", "instagram-zoom", "slide"] {
             var arguments = ["checksum", "--preset", preset, "--size", "270x480", "--set", "canvas.scale=0.75", "--set", "hold=0",
                              example("a.jpg"), example("b.png"), example("c.webp")]
             if preset == "slide" { arguments += ["--set", "motion.kind=in", "--set", "hold=0.5"] }

@@ -1,3 +1,4 @@
+import CSegueKernels
 import Foundation
 import Testing
 @testable import Segue
@@ -73,6 +74,26 @@ struct CompositorTests {
                 #expect(planes(frame.yuv!) == whole, "progress \(progress), \(compositor.threads) threads")
                 var unused: YUVFrame?
                 #expect(try frame.yuv420p(spare: &unused, for: "test") === frame.yuv && unused == nil)
+            }
+        }
+    }
+
+    @Test("a translucent color laid over a row in C gives blendPixel's bytes, at every length (vector tails) and alpha")
+    func colorOverRow() {
+        var random = SystemRandomNumberGenerator()
+        for alpha: UInt32 in [0, 1, 77, 128, 254, 255] {
+            for count in [0, 1, 7, 15, 16, 17, 33, 64, 1080] {
+                // A premultiplied color: no channel above its alpha.
+                let channels = (0..<3).map { _ in UInt32.random(in: 0...alpha, using: &random) }
+                let color = channels[0] | channels[1] << 8 | channels[2] << 16 | alpha << 24
+                let row = (0..<count).map { _ in
+                    let a = UInt32.random(in: 0...255, using: &random)
+                    return (0..<3).reduce(a << 24) { $0 | UInt32.random(in: 0...a, using: &random) << (8 * $1) }
+                }
+                // One pixel either side, which must stay as they are.
+                var drawn = [0xDEAD_BEEF] + row + [0xDEAD_BEEF]
+                drawn.withUnsafeMutableBufferPointer { segue_blend_color_row($0.baseAddress! + 1, Int32(count), color) }
+                #expect(drawn == [0xDEAD_BEEF] + row.map { blendPixel(color, over: $0) } + [0xDEAD_BEEF], "alpha \(alpha), \(count) pixels")
             }
         }
     }

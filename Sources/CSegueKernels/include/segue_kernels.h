@@ -24,6 +24,10 @@ void segue_rgba_to_yuv420p(const uint32_t *rgba, int width, int height,
 /* pixels[i] = value for i < count. */
 void segue_fill(uint32_t *pixels, size_t count, uint32_t value);
 
+/* The premultiplied `color` laid over each of `count` pixels of `row` (source-over, rounded
+   as `blend` rounds). */
+void segue_blend_color_row(uint32_t *row, int count, uint32_t color);
+
 /* dst[y * width + x] = src[start + x * dx + y * dy] for the width x height pixels of dst: a
    picture turned or mirrored (dx, dy: ±1 or ± a stored row), in tiles so that the source
    columns a turn reads stay in the cache across the rows of a tile. */

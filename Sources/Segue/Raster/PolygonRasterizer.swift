@@ -31,7 +31,7 @@ struct SolidSource: PixelSource {
         if p >> 24 == 255 {
             (row + x0).update(repeating: p, count: x1 - x0)
         } else {
-            for x in x0..<x1 { row[x] = blendPixel(p, over: row[x]) }
+            segue_blend_color_row(row + x0, Int32(x1 - x0), p)
         }
     }
 }
