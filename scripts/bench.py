@@ -205,7 +205,8 @@ def exports_table():
 if not args.compose_only:
     exports_table()
 
-# Rendering alone (composed and dropped), every frame a transition frame, at 1080x1920;
+# Rendering alone (--format null: each band drawn in a scratch buffer, as an export draws it, and
+# dropped; no yuv420p conversion), every frame a transition frame, at 1080x1920;
 # one and two compositor threads alternated round by round.
 print()
 print(f"{'compose fps, 1080x1920 (median of %d)' % args.runs:<40} {'1 thread':>9} {'2 threads':>10} {'2 ÷ 1':>7}")

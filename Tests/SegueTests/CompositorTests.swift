@@ -7,14 +7,17 @@ import Testing
 struct CompositorTests {
     let canvas = Canvas(width: 90, height: 160, scale: 0.25, background: .black)
 
-    func storiesFrame(progress: Double, threads: Int, team: BandTeam? = nil) -> FrameBuffer {
+    func storiesScene(progress: Double) -> Layer {
         let a = makeImage(width: 90, height: 160) { x, y in (UInt8(x * 2), UInt8(y), 200) }
         let b = makeImage(width: 90, height: 160) { x, y in ((x / 10 + y / 10) % 2 == 0 ? 255 : 20, 120, UInt8(x)) }
         var from = Layer(frame: canvas.bounds), to = Layer(frame: canvas.bounds)
         from.contents = picture(a)
         to.contents = picture(b)
-        let scene = StoriesCube().scene(from: from, to: to, progress: progress, bounds: canvas.bounds)
-        return Compositor(threads: threads, team: team).render(scene, canvas: canvas)
+        return StoriesCube().scene(from: from, to: to, progress: progress, bounds: canvas.bounds)
+    }
+
+    func storiesFrame(progress: Double, threads: Int, team: BandTeam? = nil) -> FrameBuffer {
+        Compositor(threads: threads, team: team).render(storiesScene(progress: progress), canvas: canvas)
     }
 
     @Test("1, 2 and 8 threads give byte-identical frames", arguments: [0.13, 0.5, 0.87])
@@ -95,6 +98,18 @@ struct CompositorTests {
                 drawn.withUnsafeMutableBufferPointer { segue_blend_color_row($0.baseAddress! + 1, Int32(count), color) }
                 #expect(drawn == [0xDEAD_BEEF] + row.map { blendPixel(color, over: $0) } + [0xDEAD_BEEF], "alpha \(alpha), \(count) pixels")
             }
+        }
+    }
+
+    @Test("frames for the null sink are drawn and dropped, keeping neither pixels nor a yuv420p copy; other sinks get what they read")
+    func framesAsSinksRead() throws {
+        #expect(NullSink().reads == .none)
+        for (form, pixels, yuv) in [(FrameForm.rgba, true, false), (.yuv420p, false, true), (FrameForm.none, false, false)] {
+            let frame = try FrameBuffer(width: 90, height: 160, readAs: form, for: "test")
+            #expect(frame.keepsPixels == pixels && (frame.yuv != nil) == yuv, "\(form)")
+            try frame.yuv?.prepare(for: "test")
+            // Drawn band by band whatever is kept of it.
+            try Compositor(threads: 2).render(storiesScene(progress: 0.4), canvas: canvas, pictures: TestPictures.cache, into: frame)
         }
     }
 

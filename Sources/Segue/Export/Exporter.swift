@@ -321,7 +321,7 @@ public enum Exporter {
         // At most `frames` frame buffers: made as first needed (the first frame does not wait
         // for the others' memory), then handed back and forth through `pool`.
         let frames = queueDepth + 2
-        let takesYUV = sink.takesYUV
+        let form = sink.reads
         let pool = BlockingQueue<FrameBuffer>(capacity: frames)
         let stop = Cancellation()
         let composeTime = Accumulator()
@@ -344,9 +344,7 @@ public enum Exporter {
                     if made < frames {
                         made += 1
                         let (width, height) = (storyboard.canvas.width, storyboard.canvas.height)
-                        // A sink taking yuv420p gets frames kept only in yuv420p.
-                        frame = FrameBuffer(width: width, height: height,
-                                            yuv: takesYUV ? try YUVFrame(width: width, height: height, for: job.output) : nil)
+                        frame = try FrameBuffer(width: width, height: height, readAs: form, for: job.output)
                     } else {
                         guard let taken = pool.take(unless: stop) else { break }
                         frame = taken

@@ -8,13 +8,23 @@ public protocol FrameSink: AnyObject {
     func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws
     func finish() throws
     func abort()
-    /// Whether the sink reads frames in yuv420p: the exporter then has the compositor convert
-    /// them as it draws (false unless a sink says otherwise).
-    var takesYUV: Bool { get }
+    /// What the sink reads of each frame (its pixels unless a sink says otherwise).
+    var reads: FrameForm { get }
 }
 
 extension FrameSink {
-    public var takesYUV: Bool { false }
+    public var reads: FrameForm { .rgba }
+}
+
+/// What a sink reads of the frames the exporter gives it.
+public enum FrameForm: Sendable {
+    /// The RGBA pixels.
+    case rgba
+    /// The yuv420p copy only: the compositor converts each band right after drawing it, in a
+    /// band-sized scratch buffer, and no RGBA frame is kept.
+    case yuv420p
+    /// Nothing: each band is drawn in a scratch buffer, as for yuv420p, and dropped.
+    case none
 }
 
 /// A file written under a temporary name in the target's folder and renamed into place on
@@ -156,7 +166,7 @@ public final class MP4Sink: FrameSink {
 
     deinit { abort() }
 
-    public var takesYUV: Bool { true }
+    public var reads: FrameForm { .yuv420p }
 
     public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
         // Frames from the exporter come with their yuv420p copy; others are converted here,
@@ -406,7 +416,7 @@ public final class YUVSink: FrameSink {
 
     deinit { abort() }
 
-    public var takesYUV: Bool { true }
+    public var reads: FrameForm { .yuv420p }
 
     public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
         if !repeated {
@@ -428,9 +438,11 @@ public final class YUVSink: FrameSink {
     public func abort() { output.discard() }
 }
 
-/// Drops every frame: for measuring rendering alone.
+/// Drops every frame: for measuring rendering alone, drawn as an export draws its frames
+/// (band by band in a scratch buffer), neither kept nor converted.
 public final class NullSink: FrameSink {
     public init() {}
+    public var reads: FrameForm { .none }
     public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {}
     public func finish() throws {}
     public func abort() {}

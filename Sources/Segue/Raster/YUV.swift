@@ -83,6 +83,7 @@ extension FrameBuffer {
     /// made without one) converted now into `spare`, made when first needed.
     func yuv420p(spare: inout YUVFrame?, for output: String) throws -> YUVFrame {
         if let yuv { return yuv }
+        precondition(keepsPixels, "a frame drawn and dropped has nothing to convert")
         let target = try spare ?? YUVFrame(width: width, height: height, for: output)
         spare = target
         try target.prepare(for: output)

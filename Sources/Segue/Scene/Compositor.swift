@@ -17,21 +17,37 @@ public final class FrameBuffer: @unchecked Sendable {
     /// full-size RGBA frame is ever written (a third of an MP4 export's memory traffic for
     /// composing, 8 MB a frame at 1080x1920).
     let yuv: YUVFrame?
-    /// Whether the frame has pixels of its own (a frame kept only in yuv420p has none).
-    var keepsPixels: Bool { yuv == nil }
+    /// Whether the frame has pixels of its own (a frame kept only in yuv420p has none, nor has
+    /// a frame drawn and dropped).
+    let keepsPixels: Bool
 
     public convenience init(width: Int, height: Int) {
         self.init(width: width, height: height, yuv: nil)
     }
 
     /// With `yuv`, a frame that exists only in yuv420p.
-    init(width: Int, height: Int, yuv: YUVFrame?) {
+    convenience init(width: Int, height: Int, yuv: YUVFrame?) {
+        self.init(width: width, height: height, yuv: yuv, keepsPixels: yuv == nil)
+    }
+
+    /// A frame for a sink that reads it as `form` (`output` names the sink in errors).
+    convenience init(width: Int, height: Int, readAs form: FrameForm, for output: String) throws {
+        switch form {
+        case .rgba: self.init(width: width, height: height)
+        case .yuv420p: self.init(width: width, height: height, yuv: try YUVFrame(width: width, height: height, for: output))
+        case .none: self.init(width: width, height: height, yuv: nil, keepsPixels: false)
+        }
+    }
+
+    private init(width: Int, height: Int, yuv: YUVFrame?, keepsPixels: Bool) {
         precondition(width > 0 && height > 0)
         precondition(yuv == nil || (yuv!.width == width && yuv!.height == height), "frame and yuv copy differ in size")
+        precondition(!keepsPixels || yuv == nil, "a frame keeps its pixels or a yuv420p copy")
         self.width = width
         self.height = height
         self.yuv = yuv
-        let count = yuv == nil ? width * height : 1
+        self.keepsPixels = keepsPixels
+        let count = keepsPixels ? width * height : 1
         pixels = .allocate(capacity: count)
         pixels.initialize(repeating: 0, count: count)
     }
@@ -40,7 +56,7 @@ public final class FrameBuffer: @unchecked Sendable {
 
     /// The frame's bytes, in place: R, G, B, A for each pixel, row after row.
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        precondition(keepsPixels, "the pixels of a frame kept only in yuv420p")
+        precondition(keepsPixels, "the pixels of a frame that keeps none (kept only in yuv420p, or drawn and dropped)")
         return try body(UnsafeRawBufferPointer(start: pixels, count: width * height * 4))
     }
 
@@ -49,13 +65,13 @@ public final class FrameBuffer: @unchecked Sendable {
 
     /// A copy of the pixels as an Image.
     public func image() -> Image {
-        precondition(keepsPixels, "the pixels of a frame kept only in yuv420p")
+        precondition(keepsPixels, "the pixels of a frame that keeps none (kept only in yuv420p, or drawn and dropped)")
         return Image(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height)))
     }
 
     /// The packed RGBA pixel at (x, y).
     public subscript(x: Int, y: Int) -> UInt32 {
-        precondition(keepsPixels, "the pixels of a frame kept only in yuv420p")
+        precondition(keepsPixels, "the pixels of a frame that keeps none (kept only in yuv420p, or drawn and dropped)")
         return pixels[y * width + x]
     }
 }
