@@ -449,7 +449,46 @@ int segue_premultiply(uint32_t *pixels, size_t count) {
     return 0;
 }
 
-int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, SegueAVError *err) {
+/* An AVBuffer over memory the caller owns: freeing it leaves the memory alone. */
+static void leave_alone(void *opaque, uint8_t *data) { (void)opaque; (void)data; }
+
+/* `frame` converted to RGBA at its own size into `pixels` (rows of width * 4 bytes), on
+ * `threads` threads: libswscale cuts the rows into slices, each computed from the whole
+ * picture as a single pass computes it. */
+static int convert_to_rgba(const AVFrame *frame, uint32_t *pixels, int threads, SegueAVError *err) {
+    int width = frame->width, height = frame->height;
+    struct SwsContext *sws = sws_alloc_context();
+    if (!sws) return fail_text(err, AVERROR(ENOMEM), "sws_alloc_context: out of memory");
+    int ret = 0;
+    if ((ret = av_opt_set_int(sws, "srcw", width, 0)) < 0 || (ret = av_opt_set_int(sws, "srch", height, 0)) < 0 ||
+        (ret = av_opt_set_int(sws, "src_format", frame->format, 0)) < 0 ||
+        (ret = av_opt_set_int(sws, "dstw", width, 0)) < 0 || (ret = av_opt_set_int(sws, "dsth", height, 0)) < 0 ||
+        (ret = av_opt_set_int(sws, "dst_format", AV_PIX_FMT_RGBA, 0)) < 0 ||
+        (ret = av_opt_set_int(sws, "sws_flags", SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP, 0)) < 0 ||
+        (ret = av_opt_set_int(sws, "threads", threads > 1 ? threads : 1, 0)) < 0 ||
+        (ret = sws_init_context(sws, NULL, NULL)) < 0) {
+        sws_freeContext(sws);
+        return fail(err, ret, "sws_init_context: this image's pixel format cannot be converted to RGBA");
+    }
+    AVFrame *out = av_frame_alloc();
+    if (out) out->buf[0] = av_buffer_create((uint8_t *)pixels, (size_t)width * (size_t)height * 4, leave_alone, NULL, 0);
+    if (!out || !out->buf[0]) {
+        av_frame_free(&out);
+        sws_freeContext(sws);
+        return fail_text(err, AVERROR(ENOMEM), "segue_image_pixels: out of memory");
+    }
+    out->data[0] = (uint8_t *)pixels;
+    out->linesize[0] = width * 4;
+    out->width = width;
+    out->height = height;
+    out->format = AV_PIX_FMT_RGBA;
+    ret = sws_scale_frame(sws, out, frame);
+    av_frame_free(&out);
+    sws_freeContext(sws);
+    return ret < 0 ? fail(err, ret, "sws_scale_frame") : 0;
+}
+
+int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, int threads, SegueAVError *err) {
     begin();
     int width = image->width, height = image->height;
     size_t count = (size_t)width * (size_t)height;
@@ -459,14 +498,8 @@ int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, SegueAV
     }
     const AVFrame *frame = image->frame;
     if (!frame) return fail_text(err, AVERROR(EINVAL), "segue_image_pixels: the image holds no picture");
-    struct SwsContext *sws = sws_getContext(width, height, frame->format, width, height, AV_PIX_FMT_RGBA,
-        SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP,
-        NULL, NULL, NULL);
-    if (!sws) return fail_text(err, AVERROR(ENOSYS), "sws_getContext: this image's pixel format cannot be converted to RGBA");
-    uint8_t *planes[4] = { (uint8_t *)pixels, NULL, NULL, NULL };
-    int strides[4] = { width * 4, 0, 0, 0 };
-    sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0, height, planes, strides);
-    sws_freeContext(sws);
+    int converted = convert_to_rgba(frame, pixels, threads, err);
+    if (converted < 0) return converted;
     /* The ICC profile the decoder found (JPEG APP2, PNG iCCP, WebP ICCP). */
     AVFrameSideData *icc = av_frame_get_side_data(frame, AV_FRAME_DATA_ICC_PROFILE);
     if (icc) apply_icc(icc->data, icc->size, (uint8_t *)pixels, width, height);

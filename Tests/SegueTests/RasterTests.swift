@@ -21,6 +21,30 @@ struct RasterTests {
         #expect(try Image.decode(path: example("a.jpg")).pixels == Image.decode(path: example("a.jpg")).pixels)
     }
 
+    @Test("converting a decoded picture on several threads gives the same pixels as on one: JPEG 4:2:0, 4:4:4, grey, odd sizes, PNG, WebP")
+    func decodeOnThreads() throws {
+        let folder = temporaryFolder()
+        var paths = [example("a.jpg"), example("b.png"), example("c.webp")]
+        // Odd sizes, each chroma layout a JPEG may have, 16-bit PNG with alpha: made by FFmpeg.
+        let made: [(String, [String])] = [("odd420.jpg", ["-pix_fmt", "yuvj420p"]), ("odd444.jpg", ["-pix_fmt", "yuvj444p"]),
+                                          ("odd422.jpg", ["-pix_fmt", "yuvj422p"]), ("grey.jpg", ["-pix_fmt", "gray"]),
+                                          ("deep.png", ["-pix_fmt", "rgba64be"])]
+        for (name, format) in made {
+            let path = folder.appendingPathComponent(name).path
+            let status = try runTool(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=333x197:d=1", "-frames:v", "1"] + format + [path])
+            #expect(status == 0, "\(name)")
+            paths.append(path)
+        }
+        for path in paths {
+            let one = try Image.decode(path: path, threads: 1)
+            for threads in [2, 3, 8] {
+                let many = try Image.decode(path: path, threads: threads)
+                #expect(many.width == one.width && many.height == one.height && many.pixels == one.pixels && many.isOpaque == one.isOpaque,
+                        "\(path), \(threads) threads")
+            }
+        }
+    }
+
     @Test("a missing or damaged file is an error that names it")
     func badFiles() throws {
         let folder = temporaryFolder()

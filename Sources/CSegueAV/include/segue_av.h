@@ -50,10 +50,11 @@ int segue_image_decode(const char *path, int64_t max_pixels, int max_side, Segue
  * SEGUE_RGBA_SLACK bytes of room), converted to
  * sRGB from the ICC profile or colour description it embeds (LittleCMS, relative
  * colorimetric) and premultiplied: each pixel one little-endian word, R in its low byte.
- * Written straight into the caller's memory, so a picture is converted without a copy.
- * Returns 1 when every pixel is opaque, 0 when some are not, or a negative code with err
- * filled. */
-int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, SegueAVError *err);
+ * Written straight into the caller's memory, so a picture is converted without a copy;
+ * libswscale's conversion runs on `threads` threads (its rows cut in slices, the same
+ * pixels for any number). Returns 1 when every pixel is opaque, 0 when some are not, or a
+ * negative code with err filled. */
+int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, int threads, SegueAVError *err);
 
 /* Premultiplies straight RGBA pixels (one little-endian word each, R in its low byte) in
  * place, each channel times alpha / 255, rounded; returns 1 when all are opaque (then

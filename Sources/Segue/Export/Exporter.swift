@@ -86,16 +86,19 @@ public final class Storyboard: Sendable {
             ImageHeader.uprightJPEGSize(of: path).map { (path, Size(width: Double($0.width), height: Double($0.height))) }
         })
         let now = paths.filter { told[$0] == nil }
-        let decoded = try parallelMap(now, threads: job.threads) { try Image.decode(path: $0, limits: job.limits) }
+        // Fewer stills than threads (often the first photo alone): each converts on a share of them.
+        let decoded = try parallelMap(now, threads: job.threads) {
+            try Image.decode(path: $0, limits: job.limits, threads: max(1, job.threads / max(1, now.count)))
+        }
         let byPath = Dictionary(uniqueKeysWithValues: zip(now, decoded))
-        let limits = job.limits
+        let limits = job.limits, threads = job.threads
         let sizeOf = { (path: String) -> Size in byPath[path]?.size ?? told[path]! }
         // An input named twice is one source: its first place.
         let sources = inputs.indices.map { i in clips[i] != nil ? i : stills.first { inputs[$0] == inputs[i] }! }
         let preloaded = Set(sources).filter { clips[$0] == nil }.compactMap { source in byPath[inputs[source]].map { (source, $0) } }
         let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded)) { source in
             let path = inputs[source]
-            let image = try Image.decode(path: path, limits: limits)
+            let image = try Image.decode(path: path, limits: limits, threads: threads)
             // Laid out by the size its header told: a file changed since cannot be drawn as planned.
             if let expected = told[path], expected != image.size {
                 throw ExportError.unreadableImage(path: path, reason: "it changed while the video was made (\(Int(expected.width))x\(Int(expected.height)) when read first, \(image.width)x\(image.height) now)")

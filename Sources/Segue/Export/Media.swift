@@ -113,8 +113,9 @@ public struct Limits: Equatable, Sendable {
 extension Image {
     /// Decodes an image file (JPEG, PNG, WebP, ... through FFmpeg; HEIF through libheif),
     /// turned upright by its EXIF orientation (HEIF: its own rotation and mirroring),
-    /// converted to sRGB from the ICC profile it embeds, in premultiplied alpha.
-    public static func decode(path: String, limits: Limits = Limits()) throws -> Image {
+    /// converted to sRGB from the ICC profile it embeds, in premultiplied alpha. Its conversion
+    /// to RGBA runs on `threads` threads (the same pixels for any number).
+    public static func decode(path: String, limits: Limits = Limits(), threads: Int = 1) throws -> Image {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ExportError.unreadableImage(path: path, reason: "no such file")
         }
@@ -136,7 +137,7 @@ extension Image {
         var opaque = false
         // The converter writes straight into the image's own storage: no picture-sized copy.
         let pixels = try [UInt32](converted: count) { buffer in
-            let written = segue_image_pixels(&decoded, buffer, &error)
+            let written = segue_image_pixels(&decoded, buffer, Int32(clamping: max(1, threads)), &error)
             guard written >= 0 else { throw ExportError.unreadableImage(path: path, reason: error.text) }
             opaque = written == 1
         }
