@@ -452,40 +452,50 @@ int segue_premultiply(uint32_t *pixels, size_t count) {
 /* An AVBuffer over memory the caller owns: freeing it leaves the memory alone. */
 static void leave_alone(void *opaque, uint8_t *data) { (void)opaque; (void)data; }
 
-/* `frame` converted to RGBA at its own size into `pixels` (rows of width * 4 bytes), on
- * `threads` threads: libswscale cuts the rows into slices, each computed from the whole
- * picture as a single pass computes it. */
-static int convert_to_rgba(const AVFrame *frame, uint32_t *pixels, int threads, SegueAVError *err) {
-    int width = frame->width, height = frame->height;
+/* A scaler from sw x sh pictures of `format` to dw x dh RGBA on `threads` threads: libswscale
+ * cuts the output rows into slices, each computed from the whole picture as a single pass
+ * computes it. NULL when the format cannot be converted. */
+static struct SwsContext *rgba_scaler(int sw, int sh, int format, int dw, int dh, int flags, int threads) {
     struct SwsContext *sws = sws_alloc_context();
-    if (!sws) return fail_text(err, AVERROR(ENOMEM), "sws_alloc_context: out of memory");
-    int ret = 0;
-    if ((ret = av_opt_set_int(sws, "srcw", width, 0)) < 0 || (ret = av_opt_set_int(sws, "srch", height, 0)) < 0 ||
-        (ret = av_opt_set_int(sws, "src_format", frame->format, 0)) < 0 ||
-        (ret = av_opt_set_int(sws, "dstw", width, 0)) < 0 || (ret = av_opt_set_int(sws, "dsth", height, 0)) < 0 ||
-        (ret = av_opt_set_int(sws, "dst_format", AV_PIX_FMT_RGBA, 0)) < 0 ||
-        (ret = av_opt_set_int(sws, "sws_flags", SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP, 0)) < 0 ||
-        (ret = av_opt_set_int(sws, "threads", threads > 1 ? threads : 1, 0)) < 0 ||
-        (ret = sws_init_context(sws, NULL, NULL)) < 0) {
+    if (!sws) return NULL;
+    if (av_opt_set_int(sws, "srcw", sw, 0) < 0 || av_opt_set_int(sws, "srch", sh, 0) < 0 ||
+        av_opt_set_int(sws, "src_format", format, 0) < 0 || av_opt_set_int(sws, "dstw", dw, 0) < 0 ||
+        av_opt_set_int(sws, "dsth", dh, 0) < 0 || av_opt_set_int(sws, "dst_format", AV_PIX_FMT_RGBA, 0) < 0 ||
+        av_opt_set_int(sws, "sws_flags", flags, 0) < 0 || av_opt_set_int(sws, "threads", threads > 1 ? threads : 1, 0) < 0 ||
+        sws_init_context(sws, NULL, NULL) < 0) {
         sws_freeContext(sws);
-        return fail(err, ret, "sws_init_context: this image's pixel format cannot be converted to RGBA");
+        return NULL;
     }
+    return sws;
+}
+
+/* `src` scaled by `sws` into `rgba` (dw x dh pixels, rows packed), the caller's memory written
+ * in place. */
+static int scale_to_rgba(struct SwsContext *sws, const AVFrame *src, uint8_t *rgba, int dw, int dh, SegueAVError *err) {
     AVFrame *out = av_frame_alloc();
-    if (out) out->buf[0] = av_buffer_create((uint8_t *)pixels, (size_t)width * (size_t)height * 4, leave_alone, NULL, 0);
+    if (out) out->buf[0] = av_buffer_create(rgba, (size_t)dw * (size_t)dh * 4, leave_alone, NULL, 0);
     if (!out || !out->buf[0]) {
         av_frame_free(&out);
-        sws_freeContext(sws);
-        return fail_text(err, AVERROR(ENOMEM), "segue_image_pixels: out of memory");
+        return fail_text(err, AVERROR(ENOMEM), "out of memory");
     }
-    out->data[0] = (uint8_t *)pixels;
-    out->linesize[0] = width * 4;
-    out->width = width;
-    out->height = height;
+    out->data[0] = rgba;
+    out->linesize[0] = dw * 4;
+    out->width = dw;
+    out->height = dh;
     out->format = AV_PIX_FMT_RGBA;
-    ret = sws_scale_frame(sws, out, frame);
+    int ret = sws_scale_frame(sws, out, src);
     av_frame_free(&out);
-    sws_freeContext(sws);
     return ret < 0 ? fail(err, ret, "sws_scale_frame") : 0;
+}
+
+/* `frame` converted to RGBA at its own size into `pixels` on `threads` threads. */
+static int convert_to_rgba(const AVFrame *frame, uint32_t *pixels, int threads, SegueAVError *err) {
+    struct SwsContext *sws = rgba_scaler(frame->width, frame->height, frame->format, frame->width, frame->height,
+        SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP, threads);
+    if (!sws) return fail_text(err, AVERROR(ENOSYS), "sws_init_context: this image's pixel format cannot be converted to RGBA");
+    int ret = scale_to_rgba(sws, frame, (uint8_t *)pixels, frame->width, frame->height, err);
+    sws_freeContext(sws);
+    return ret;
 }
 
 int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, int threads, SegueAVError *err) {
@@ -525,6 +535,7 @@ struct SegueClip {
     AVFrame *current;       /* the frame on screen */
     AVFrame *next;          /* the one after it, decoded ahead */
     struct SwsContext *sws;
+    int sws_key[6];         /* what `sws` was made for: region size, format, output size, threads */
     int stream;
     int have_current, have_next, ended, flushing;
     int64_t origin;         /* the stream's first timestamp, clip time 0 */
@@ -771,7 +782,7 @@ static int clip_matrix(const AVFrame *f) {
     }
 }
 
-int segue_clip_convert(SegueClip *c, double x, double y, double w, double h, int width, int height, uint8_t *rgba, SegueAVError *err) {
+int segue_clip_convert(SegueClip *c, double x, double y, double w, double h, int width, int height, int threads, uint8_t *rgba, SegueAVError *err) {
     begin();
     const AVFrame *f = c->current;
     if (!c->have_current) return fail_text(err, AVERROR(EINVAL), "no frame to convert");
@@ -806,18 +817,37 @@ int segue_clip_convert(SegueClip *c, double x, double y, double w, double h, int
         }
     }
     /* Bit-exact (the same pixels on every CPU), without libswscale's slower "accurate" paths:
-     * a clip's frames are converted at video rates, 1 ms for a 1080x1920 frame at its own size. */
-    c->sws = sws_getCachedContext(c->sws, sw, sh, f->format, width, height, AV_PIX_FMT_RGBA,
-        SWS_BICUBIC | SWS_BITEXACT, NULL, NULL, NULL);
-    if (!c->sws) return fail_text(err, AVERROR(ENOSYS), "sws_getContext: this clip's pixel format cannot be converted to RGBA");
+     * a clip's frames are converted at video rates, 1 ms for a 1080x1920 frame at its own size.
+     * The scaler is kept while the sizes, format and threads stay. */
+    /* At its own size libswscale converts a clip frame with a vector routine that writes past
+     * each row's end into the next row: slices side by side would overwrite each other's
+     * first pixels there, so only a scaled frame (whose routines stop at the row's end) is cut
+     * into slices. */
+    int slices = sw == width && sh == height ? 1 : threads > 1 ? threads : 1;
+    int key[6] = { sw, sh, f->format, width, height, slices };
+    if (!c->sws || memcmp(key, c->sws_key, sizeof key) != 0) {
+        sws_freeContext(c->sws);
+        c->sws = rgba_scaler(sw, sh, f->format, width, height, SWS_BICUBIC | SWS_BITEXACT, key[5]);
+        if (!c->sws) return fail_text(err, AVERROR(ENOSYS), "sws_init_context: this clip's pixel format cannot be converted to RGBA");
+        memcpy(c->sws_key, key, sizeof key);
+    }
     if (!(d->flags & AV_PIX_FMT_FLAG_RGB) && f->format != AV_PIX_FMT_PAL8 && f->format != AV_PIX_FMT_GRAY8) {
         int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P || f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
         const int *coefficients = sws_getCoefficients(clip_matrix(f));
         sws_setColorspaceDetails(c->sws, coefficients, full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
     }
-    uint8_t *planes[4] = { rgba, NULL, NULL, NULL };
-    int strides[4] = { width * 4, 0, 0, 0 };
-    sws_scale(c->sws, planes_in, f->linesize, 0, sh, planes, strides);
+    /* The region as a picture of its own: the frame's planes, from the region's corner. */
+    AVFrame *region = av_frame_alloc();
+    if (!region || av_frame_ref(region, f) < 0) {
+        av_frame_free(&region);
+        return fail_text(err, AVERROR(ENOMEM), "out of memory");
+    }
+    for (int p = 0; p < 4; p++) region->data[p] = (uint8_t *)planes_in[p];
+    region->width = sw;
+    region->height = sh;
+    int ret = scale_to_rgba(c->sws, region, rgba, width, height, err);
+    av_frame_free(&region);
+    if (ret < 0) return ret;
     return (d->flags & AV_PIX_FMT_FLAG_ALPHA) || (d->flags & AV_PIX_FMT_FLAG_PAL) ? 1 : 0;
 }
 

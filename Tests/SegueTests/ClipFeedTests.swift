@@ -31,7 +31,7 @@ struct ClipFeedTests {
         #expect(segue_clip_seek(decoder, 0, &error) >= 0 && segue_clip_advance(decoder, 0, &shown, &error) >= 0)
         let count = 1080 * 16, room = Int(SEGUE_RGBA_SLACK) / 4, canary: UInt32 = 0xDEAD_BEEF
         var buffer = [UInt32](repeating: canary, count: count + room + 256)
-        let status = buffer.withUnsafeMutableBytes { segue_clip_convert(decoder, 0, 0, 1080, 16, 1080, 16, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), &error) }
+        let status = buffer.withUnsafeMutableBytes { segue_clip_convert(decoder, 0, 0, 1080, 16, 1080, 16, 2, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), &error) }
         #expect(status == 0)
         #expect(buffer[..<count].allSatisfy { $0 >> 24 == 0xFF }, "every pixel converted, opaque")
         let past = (count..<buffer.count).filter { buffer[$0] != canary }
@@ -64,6 +64,31 @@ struct ClipFeedTests {
         // Pixels without libswscale's room (a photo turned upright) are not taken: they would be copied.
         spares.retire([Image(width: 64, height: 32, pixels: [UInt32](repeating: 5, count: count), isOpaque: true)])
         #expect(spares.take(count: count) == nil)
+    }
+
+    @Test("a clip picture converted on several threads has the same pixels as on one, scaled or at its own size")
+    func convertOnThreads() throws {
+        let folder = temporaryFolder()
+        let clip = try testClip("slices.mp4", seconds: 0.1, size: "640x360", in: folder)
+        var info = SegueClipInfo(), error = SegueAVError()
+        let decoder = try #require(segue_clip_open(clip, 1 << 30, &info, &error))
+        defer { segue_clip_close(decoder) }
+        var shown = 0.0
+        #expect(segue_clip_seek(decoder, 0, &error) >= 0 && segue_clip_advance(decoder, 0, &shown, &error) >= 0)
+        // A crop scaled up, one scaled down, and the whole picture at its own size.
+        for (x, y, w, h, width, height) in [(100.0, 20.0, 203.0, 360.0, 1080, 1920), (0.0, 0.0, 640.0, 360.0, 333, 187), (0.0, 0.0, 640.0, 360.0, 640, 360)] {
+            var pictures: [[UInt32]] = []
+            for threads: Int32 in [1, 2, 3, 8] {
+                let pixels = [UInt32](converted: width * height) { buffer in
+                    buffer.withMemoryRebound(to: UInt8.self, capacity: width * height * 4) { bytes in
+                        #expect(segue_clip_convert(decoder, x, y, w, h, Int32(width), Int32(height), threads, bytes, &error) == 0)
+                    }
+                }
+                pictures.append(pixels)
+            }
+            #expect(pictures.allSatisfy { $0 == pictures[0] }, "\(width)x\(height)")
+            #expect(Set(pictures[0]).count > 16, "a picture, not a flat colour")
+        }
     }
 
     func story(_ folder: URL) throws -> (Preset, [StorySlide]) {

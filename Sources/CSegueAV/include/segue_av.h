@@ -102,12 +102,14 @@ int segue_clip_advance(SegueClip *clip, double time, double *shown, SegueAVError
 void segue_clip_size(const SegueClip *clip, int *width, int *height);
 /* Converts the region (x, y, w, h) of the frame on screen, in its stored pixels, to straight
  * RGBA of width x height (rows packed, width*4 bytes) in one bit-exact pass of libswscale
- * (bicubic):
+ * (bicubic; a region scaled is cut into slices converted on `threads` threads, the same
+ * pixels for any number):
  * from its own YUV matrix and range (unspecified: BT.709 from 720 lines up, BT.601 below).
  * The region is taken in whole pixels, its corner on the chroma grid; `rgba` has room for
  * SEGUE_RGBA_SLACK bytes after the pixels. Returns 1 when the
  * pixels may be translucent (the clip has alpha), 0 when they are opaque, or a negative code. */
-int segue_clip_convert(SegueClip *clip, double x, double y, double w, double h, int width, int height, uint8_t *rgba, SegueAVError *err);
+int segue_clip_convert(SegueClip *clip, double x, double y, double w, double h, int width, int height, int threads,
+                       uint8_t *rgba, SegueAVError *err);
 void segue_clip_close(SegueClip *clip);
 
 /* A clip's own sound in the soundtrack: from `source_start` seconds of the file, mixed in at

@@ -131,6 +131,8 @@ final class ClipFeed: @unchecked Sendable {
     private let requests: [Request]
     private let limits: Limits
     private let depth: Int
+    /// Threads a scaled clip picture is converted on.
+    private let threads: Int
     /// Guards `queue`, `started`, `stopped`; the decoding thread waits on it for room.
     private let condition = NSCondition()
     private var queue: [Entry] = []
@@ -140,11 +142,12 @@ final class ClipFeed: @unchecked Sendable {
     private let reading = NSLock()
     private var current: Entry?
 
-    init(clip: ClipSlide, requests: [Request], limits: Limits, depth: Int = 3) {
+    init(clip: ClipSlide, requests: [Request], limits: Limits, depth: Int = 3, threads: Int = 1) {
         self.clip = clip
         self.requests = requests
         self.limits = limits
         self.depth = depth
+        self.threads = max(1, threads)
     }
 
     deinit { stop() }
@@ -265,7 +268,7 @@ final class ClipFeed: @unchecked Sendable {
         let pixels = [UInt32](converted: count, reusing: orientation == .up ? spares.take(count: count) : spares.takeStored()) { buffer in
             buffer.withMemoryRebound(to: UInt8.self, capacity: count * 4) { bytes in
                 status = segue_clip_convert(decoder, region.minX, region.minY, region.width, region.height,
-                                            Int32(width), Int32(height), bytes, &error)
+                                            Int32(width), Int32(height), Int32(clamping: threads), bytes, &error)
             }
             if status == 1 { opaque = segue_premultiply(buffer, count) == 1 }
         }

@@ -154,7 +154,7 @@ public final class Storyboard: Sendable {
             }
         }
         feeds = requests.keys.sorted().map { slide in
-            let feed = ClipFeed(clip: clips[slide]!, requests: requests[slide]!, limits: limits)
+            let feed = ClipFeed(clip: clips[slide]!, requests: requests[slide]!, limits: limits, threads: threads)
             pictures.attach(feed, source: slide)
             return (slide, feed, drawn[slide]!)
         }
