@@ -18,17 +18,23 @@ func testClip(_ name: String, seconds: Double, size: String = "160x120", rate: I
 
 @Suite("Clip feeds: decoding beside the compositor")
 struct ClipFeedTests {
+    /// A decoder of `clip` with its first frame on screen; the caller closes it.
+    func firstFrame(of clip: String) throws -> OpaquePointer {
+        var info = SegueClipInfo(), error = SegueAVError()
+        let decoder = try #require(segue_clip_open(clip, 1 << 30, &info, &error))
+        var shown = 0.0
+        #expect(segue_clip_seek(decoder, 0, &error) >= 0 && segue_clip_advance(decoder, 0, &shown, &error) >= 0)
+        return decoder
+    }
+
     @Test("libswscale writes past a converted picture no further than the room left for it, which the pictures Segue converts have")
     func roomPastThePixels() throws {
         let folder = temporaryFolder()
         // 1080 wide in yuv420p, converted at its own size: libswscale's vector path writes
         // whole vectors, past the end of the last row.
-        let clip = try testClip("wide.mp4", seconds: 0.1, size: "1080x16", in: folder)
-        var info = SegueClipInfo(), error = SegueAVError()
-        let decoder = try #require(segue_clip_open(clip, 1 << 30, &info, &error))
+        let decoder = try firstFrame(of: try testClip("wide.mp4", seconds: 0.1, size: "1080x16", in: folder))
         defer { segue_clip_close(decoder) }
-        var shown = 0.0
-        #expect(segue_clip_seek(decoder, 0, &error) >= 0 && segue_clip_advance(decoder, 0, &shown, &error) >= 0)
+        var error = SegueAVError()
         let count = 1080 * 16, room = Int(SEGUE_RGBA_SLACK) / 4, canary: UInt32 = 0xDEAD_BEEF
         var buffer = [UInt32](repeating: canary, count: count + room + 256)
         let status = buffer.withUnsafeMutableBytes { segue_clip_convert(decoder, 0, 0, 1080, 16, 1080, 16, 2, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), &error) }
@@ -69,12 +75,9 @@ struct ClipFeedTests {
     @Test("a clip picture converted on several threads has the same pixels as on one, scaled or at its own size")
     func convertOnThreads() throws {
         let folder = temporaryFolder()
-        let clip = try testClip("slices.mp4", seconds: 0.1, size: "640x360", in: folder)
-        var info = SegueClipInfo(), error = SegueAVError()
-        let decoder = try #require(segue_clip_open(clip, 1 << 30, &info, &error))
+        let decoder = try firstFrame(of: try testClip("slices.mp4", seconds: 0.1, size: "640x360", in: folder))
         defer { segue_clip_close(decoder) }
-        var shown = 0.0
-        #expect(segue_clip_seek(decoder, 0, &error) >= 0 && segue_clip_advance(decoder, 0, &shown, &error) >= 0)
+        var error = SegueAVError()
         // A crop scaled up, one scaled down, and the whole picture at its own size.
         for (x, y, w, h, width, height) in [(100.0, 20.0, 203.0, 360.0, 1080, 1920), (0.0, 0.0, 640.0, 360.0, 333, 187), (0.0, 0.0, 640.0, 360.0, 640, 360)] {
             var pictures: [[UInt32]] = []
