@@ -535,7 +535,7 @@ struct SegueClip {
     AVFrame *current;       /* the frame on screen */
     AVFrame *next;          /* the one after it, decoded ahead */
     struct SwsContext *sws;
-    int sws_key[6];         /* what `sws` was made for: region size, format, output size, threads */
+    int sws_key[8];         /* what `sws` was made for: region size, format, output size, slices, YUV matrix, range */
     int stream;
     int have_current, have_next, ended, flushing;
     int64_t origin;         /* the stream's first timestamp, clip time 0 */
@@ -818,23 +818,21 @@ int segue_clip_convert(SegueClip *c, double x, double y, double w, double h, int
     }
     /* Bit-exact (the same pixels on every CPU), without libswscale's slower "accurate" paths:
      * a clip's frames are converted at video rates, 1 ms for a 1080x1920 frame at its own size.
-     * The scaler is kept while the sizes, format and threads stay. */
-    /* At its own size libswscale converts a clip frame with a vector routine that writes past
-     * each row's end into the next row: slices side by side would overwrite each other's
-     * first pixels there, so only a scaled frame (whose routines stop at the row's end) is cut
-     * into slices. */
+     * At its own size libswscale converts with a vector routine that writes past each row's
+     * end into the next row: slices side by side would overwrite each other's first pixels
+     * there, so only a scaled frame (whose routines stop at the row's end) is cut into slices.
+     * The scaler, with the frame's YUV matrix and range, is kept while all of that stays. */
+    int yuv = !(d->flags & AV_PIX_FMT_FLAG_RGB) && f->format != AV_PIX_FMT_PAL8 && f->format != AV_PIX_FMT_GRAY8;
+    int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P || f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
     int slices = sw == width && sh == height ? 1 : threads > 1 ? threads : 1;
-    int key[6] = { sw, sh, f->format, width, height, slices };
+    int key[8] = { sw, sh, f->format, width, height, slices, yuv ? clip_matrix(f) : -1, yuv && full };
     if (!c->sws || memcmp(key, c->sws_key, sizeof key) != 0) {
         sws_freeContext(c->sws);
-        c->sws = rgba_scaler(sw, sh, f->format, width, height, SWS_BICUBIC | SWS_BITEXACT, key[5]);
+        c->sws = rgba_scaler(sw, sh, f->format, width, height, SWS_BICUBIC | SWS_BITEXACT, slices);
         if (!c->sws) return fail_text(err, AVERROR(ENOSYS), "sws_init_context: this clip's pixel format cannot be converted to RGBA");
+        if (yuv)
+            sws_setColorspaceDetails(c->sws, sws_getCoefficients(key[6]), full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
         memcpy(c->sws_key, key, sizeof key);
-    }
-    if (!(d->flags & AV_PIX_FMT_FLAG_RGB) && f->format != AV_PIX_FMT_PAL8 && f->format != AV_PIX_FMT_GRAY8) {
-        int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P || f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
-        const int *coefficients = sws_getCoefficients(clip_matrix(f));
-        sws_setColorspaceDetails(c->sws, coefficients, full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
     }
     /* The region as a picture of its own: the frame's planes, from the region's corner. */
     AVFrame *region = av_frame_alloc();

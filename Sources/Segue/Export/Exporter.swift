@@ -88,7 +88,7 @@ public final class Storyboard: Sendable {
         let now = paths.filter { told[$0] == nil }
         // Fewer stills than threads (often the first photo alone): each converts on a share of them.
         let decoded = try parallelMap(now, threads: job.threads) {
-            try Image.decode(path: $0, limits: job.limits, threads: max(1, job.threads / max(1, now.count)))
+            try Image.decode(path: $0, limits: job.limits, threads: max(1, job.threads / now.count))
         }
         let byPath = Dictionary(uniqueKeysWithValues: zip(now, decoded))
         let limits = job.limits, threads = job.threads
