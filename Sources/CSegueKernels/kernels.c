@@ -156,13 +156,15 @@ static inline WarpSegment segment_at(const WarpSegments *g, int s) {
 static inline void prefetch_ahead(const WarpSegment *g, const uint32_t *texels, ptrdiff_t stride, ptrdiff_t ahead) {
     if (!ahead) return;
     uintptr_t base = (uintptr_t)texels + (uintptr_t)(ahead * 4);
-    uintptr_t first = base + (uintptr_t)(((g->v >> 16) * stride + (g->u >> 16)) * 4);
-    int64_t u = g->u + (g->n - 1) * g->du, v = g->v + (g->n - 1) * g->dv;
-    uintptr_t last = base + (uintptr_t)(((v >> 16) * stride + (u >> 16)) * 4);
-    __builtin_prefetch((const void *)first);
-    __builtin_prefetch((const void *)last);
-    __builtin_prefetch((const void *)(first + (uintptr_t)(stride * 4)));
-    __builtin_prefetch((const void *)(last + (uintptr_t)(stride * 4)));
+    /* Every fourth pixel's texels: a cube face squeezed to half its width, or slanting
+       across rows, reads a new cache line every few pixels, and a hint for the segment's
+       ends alone leaves those between to wait on memory (stories-cube 10 % slower). */
+    for (int i = 0; i < g->n; i += 4) {
+        int64_t u = g->u + i * g->du, v = g->v + i * g->dv;
+        uintptr_t at = base + (uintptr_t)(((v >> 16) * stride + (u >> 16)) * 4);
+        __builtin_prefetch((const void *)at);
+        __builtin_prefetch((const void *)(at + (uintptr_t)(stride * 4)));
+    }
 }
 
 /* The bilinear sample at (fx, fy) in 1/256 texel, its second texel `right` texels across and
