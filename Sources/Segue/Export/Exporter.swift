@@ -21,7 +21,9 @@ public struct ExportResult: Sendable {
     public var framesComposed: Int
     /// Seconds spent composing those frames (on the rendering thread, beside the encoder).
     public var composeSeconds: Double
-    /// Seconds spent decoding and resampling the inputs before the first frame.
+    /// Seconds spent decoding and resampling the inputs before the first frame, and waiting
+    /// for (or making) the still pictures of a frame that its composing thread found not
+    /// yet made (a transition's incoming picture, made beside the export, at the very start).
     public var prepareSeconds: Double
     public var seconds: Double
     /// True when `--resume` found the output already made from the same fingerprint and
@@ -327,7 +329,7 @@ public enum Exporter {
         let form = sink.reads
         let pool = BlockingQueue<FrameBuffer>(capacity: frames)
         let stop = Cancellation()
-        let composeTime = Accumulator()
+        let composeTime = Accumulator(), waitTime = Accumulator()
         let producer = Thread {
             if yielding { Yielding.lowerThisThread() }
             // Yielding, the compositor draws on helper threads made here, which take this
@@ -343,6 +345,7 @@ public enum Exporter {
                 if let still, still == previous { queue.put(.repeatLast(index)); continue }
                 let frame: FrameBuffer
                 let began: DispatchTime
+                var waited = 0.0
                 do {
                     if made < frames {
                         made += 1
@@ -353,13 +356,20 @@ public enum Exporter {
                         frame = taken
                     }
                     began = DispatchTime.now()
+                    let scene = storyboard.scene(at: index)
+                    // Pictures not made yet are made (or waited for) first: that time is
+                    // preparing the inputs, not composing.
+                    let wait = DispatchTime.now()
+                    try storyboard.pictures.prepare(scene, scale: storyboard.canvas.scale, threads: job.threads)
+                    waited = seconds(since: wait)
+                    waitTime.add(waited)
                     try frame.yuv?.prepare(for: job.output)
-                    try compositor.render(storyboard.scene(at: index), canvas: storyboard.canvas, pictures: storyboard.pictures, into: frame)
+                    try compositor.render(scene, canvas: storyboard.canvas, pictures: storyboard.pictures, into: frame)
                 } catch {
                     queue.put(.failed(error))
                     break
                 }
-                composeTime.add(seconds(since: began))
+                composeTime.add(seconds(since: began) - waited)
                 previous = still
                 queue.put(.frame(index, frame))
             }
@@ -403,7 +413,7 @@ public enum Exporter {
             throw error
         }
         return ExportResult(output: job.output, format: job.format, frameCount: indices.count,
-                            framesComposed: composed, composeSeconds: composeTime.value, prepareSeconds: prepareSeconds,
+                            framesComposed: composed, composeSeconds: composeTime.value, prepareSeconds: prepareSeconds + waitTime.value,
                             seconds: seconds(since: start), fingerprint: fingerprint)
     }
 

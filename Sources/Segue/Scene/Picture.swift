@@ -164,7 +164,12 @@ public final class PictureCache: Sendable {
 
     /// Makes the prepared images of every still picture in `tree`, `threads` at a time.
     func prepare(_ tree: Layer, scale: Double, threads: Int) throws {
-        let keys = Array(Set(PictureCache.keys(in: tree, scale: scale).filter { !isClip($0.source) }))
+        let wanted = Set(PictureCache.keys(in: tree, scale: scale).filter { !isClip($0.source) })
+        // Those made already need nothing (nearly every frame's, once its screen is prepared).
+        let keys = state.withLock { state -> [PictureKey] in
+            wanted.filter { key in if case .ready = state.entries[key] { false } else { true } }
+        }
+        guard !keys.isEmpty else { return }
         // Fewer pictures than threads (a story's first screen is often one picture): the
         // threads left share each picture's rows.
         let each = max(1, threads / max(1, keys.count))
