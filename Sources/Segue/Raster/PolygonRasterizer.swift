@@ -29,7 +29,7 @@ struct SolidSource: PixelSource {
         guard x0 < x1 else { return }
         let p = k == 256 ? pixel : scalePixel(pixel, k)
         if p >> 24 == 255 {
-            (row + x0).update(repeating: p, count: x1 - x0)
+            segue_fill(row + x0, x1 - x0, p)
         } else {
             segue_blend_color_row(row + x0, Int32(x1 - x0), p)
         }
