@@ -172,6 +172,27 @@ struct StoryTests {
         #expect(second.max()! <= 0.05, "largest second difference \(second.max()!) px/frame²")
     }
 
+    @Test("preparing a frame's pictures makes those not made yet, once, and decodes nothing for those made")
+    func prepareMakesWhatIsMissing() throws {
+        let loads = Locked(0)
+        let cache = PictureCache { _ in
+            loads.withLock { $0 += 1 }
+            return Image(width: 40, height: 30, pixels: Array(repeating: 0xFF00_00FF, count: 40 * 30))
+        }
+        var page = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 15))
+        page.contents = Picture(source: 0, size: Size(width: 40, height: 30))
+        var other = page
+        other.contents = Picture(source: 1, size: Size(width: 40, height: 30))
+        let first = Layer.root(Rect(x: 0, y: 0, width: 20, height: 15), [page])
+        let both = Layer.root(Rect(x: 0, y: 0, width: 20, height: 15), [page, other])
+        try cache.prepare(first, scale: 1, threads: 2)
+        #expect(cache.preparedSources == [0] && loads.withLock { $0 } == 1)
+        // Source 0's pixels let go once its picture is made: preparing again must not decode it.
+        cache.releaseSources(whoseKeysAreReady: [0: Set(PictureCache.keys(in: first, scale: 1))])
+        try cache.prepare(both, scale: 1, threads: 2)
+        #expect(cache.preparedSources == [0, 1] && loads.withLock { $0 } == 2)
+    }
+
     @Test("a moving picture is prepared once, at the largest size it is drawn at")
     func preparedOnce() throws {
         let preset = try Preset.load("crossfade", overrides: ["canvas.size=[90, 160]", "canvas.scale=0.25", "motion.kind=in", "motion.amount=0.2"])
