@@ -299,7 +299,7 @@ enum CompiledItem: Sendable {
     /// Whether the item paints every pixel of `rows` with an opaque color, whatever lies under it.
     func hides(rows: Range<Int>, width: Int) -> Bool {
         guard case .polygon(let quad) = self, quad.isCover else { return false }
-        return quad.covers(rows: rows, width: width)
+        return quad.quad.covers(rows: rows, width: width)
     }
 
     func draw(into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
@@ -325,8 +325,9 @@ enum CompiledItem: Sendable {
 }
 
 /// A prepared polygon and its paint, with the pixel source chosen once for the whole polygon.
-/// A class: every band draws it, and a prepared polygon is a kilobyte that a value would copy
-/// each time (a tenth of instagram-zoom's time went to such copies).
+/// A class: every band draws it, and as a value each band copied it (a prepared polygon is a
+/// kilobyte) out of the draw list, and again to ask whether it hides the band: a tenth of
+/// instagram-zoom's time.
 final class CompiledQuad: Sendable {
     let quad: PreparedPolygon
     let paint: Paint
@@ -340,8 +341,6 @@ final class CompiledQuad: Sendable {
 
     /// Whether the quad paints the pixels wholly inside it with an opaque color, whatever lies under them.
     var isCover: Bool { paint.isOpaque && clips.isEmpty && quad.opacity >= 1 }
-
-    func covers(rows: Range<Int>, width: Int) -> Bool { quad.covers(rows: rows, width: width) }
 
     func draw(into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
         switch paint {
