@@ -167,6 +167,23 @@ static inline void prefetch_ahead(const WarpSegment *g, const uint32_t *texels, 
     }
 }
 
+/* The texels `n` pixels of a segment from pixel i read: columns [lo, lo + count), upper rows
+   row to row + spread (their lower rows one further down). The first and last pixels' bound
+   all of them: positions move linearly. */
+typedef struct {
+    int64_t lo, row;
+    int count, spread;
+} RunBounds;
+
+static inline RunBounds run_bounds(const WarpSegment *g, int i, int n) {
+    int64_t u = g->u + i * g->du, v = g->v + i * g->dv;
+    int64_t x0 = (u + 128) >> 16, x1 = (u + (n - 1) * g->du + 128) >> 16;
+    int64_t y0 = (v + 128) >> 16, y1 = (v + (n - 1) * g->dv + 128) >> 16;
+    int64_t lo = x0 < x1 ? x0 : x1, hi = x0 < x1 ? x1 : x0, columns = hi + 2 - lo, rows = y0 < y1 ? y1 - y0 : y0 - y1;
+    RunBounds run = {lo, y0 < y1 ? y0 : y1, columns < 1 << 20 ? (int)columns : 1 << 20, rows < 1 << 20 ? (int)rows : 1 << 20};
+    return run;
+}
+
 /* The bilinear sample at (fx, fy) in 1/256 texel, its second texel `right` texels across and
    `down` texels below the first (1 and a row, or 0 at a picture's last column or row), put into
    *out: as it is with k = 256, mixed in at k / 256 otherwise. */
@@ -261,6 +278,48 @@ static inline __m256i warp8(__m256i uu, __m256i vv, const uint32_t *texels, ptrd
     return _mm256_testz_si256(kk, kk) ? p : mix8(q, p, kk);
 }
 
+/* Row `row`'s texels from column `lo`, `count` of them (at most 16), as two registers; the
+   lanes past them are zero and read nothing. */
+AVX2 static inline void texel_window8(const uint32_t *texels, ptrdiff_t stride, int64_t row, int64_t lo, int count,
+                                      __m256i *first, __m256i *second) {
+    const int *at = (const int *)(texels + row * stride + lo);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    *first = _mm256_maskload_epi32(at, _mm256_cmpgt_epi32(_mm256_set1_epi32(count), lane));
+    *second = _mm256_maskload_epi32(at + 8, _mm256_cmpgt_epi32(_mm256_set1_epi32(count - 8), lane));
+}
+
+/* Texel `index` (0 to 15) of a window, lane by lane. */
+AVX2 static inline __m256i pick8(__m256i first, __m256i second, __m256i index) {
+    __m256i past = _mm256_cmpgt_epi32(index, _mm256_set1_epi32(7));
+    return _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(first, index), _mm256_permutevar8x32_epi32(second, index), past);
+}
+
+/* warp8 for eight pixels whose texels lie in columns [lo, lo + count) of rows `row` and
+   `row + 1`, or (`twoRows`) of rows `row` to `row + 2`: as warp16_rows, at half the width. */
+AVX2 static inline __m256i warp8_rows(__m256i uu, __m256i vv, const uint32_t *texels, ptrdiff_t stride, __m256i q,
+                                      __m256i kk, int64_t lo, int count, int64_t row, int twoRows) {
+    const __m256i c128 = _mm256_set1_epi32(128);
+    __m256i fx = _mm256_srai_epi32(_mm256_add_epi32(uu, c128), 8), fy = _mm256_srai_epi32(_mm256_add_epi32(vv, c128), 8);
+    __m256i left = _mm256_sub_epi32(_mm256_srai_epi32(fx, 8), _mm256_set1_epi32((int)lo));
+    __m256i right = _mm256_add_epi32(left, _mm256_set1_epi32(1));
+    __m256i a0, a1, b0, b1;
+    texel_window8(texels, stride, row, lo, count, &a0, &a1);
+    texel_window8(texels, stride, row + 1, lo, count, &b0, &b1);
+    __m256i p00 = pick8(a0, a1, left), p01 = pick8(a0, a1, right);
+    __m256i p10 = pick8(b0, b1, left), p11 = pick8(b0, b1, right);
+    if (twoRows) {
+        __m256i c0, c1;
+        texel_window8(texels, stride, row + 2, lo, count, &c0, &c1);
+        __m256i upper = _mm256_cmpeq_epi32(_mm256_srai_epi32(fy, 8), _mm256_set1_epi32((int)row));
+        p00 = _mm256_blendv_epi8(p10, p00, upper);
+        p01 = _mm256_blendv_epi8(p11, p01, upper);
+        p10 = _mm256_blendv_epi8(pick8(c0, c1, left), p10, upper);
+        p11 = _mm256_blendv_epi8(pick8(c0, c1, right), p11, upper);
+    }
+    __m256i p = bilerp8(p00, p01, p10, p11, fx, fy);
+    return _mm256_testz_si256(kk, kk) ? p : mix8(q, p, kk);
+}
+
 AVX2
 static void warp_avx2(uint32_t *row, const WarpSegments *segments, int count, const uint32_t *texels,
                       ptrdiff_t stride, uint32_t k, ptrdiff_t ahead) {
@@ -280,6 +339,11 @@ static void warp_avx2(uint32_t *row, const WarpSegments *segments, int count, co
             __m256i uu = _mm256_add_epi32(_mm256_set1_epi32((int)(g->u + i * g->du)), du);
             __m256i vv = _mm256_add_epi32(_mm256_set1_epi32((int)(g->v + i * g->dv)), dv);
             __m256i q = k == 256 ? _mm256_setzero_si256() : _mm256_loadu_si256((const __m256i *)(out + i));
+            RunBounds run = run_bounds(g, i, 8);
+            if (run.count <= 16 && run.spread <= 1) {
+                _mm256_storeu_si256((__m256i *)(out + i), warp8_rows(uu, vv, texels, stride, q, kk, run.lo, run.count, run.row, run.spread));
+                continue;
+            }
             _mm256_storeu_si256((__m256i *)(out + i), warp8(uu, vv, texels, stride, q, kk));
         }
         if (i < g->n) {
@@ -377,15 +441,9 @@ AVX512 static void warp_avx512(uint32_t *row, const WarpSegments *segments, int 
             __m512i vv = _mm512_add_epi32(_mm512_set1_epi32((int)(g->v + i * g->dv)), dv);
             __m512i q = mixing ? _mm512_maskz_loadu_epi32(valid, out + i) : _mm512_setzero_si512();
             if (g->n - i >= 16) {
-                /* The texel columns and rows of the first and last pixels bound all sixteen's
-                   (positions move linearly). */
-                int64_t u = g->u + i * g->du, v = g->v + i * g->dv;
-                int64_t x0 = (u + 128) >> 16, x1 = (u + 15 * g->du + 128) >> 16;
-                int64_t y0 = (v + 128) >> 16, y1 = (v + 15 * g->dv + 128) >> 16;
-                int64_t lo = x0 < x1 ? x0 : x1, hi = x0 < x1 ? x1 : x0, top = y0 < y1 ? y0 : y1;
-                if (hi + 2 - lo <= 32 && (y1 - y0 == 0 || y1 - y0 == 1 || y1 - y0 == -1)) {
-                    __m512i p = warp16_rows(uu, vv, texels, stride, q, kk, mixing, lo, (int)(hi + 2 - lo), top, y0 != y1);
-                    _mm512_storeu_si512(out + i, p);
+                RunBounds run = run_bounds(g, i, 16);
+                if (run.count <= 32 && run.spread <= 1) {
+                    _mm512_storeu_si512(out + i, warp16_rows(uu, vv, texels, stride, q, kk, mixing, run.lo, run.count, run.row, run.spread));
                     continue;
                 }
             }
