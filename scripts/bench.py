@@ -7,6 +7,8 @@ p.add_argument("--segue", required=True)
 p.add_argument("--photos", required=True)
 p.add_argument("--work", required=True)
 p.add_argument("--runs", type=int, default=3)
+p.add_argument("--compose-runs", type=int, default=5,
+               help="rounds of the compose rates (a second or so each), whose one- and two-thread runs are paired round by round")
 p.add_argument("--baseline", help="another segue binary: compose rates only, this one and the baseline alternated, with ratios")
 p.add_argument("--compose-only", action="store_true", help="the compose rates (and the instruction count) without the exports")
 args = p.parse_args()
@@ -209,18 +211,21 @@ if not args.compose_only:
 # dropped; no yuv420p conversion), every frame a transition frame, at 1080x1920;
 # one and two compositor threads alternated round by round.
 print()
-print(f"{'compose fps, 1080x1920 (median of %d)' % args.runs:<40} {'1 thread':>9} {'2 threads':>10} {'2 ÷ 1':>7}")
+print(f"{'compose fps, 1080x1920 (median of %d)' % args.compose_runs:<40} {'1 thread':>9} {'2 threads':>10} {'2 ÷ 1':>7}  rounds 2 ÷ 1")
 # "crossfade, fit" letterboxes the photos: the fading page (background and picture) is
 # composed apart and faded once (group opacity), the one place an offscreen buffer is used.
 for t, extra in COMPOSE:
     samples = {1: [], 2: []}
-    for r in range(args.runs):
+    for r in range(args.compose_runs):
         for threads in ((1, 2) if r % 2 == 0 else (2, 1)):
             _, _, err = run([args.segue, "render", "--preset", t.split(",")[0], "--set", "hold=0", "--set", f"transition.duration={COMPOSE_SECONDS}", *extra,
                              "--size", f"{W}x{H}", "--threads", str(threads), "--format", "null", photos[0], photos[1], "-o", "-"])
             samples[threads].append(float(re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err).group(1)))
+    # Each round's two runs follow each other, so their ratio is spared most of the machine's
+    # drift from minute to minute: the median of those ratios, and each of them in order.
+    ratios = sorted(b / a for a, b in zip(samples[1], samples[2]))
     one, two = statistics.median(samples[1]), statistics.median(samples[2])
-    print(f"{t:<40} {one:>9.1f} {two:>10.1f} {two / one:>7.2f}")
+    print(f"{t:<40} {one:>9.1f} {two:>10.1f} {statistics.median(ratios):>7.2f}  {' '.join(f'{x:.2f}' for x in ratios)}")
 
 # A figure that does not depend on the machine's load: instructions of a fixed small render.
 stripped = os.path.join(args.work, "segue-stripped")
