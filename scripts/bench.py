@@ -10,6 +10,7 @@ p.add_argument("--runs", type=int, default=3)
 p.add_argument("--compose-runs", type=int, default=5,
                help="rounds of the compose rates (a second or so each), whose one- and two-thread runs are paired round by round")
 p.add_argument("--baseline", help="another segue binary: compose rates only, this one and the baseline alternated, with ratios")
+p.add_argument("--threads", type=int, default=1, help="compositor threads of the --baseline comparison")
 p.add_argument("--compose-only", action="store_true", help="the compose rates (and the instruction count) without the exports")
 args = p.parse_args()
 
@@ -50,7 +51,7 @@ def segue(transition, output, extra=()):
 COMPOSE_SECONDS = 6.6
 
 # Compose rates against another build: each workload alternately on both binaries, one
-# compositor thread, so that load on the machine hits both alike.
+# compositor thread (or --threads), so that load on the machine hits both alike.
 COMPOSE = [("slide", []), ("crossfade", []), ("crossfade, fit", ["--set", "fit=fit"]), ("stories-cube", []),
            ("telegram-cube", []), ("flip", []), ("iris", []), ("cube-fold", []), ("instagram-zoom", []),
            # Ken Burns: holds that move (zooming in), every frame composed.
@@ -62,9 +63,10 @@ if args.baseline:
             order = [("this", args.segue), ("baseline", args.baseline)]
             for label, binary in (order if r % 2 == 0 else order[::-1]):
                 _, _, err = run([binary, "render", "--preset", name.split(",")[0], "--set", "hold=0", "--set", f"transition.duration={COMPOSE_SECONDS}", *extra,
-                                 "--size", f"{W}x{H}", "--threads", "1", "--format", "null", photos[0], photos[1], "-o", "-"])
+                                 "--size", f"{W}x{H}", "--threads", str(args.threads), "--format", "null", photos[0], photos[1], "-o", "-"])
                 rates.setdefault((name, label), []).append(float(re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err).group(1)))
-    print(f"{'compose fps, 1080x1920, 1 thread (median of %d)' % args.runs:<48} {'this':>8} {'baseline':>9} {'ratio':>6}  per-round ratios")
+    threads = "1 thread" if args.threads == 1 else f"{args.threads} threads"
+    print(f"{'compose fps, 1080x1920, %s (median of %d)' % (threads, args.runs):<48} {'this':>8} {'baseline':>9} {'ratio':>6}  per-round ratios")
     for name, _ in COMPOSE:
         a, b = rates[(name, "this")], rates[(name, "baseline")]
         ratios = " ".join(f"{x / y:.2f}" for x, y in sorted(zip(a, b), key=lambda p: p[0] / p[1]))
