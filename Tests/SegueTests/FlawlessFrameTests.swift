@@ -195,6 +195,54 @@ struct FlawlessFrameTests {
         }
     }
 
+    @Test("groups inside groups, drawn by a compositor that keeps its band buffers from frame to frame, equal each frame drawn afresh")
+    func groupBuffersReused() {
+        let canvas = Canvas(width: 90, height: 160, scale: 0.25, background: Color(red: 0.1, green: 0.3, blue: 0.8))
+        let images = [makeImage(width: 160, height: 90) { x, y in (UInt8(100 + x / 2), UInt8(y * 2), 40) },
+                      makeImage(width: 160, height: 100) { x, y in (30, UInt8(250 - y), UInt8(x)) }]
+        let pages = images.map { image -> Layer in
+            var page = Layer(frame: canvas.bounds)
+            page.contents = picture(image)
+            page.contentsGravity = .fit
+            page.backgroundColor = Color(red: 0.9, green: 0.8, blue: 0.1)
+            return page
+        }
+        // A fading holder of a fading letterboxed page and a smaller square: a group within a group.
+        func scene(_ p: Double) -> Layer {
+            var inner = pages[p < 0.5 ? 0 : 1]
+            inner.opacity = 0.4 + p / 2
+            var square = Layer(frame: Rect(x: 5, y: 30, width: 12, height: 12))
+            square.backgroundColor = Color(red: 0.2, green: 0.9, blue: 0.3)
+            var holder = Layer(frame: canvas.bounds)
+            holder.sublayers = [inner, square]
+            holder.opacity = 0.9 - p / 2
+            return .root(canvas.bounds, [holder])
+        }
+        let items = scene(0.3).drawList(scale: canvas.scale)
+        guard case .group(let members) = items.last?.paint, members.contains(where: { if case .group = $0.paint { true } else { false } }) else {
+            Issue.record("the scene should fade as a group holding a group: \(items.map(\.paint))")
+            return
+        }
+        // Each frame drawn item by item, band by band, each group into a buffer of its own.
+        func reference(_ p: Double) -> [UInt8] {
+            let compiled = CompiledItem.compile(scene(p).drawList(scale: canvas.scale), canvas: canvas)
+            var pixels = [UInt32](repeating: canvas.background.premultipliedPixel, count: canvas.width * canvas.height)
+            pixels.withUnsafeMutableBufferPointer { frame in
+                for top in stride(from: 0, to: canvas.height, by: Compositor.bandHeight) {
+                    let band = top..<min(canvas.height, top + Compositor.bandHeight)
+                    for item in compiled { item.draw(into: frame.baseAddress!, width: canvas.width, band: band) }
+                }
+            }
+            return pixels.withUnsafeBytes { Array($0) }
+        }
+        for threads in [1, 2, 3] {
+            let kept = Compositor(threads: threads)
+            for p in [0.1, 0.3, 0.6, 0.9, 0.3, 0.1] {
+                #expect(kept.render(scene(p), canvas: canvas).bytes == reference(p), "\(threads) threads, at \(p)")
+            }
+        }
+    }
+
     @Test("a layer that fades with pieces side by side is not drawn apart (no offscreen buffer)")
     func groupOnlyWhenNeeded() {
         var page = pages([200], gravity: .fill)[0]

@@ -108,6 +108,8 @@ public struct Compositor: Sendable {
     public static let bandHeight = 16
     /// Threads of the compositor's own to draw bands on, instead of Dispatch's.
     let team: BandTeam?
+    /// The workers' band buffers, kept from frame to frame.
+    private let spares = SpareBuffers()
 
     public init(threads: Int = 2) {
         precondition(threads >= 1)
@@ -138,38 +140,39 @@ public struct Compositor: Sendable {
         let bandPixels = canvas.width * Compositor.bandHeight
         // `pixels` is where the band's rows are addressed from: the frame's own pixels, or a
         // band-sized scratch buffer placed so that the band's first row is its first.
-        let draw: @Sendable (Int, UnsafeMutablePointer<UInt32>?) -> Void = { band, scratch in
+        let draw: @Sendable (Int, BandBuffers) -> Void = { band, buffers in
             let rows = band * Compositor.bandHeight..<min(canvas.height, (band + 1) * Compositor.bandHeight)
-            let pixels = scratch.map { $0 - rows.lowerBound * canvas.width } ?? frame.pixels
+            let pixels = frame.keepsPixels ? frame.pixels : buffers.buffer(0) - rows.lowerBound * canvas.width
             // What lies under an item that paints every pixel of the band opaquely is never
             // seen: drawing starts there (a full-screen page or picture), the background too.
             let top = items.lastIndex { $0.hides(rows: rows, width: canvas.width) }
             if top == nil {
                 Compositor.fill(pixels, width: canvas.width, rows: rows, with: background, around: covers)
             }
-            for item in items[(top ?? 0)...] { item.draw(into: pixels, width: canvas.width, band: rows) }
+            for item in items[(top ?? 0)...] { item.draw(into: pixels, width: canvas.width, band: rows, buffers: buffers, depth: 1) }
             if let yuv { frame.convert(rows: rows, from: pixels, to: yuv) }
         }
-        // A worker's scratch buffer, for a frame without pixels of its own.
-        let withScratch: @Sendable ((UnsafeMutablePointer<UInt32>?) -> Void) -> Void = { body in
-            if frame.keepsPixels { return body(nil) }
-            let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: bandPixels)
-            defer { scratch.deallocate() }
-            body(scratch)
+        // A worker's band buffers: the first is its scratch band, for a frame without pixels
+        // of its own; the others are layer groups', one for each depth of nesting.
+        let spares = self.spares
+        let withBuffers: @Sendable ((BandBuffers) -> Void) -> Void = { body in
+            let buffers = spares.take(capacity: bandPixels)
+            defer { spares.give(buffers) }
+            body(buffers)
         }
         if workers == 1 {
-            withScratch { scratch in for band in 0..<bands { draw(band, scratch) } }
+            withBuffers { buffers in for band in 0..<bands { draw(band, buffers) } }
         } else {
             // Each worker takes the next band not yet taken: a worker that starts late (a
             // thread waking up) or runs slower leaves more bands to the others instead of
             // keeping them waiting for its share.
             let next = Atomic<Int>(0)
             let work: @Sendable () -> Void = {
-                withScratch { scratch in
+                withBuffers { buffers in
                     while true {
                         let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
                         guard band < bands else { return }
-                        draw(band, scratch)
+                        draw(band, buffers)
                     }
                 }
             }
@@ -302,7 +305,9 @@ enum CompiledItem: Sendable {
         return quad.quad.covers(rows: rows, width: width)
     }
 
-    func draw(into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
+    /// Draws the item's part of `band`; a group draws its items into `buffers`' buffer at
+    /// `depth` (band-sized, and kept by the worker), or into one of its own without them.
+    func draw(into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>, buffers: BandBuffers? = nil, depth: Int = 1) {
         switch self {
         case .polygon(let quad):
             quad.draw(into: frame, width: width, band: band)
@@ -310,11 +315,12 @@ enum CompiledItem: Sendable {
             let lo = max(band.lowerBound, rows.lowerBound), hi = min(band.upperBound, rows.upperBound)
             guard lo < hi else { return }
             // The group's own transparent rows, drawn as the frame's would be, then laid over them.
-            let buffer = UnsafeMutablePointer<UInt32>.allocate(capacity: (hi - lo) * width)
-            defer { buffer.deallocate() }
+            let own = buffers == nil || buffers!.capacity < (hi - lo) * width
+            let buffer = own ? UnsafeMutablePointer<UInt32>.allocate(capacity: (hi - lo) * width) : buffers!.buffer(depth)
+            defer { if own { buffer.deallocate() } }
             let origin = buffer - lo * width
             for y in lo..<hi { (origin + y * width + columns.lowerBound).initialize(repeating: 0, count: columns.count) }
-            for item in items { item.draw(into: origin, width: width, band: lo..<hi) }
+            for item in items { item.draw(into: origin, width: width, band: lo..<hi, buffers: buffers, depth: depth + 1) }
             // Opaque group pixels (most of a page) mix straight with what is beneath.
             for y in lo..<hi {
                 let offset = y * width + columns.lowerBound
@@ -382,4 +388,37 @@ final class CompiledQuad: Sendable {
         guard abs(map.m31 - dx) < 1e-6, abs(map.m32 - dy) < 1e-6 else { return nil }
         return (Int(dx), Int(dy))
     }
+}
+
+/// Band-sized buffers one worker draws with (its scratch band, and a layer group's band at
+/// each depth of nesting), made as first needed and kept from frame to frame: allocated a
+/// band or a frame at a time and freed, they had glibc give their pages back to the kernel
+/// and fault them in again, each give-back a TLB shootdown to the other core.
+final class BandBuffers: @unchecked Sendable {   // used by one worker at a time
+    let capacity: Int
+    private var buffers: [UnsafeMutablePointer<UInt32>] = []
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func buffer(_ depth: Int) -> UnsafeMutablePointer<UInt32> {
+        while buffers.count <= depth { buffers.append(.allocate(capacity: capacity)) }
+        return buffers[depth]
+    }
+
+    deinit { for buffer in buffers { buffer.deallocate() } }
+}
+
+/// The `BandBuffers` of a compositor's workers between frames: each worker takes a set for
+/// a frame and gives it back after.
+final class SpareBuffers: Sendable {
+    private let free = Locked<[BandBuffers]>([])
+
+    func take(capacity: Int) -> BandBuffers {
+        free.withLock { free in
+            free.removeAll { $0.capacity != capacity }   // made for another canvas width
+            return free.popLast()
+        } ?? BandBuffers(capacity: capacity)
+    }
+
+    func give(_ buffers: BandBuffers) { free.withLock { $0.append(buffers) } }
 }
