@@ -16,8 +16,8 @@ struct CompositorTests {
         return StoriesCube().scene(from: from, to: to, progress: progress, bounds: canvas.bounds)
     }
 
-    func storiesFrame(progress: Double, threads: Int, team: BandTeam? = nil) -> FrameBuffer {
-        Compositor(threads: threads, team: team).render(storiesScene(progress: progress), canvas: canvas)
+    func storiesFrame(progress: Double, threads: Int) -> FrameBuffer {
+        Compositor(threads: threads).render(storiesScene(progress: progress), canvas: canvas)
     }
 
     @Test("1, 2 and 8 threads give byte-identical frames", arguments: [0.13, 0.5, 0.87])
@@ -25,33 +25,6 @@ struct CompositorTests {
         let one = bytes(storiesFrame(progress: progress, threads: 1))
         #expect(bytes(storiesFrame(progress: progress, threads: 2)) == one)
         #expect(bytes(storiesFrame(progress: progress, threads: 8)) == one)
-    }
-
-    @Test("a team of helper threads draws the same frames, frame after frame, its work run on the caller and each helper's turn",
-          .timeLimit(.minutes(1)))
-    func team() {
-        let team = BandTeam(helpers: 3)
-        defer { team.stop() }
-        for progress in [0.13, 0.5, 0.87] {
-            #expect(bytes(storiesFrame(progress: progress, threads: 4, team: team)) == bytes(storiesFrame(progress: progress, threads: 1)))
-        }
-        // Each run has the body run once by the caller and three times on the team's threads
-        // (a helper that wakes first may take two turns), all done when `run` returns.
-        let seen = Locked<[pthread_t]>([])
-        let caller = pthread_self()
-        for _ in 0..<5 {
-            seen.withLock { $0 = [] }
-            team.run { usleep(1000); seen.withLock { $0.append(pthread_self()) } }
-            let threads = seen.withLock { $0 }
-            #expect(threads.count == 4 && threads.filter { $0 == caller }.count == 1, "\(threads)")
-        }
-        // Many quick runs back to back, helpers taking wake-ups meant for each other: every
-        // run still has its four turns, all finished when it returns.
-        let turns = Locked(0)
-        for run in 1...2000 {
-            team.run { turns.withLock { $0 += 1 } }
-            if turns.withLock({ $0 }) != 4 * run { Issue.record("run \(run): \(turns.withLock { $0 }) turns"); break }
-        }
     }
 
     @Test("a frame kept only in yuv420p, written band by band while drawing, equals the finished frame converted whole, for any threads")
@@ -63,8 +36,6 @@ struct CompositorTests {
         var from = Layer(frame: canvas.bounds), to = Layer(frame: canvas.bounds)
         from.contents = picture(a)
         to.contents = picture(b)
-        let team = BandTeam(helpers: 2)
-        defer { team.stop() }
         func planes(_ yuv: YUVFrame) -> [UInt8] { var out: [UInt8] = []; yuv.append(to: &out); return out }
         for progress in [0.0, 0.37, 0.81] {
             let scene = StoriesCube().scene(from: from, to: to, progress: progress, bounds: canvas.bounds)
@@ -73,7 +44,7 @@ struct CompositorTests {
             var spare: YUVFrame?
             let whole = planes(try plain.yuv420p(spare: &spare, for: "test"))
             #expect(whole.count == 90 * 150 * 3 / 2)
-            for compositor in [Compositor(threads: 1), Compositor(threads: 3), Compositor(threads: 3, team: team)] {
+            for compositor in [Compositor(threads: 1), Compositor(threads: 3)] {
                 // Kept only in yuv420p: each band drawn in scratch, converted and dropped.
                 let frame = FrameBuffer(width: canvas.width, height: canvas.height, yuv: try YUVFrame(width: 90, height: 150, for: "test"))
                 #expect(!frame.keepsPixels)

@@ -284,9 +284,9 @@ public final class Storyboard: Sendable {
     }
 }
 
-/// Runs jobs: composes frames on a producer thread, a few frames ahead, while the calling
-/// thread hands them to the sinks (the encoder), so rendering and encoding overlap and
-/// memory stays flat however long the video is.
+/// Runs jobs: composes frames on `job.threads` threads, each a whole frame, a few frames
+/// ahead, while the calling thread hands them to the sink (the encoder) in order, so
+/// rendering and encoding overlap and memory stays flat however long the video is.
 public enum Exporter {
     /// Frames composed ahead of the encoder.
     static let queueDepth = 2
@@ -322,58 +322,119 @@ public enum Exporter {
         let indices = job.frameIndices(count: timeline.frameCount)
         let sink = try makeSink(job, fingerprint: fingerprint)
 
-        let queue = BlockingQueue<Message>(capacity: queueDepth)
-        // At most `frames` frame buffers: made as first needed (the first frame does not wait
-        // for the others' memory), then handed back and forth through `pool`.
-        let frames = queueDepth + 2
+        // Frames are composed side by side, each whole by one thread (`job.threads` of them),
+        // rather than each cut in bands that all threads draw: no thread waits for another
+        // within a frame, so none is woken per frame (tens of microseconds in a virtual
+        // machine, a tenth of a fast transition's frame), and the per-frame serial work (scene,
+        // draw list) runs beside another frame's drawing. A single frame still uses them all.
+        let workers = max(1, min(job.threads, indices.count))
+        // The sink takes frames in order, at most `queueDepth` ahead of the one it writes.
+        let queue = SequencedQueue<Message>(window: queueDepth)
+        // At most `frames` frame buffers: one the sink holds, those queued and one per worker;
+        // made as first needed (the first frame does not wait for the others' memory), then
+        // handed back and forth through `pool`.
+        let frames = queueDepth + workers + 1
         let form = sink.reads
         let pool = BlockingQueue<FrameBuffer>(capacity: frames)
         let stop = Cancellation()
-        let composeTime = Accumulator(), waitTime = Accumulator()
-        let producer = Thread {
-            if yielding { Yielding.lowerThisThread() }
-            // Yielding, the compositor draws on helper threads made here, which take this
-            // thread's priority (Dispatch's shared threads, used otherwise, would not).
-            let compositor = Compositor(threads: job.threads, team: yielding && job.threads > 1 ? BandTeam(helpers: job.threads - 1) : nil)
-            defer { compositor.team?.stop() }
+        let composeTime = BusyClock(), waitTime = Accumulator()
+        // What the workers take their frames from, one worker at a time and in the frames'
+        // order: the storyboard moves on (clips, screens ahead, pictures let go), and each
+        // frame's pictures are resolved, exactly as for one thread; the drawing runs apart.
+        struct Turn {
+            var position = 0
+            var sequence = 0
             var previous: Moment?
             var made = 0
-            for index in indices {
-                if stop.isCancelled || cancellation?.isCancelled == true { break }
-                storyboard.willCompose(index)
-                let still = storyboard.still(at: index)
-                if let still, still == previous { queue.put(.repeatLast(index)); continue }
-                let frame: FrameBuffer
-                let began: DispatchTime
-                var waited = 0.0
-                do {
-                    if made < frames {
-                        made += 1
-                        let (width, height) = (storyboard.canvas.width, storyboard.canvas.height)
-                        frame = try FrameBuffer(width: width, height: height, readAs: form, for: job.output)
-                    } else {
-                        guard let taken = pool.take(unless: stop) else { break }
-                        frame = taken
+            var over = false
+        }
+        struct Work {
+            var index: Int
+            var sequence: Int
+            var frame: FrameBuffer
+            var items: [DrawItem]
+        }
+        let turn = Locked(Turn())
+        let canvas = storyboard.canvas
+        // The next frame to draw, or nil when there is none (or composing stopped).
+        @Sendable func next() -> Work? {
+            turn.withLock { t -> Work? in
+                while !t.over && t.position < indices.count {
+                    if stop.isCancelled || cancellation?.isCancelled == true { t.over = true; break }
+                    let index = indices[t.position]
+                    t.position += 1
+                    storyboard.willCompose(index)
+                    let still = storyboard.still(at: index)
+                    if let still, still == t.previous {
+                        queue.put(.repeatLast(index), at: t.sequence)
+                        t.sequence += 1
+                        continue
                     }
-                    began = DispatchTime.now()
-                    let scene = storyboard.scene(at: index)
-                    // Pictures not made yet are made (or waited for) first: that time is
-                    // preparing the inputs, not composing.
-                    let wait = DispatchTime.now()
-                    try storyboard.pictures.prepare(scene, scale: storyboard.canvas.scale, threads: job.threads)
-                    waited = seconds(since: wait)
-                    waitTime.add(waited)
-                    try frame.yuv?.prepare(for: job.output)
-                    try compositor.render(scene, canvas: storyboard.canvas, pictures: storyboard.pictures, into: frame)
-                } catch {
-                    queue.put(.failed(error))
-                    break
+                    do {
+                        let frame: FrameBuffer
+                        if t.made < frames {
+                            t.made += 1
+                            frame = try FrameBuffer(width: canvas.width, height: canvas.height, readAs: form, for: job.output)
+                        } else {
+                            guard let taken = pool.take(unless: stop) else { t.over = true; break }
+                            frame = taken
+                        }
+                        composeTime.begin()
+                        let scene = storyboard.scene(at: index)
+                        composeTime.end()
+                        // Pictures not made yet are made (or waited for) first: that time is
+                        // preparing the inputs, not composing.
+                        let wait = DispatchTime.now()
+                        try storyboard.pictures.prepare(scene, scale: canvas.scale, threads: job.threads)
+                        waitTime.add(seconds(since: wait))
+                        composeTime.begin()
+                        let items: [DrawItem]
+                        do { items = try scene.drawList(scale: canvas.scale, pictures: storyboard.pictures) } catch {
+                            composeTime.end()
+                            throw error
+                        }
+                        t.previous = still
+                        t.sequence += 1
+                        return Work(index: index, sequence: t.sequence - 1, frame: frame, items: items)
+                    } catch {
+                        queue.put(.failed(error), at: t.sequence)
+                        t.sequence += 1
+                        t.over = true
+                    }
                 }
-                composeTime.add(seconds(since: began) - waited)
-                previous = still
-                queue.put(.frame(index, frame))
+                return nil
             }
-            queue.put(.end)
+        }
+        @Sendable func compose(with compositor: Compositor) {
+            while let work = next() {
+                do {
+                    try work.frame.yuv?.prepare(for: job.output)
+                    compositor.render(work.items, canvas: canvas, into: work.frame)
+                    composeTime.end()
+                    queue.put(.frame(work.index, work.frame), at: work.sequence)
+                } catch {
+                    composeTime.end()
+                    stop.cancel()   // no more frames are taken
+                    queue.put(.failed(error), at: work.sequence)
+                }
+            }
+        }
+        let producer = Thread {
+            if yielding { Yielding.lowerThisThread() }
+            // The other workers are made here, so that they take this thread's priority
+            // (Dispatch's shared threads would not).
+            let finished = DispatchSemaphore(value: 0)
+            for _ in 1..<workers {
+                let helper = Thread {
+                    compose(with: Compositor(threads: 1))
+                    finished.signal()
+                }
+                helper.stackSize = 1 << 22
+                helper.start()
+            }
+            compose(with: Compositor(threads: workers == 1 ? job.threads : 1))
+            for _ in 1..<workers { finished.wait() }
+            queue.put(.end, at: turn.withLock { $0.sequence })
         }
         producer.stackSize = 1 << 22
         producer.start()
@@ -393,9 +454,7 @@ public enum Exporter {
                 case let .repeatLast(index):
                     try sink.write(last!, index: index, repeated: true)
                 case let .failed(error):
-                    ended = true   // the producer stops after sending it
-                    drain(queue)
-                    throw error
+                    throw error   // the workers stop; the rest is drained below
                 case .end:
                     ended = true
                     if cancellation?.isCancelled == true { throw ExportError.cancelled }
@@ -413,7 +472,7 @@ public enum Exporter {
             throw error
         }
         return ExportResult(output: job.output, format: job.format, frameCount: indices.count,
-                            framesComposed: composed, composeSeconds: composeTime.value, prepareSeconds: prepareSeconds + waitTime.value,
+                            framesComposed: composed, composeSeconds: composeTime.seconds, prepareSeconds: prepareSeconds + waitTime.value,
                             seconds: seconds(since: start), fingerprint: fingerprint)
     }
 
@@ -440,7 +499,7 @@ public enum Exporter {
         }
     }
 
-    private static func drain(_ queue: BlockingQueue<Message>) {
+    private static func drain(_ queue: SequencedQueue<Message>) {
         while true { if case .end = queue.take() { return } }
     }
 
@@ -491,6 +550,90 @@ public final class Cancellation: Sendable {
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     public func cancel() { cancelled.store(true, ordering: .releasing) }
+}
+
+/// Seconds during which at least one thread was busy, however many were at once: with one
+/// thread, the sum of its busy spells; with several, the time any of them was at work.
+final class BusyClock: Sendable {
+    private struct State {
+        var busy = 0
+        var since: UInt64 = 0
+        var total: UInt64 = 0
+    }
+    private let state = Locked(State())
+    /// Nanoseconds from any fixed moment.
+    private let now: @Sendable () -> UInt64
+
+    init(now: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
+        self.now = now
+    }
+
+    var seconds: Double { Double(state.withLock { $0.total }) / 1e9 }
+
+    /// A thread starts a busy spell.
+    func begin() {
+        let now = now()
+        state.withLock { state in
+            if state.busy == 0 { state.since = now }
+            state.busy += 1
+        }
+    }
+
+    /// A thread ends its busy spell.
+    func end() {
+        let now = now()
+        state.withLock { state in
+            precondition(state.busy > 0, "a busy spell ended that did not begin")
+            state.busy -= 1
+            if state.busy == 0 { state.total += now - state.since }
+        }
+    }
+}
+
+/// A queue whose items are put with their place in a sequence (0, 1, 2, ...), by any number
+/// of threads in any order, and taken in the sequence's order. `put` waits while its place is
+/// `window` or more past the next one to be taken; `take` waits for the next one. A waiting
+/// thread is woken only for what it waits for: the taker by the next item (not by items put
+/// ahead of it, which would cost a context switch each), putters by a place freed.
+final class SequencedQueue<Element: Sendable>: @unchecked Sendable {   // every access under `condition`
+    private let condition = NSCondition()
+    private var waiting: [Int: Element] = [:]
+    private var next = 0
+    private var takerWaits = false
+    private var puttersWaiting = 0
+    private let window: Int
+
+    init(window: Int) {
+        precondition(window >= 1)
+        self.window = window
+    }
+
+    func put(_ item: Element, at place: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        precondition(place >= next && waiting[place] == nil, "place \(place) put twice")
+        while place >= next + window {
+            puttersWaiting += 1
+            condition.wait()
+            puttersWaiting -= 1
+        }
+        waiting[place] = item
+        if place == next && takerWaits { condition.broadcast() }
+    }
+
+    func take() -> Element {
+        condition.lock()
+        defer { condition.unlock() }
+        while waiting[next] == nil {
+            takerWaits = true
+            condition.wait()
+            takerWaits = false
+        }
+        let item = waiting.removeValue(forKey: next)!
+        next += 1
+        if puttersWaiting > 0 { condition.broadcast() }
+        return item
+    }
 }
 
 /// A first-in, first-out queue of bounded size whose `put` waits while it is full and whose

@@ -99,37 +99,33 @@ public struct Canvas: Equatable, Sendable {
 /// Draws layer trees into frames. The frame is cut into bands of rows that are drawn in
 /// parallel with `DispatchQueue.concurrentPerform`; no two bands share a pixel, and every
 /// pixel is computed the same way whatever the banding, so the output is byte-identical
-/// for any number of threads.
+/// for any number of threads. (An export, which draws many frames, composes several at
+/// once instead, each with a one-thread compositor: see `Exporter`.)
 public struct Compositor: Sendable {
     /// How many bands are drawn at once (at most the machine's cores run in parallel).
     public var threads: Int
     /// Rows in a band: small enough to balance uneven rows, large enough to amortise; even,
     /// so that a band's yuv420p rows are its own (chroma comes from pairs of rows).
     public static let bandHeight = 16
-    /// Threads of the compositor's own to draw bands on, instead of Dispatch's.
-    let team: BandTeam?
     /// The workers' band buffers, kept from frame to frame.
     private let spares = SpareBuffers()
 
     public init(threads: Int = 2) {
         precondition(threads >= 1)
         self.threads = threads
-        team = nil
-    }
-
-    /// A compositor drawing on `team`'s threads and the calling one.
-    init(threads: Int, team: BandTeam?) {
-        precondition(threads >= 1)
-        self.threads = threads
-        self.team = team
     }
 
     /// Draws `root` (laid out in the canvas's points) over the canvas background into
     /// `frame`, its pictures resolved through `pictures`; a frame kept only in yuv420p gets
     /// its (prepared) copy written band by band.
     public func render(_ root: Layer, canvas: Canvas, pictures: PictureCache, into frame: FrameBuffer) throws {
+        render(try root.drawList(scale: canvas.scale, pictures: pictures), canvas: canvas, into: frame)
+    }
+
+    /// Draws a scene's draw list (its pictures already resolved) into `frame`.
+    func render(_ list: [DrawItem], canvas: Canvas, into frame: FrameBuffer) {
         precondition(frame.width == canvas.width && frame.height == canvas.height, "frame and canvas differ in size")
-        let items = CompiledItem.compile(try root.drawList(scale: canvas.scale, pictures: pictures), canvas: canvas)
+        let items = CompiledItem.compile(list, canvas: canvas)
         let background = canvas.background.premultipliedPixel
         // Polygons that replace the pixels wholly inside them: no background is needed there.
         let covers = items.compactMap(\.cover)
@@ -176,7 +172,7 @@ public struct Compositor: Sendable {
                     }
                 }
             }
-            if let team { team.run(work) } else { DispatchQueue.concurrentPerform(iterations: workers) { _ in work() } }
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in work() }
         }
     }
 
