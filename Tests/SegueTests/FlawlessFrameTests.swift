@@ -169,18 +169,25 @@ struct FlawlessFrameTests {
         #expect(drawn > 0)
     }
 
-    @Test("a fading layer whose pieces overlap fades as one: a crossfade of letterboxed pictures is (1 - p) A + p B")
-    func groupOpacity() {
-        let canvas = Canvas(width: 90, height: 160, scale: 0.25, background: Color(red: 0.1, green: 0.3, blue: 0.8))
+    let letterboxCanvas = Canvas(width: 90, height: 160, scale: 0.25, background: Color(red: 0.1, green: 0.3, blue: 0.8))
+
+    /// Two landscape pictures fitted (letterboxed) into full-screen pages of `background`.
+    func letterboxedPages(background: Color) -> [Layer] {
         let images = [makeImage(width: 160, height: 90) { x, y in (UInt8(100 + x / 2), UInt8(y * 2), 40) },
                       makeImage(width: 160, height: 100) { x, y in (30, UInt8(250 - y), UInt8(x)) }]
-        let pages = images.map { image -> Layer in
-            var page = Layer(frame: canvas.bounds)
+        return images.map { image -> Layer in
+            var page = Layer(frame: letterboxCanvas.bounds)
             page.contents = picture(image)
             page.contentsGravity = .fit
-            page.backgroundColor = canvas.background
+            page.backgroundColor = background
             return page
         }
+    }
+
+    @Test("a fading layer whose pieces overlap fades as one: a crossfade of letterboxed pictures is (1 - p) A + p B")
+    func groupOpacity() {
+        let canvas = letterboxCanvas
+        let pages = letterboxedPages(background: canvas.background)
         let compositor = Compositor(threads: 2)
         let a = compositor.render(.root(canvas.bounds, [pages[0]]), canvas: canvas)
         let b = compositor.render(.root(canvas.bounds, [pages[1]]), canvas: canvas)
@@ -197,16 +204,8 @@ struct FlawlessFrameTests {
 
     @Test("groups inside groups, drawn by a compositor that keeps its band buffers from frame to frame, equal each frame drawn afresh")
     func groupBuffersReused() {
-        let canvas = Canvas(width: 90, height: 160, scale: 0.25, background: Color(red: 0.1, green: 0.3, blue: 0.8))
-        let images = [makeImage(width: 160, height: 90) { x, y in (UInt8(100 + x / 2), UInt8(y * 2), 40) },
-                      makeImage(width: 160, height: 100) { x, y in (30, UInt8(250 - y), UInt8(x)) }]
-        let pages = images.map { image -> Layer in
-            var page = Layer(frame: canvas.bounds)
-            page.contents = picture(image)
-            page.contentsGravity = .fit
-            page.backgroundColor = Color(red: 0.9, green: 0.8, blue: 0.1)
-            return page
-        }
+        let canvas = letterboxCanvas
+        let pages = letterboxedPages(background: Color(red: 0.9, green: 0.8, blue: 0.1))
         // A fading holder of a fading letterboxed page and a smaller square: a group within a group.
         func scene(_ p: Double) -> Layer {
             var inner = pages[p < 0.5 ? 0 : 1]
