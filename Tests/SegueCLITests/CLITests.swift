@@ -257,6 +257,11 @@ struct RenderCLITests {
                              example("a.jpg"), example("b.png"), "-o", "-")
         #expect(sums.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.prefix(25) }
                 == ["0,          3,          3", "0,         70,         70"])
+        // The closing line counts frames in words that fit the number.
+        #expect(r.stderr.contains("(5 frames, "), "\(r.stderr)")
+        let one = try segue("render", "--size", "90x160", "--set", "canvas.scale=0.25", "--frames", "10",
+                            example("a.jpg"), example("b.png"), "-o", out + "-one")
+        #expect(one.status == 0 && one.stderr.contains("(1 frame, "), "\(one.stderr)")
     }
 
     @Test("usage and validation errors exit 2 with a message naming the problem")
