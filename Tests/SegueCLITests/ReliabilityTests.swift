@@ -184,6 +184,20 @@ struct ReliabilityTests {
         #expect(sums[0] == sums[1] && sums[1] == sums[2] && sums[0].contains("#format: frame checksums"))
     }
 
+    @Test("more threads compose more frames at once only up to a few: peak memory with 16 threads stays within a few frames of 2")
+    func memoryWithThreads() throws {
+        // framemd5 reads whole RGBA frames: 8 MB each at 1080x1920, one per frame in flight.
+        var peaks: [Int: Int] = [:]
+        for threads in [2, 16] {
+            let (r, peak) = try measured(["render", "--preset", "crossfade", "--size", "1080x1920", "--set", "hold=0", "--set", "transition.duration=1",
+                                          "--threads", "\(threads)", "--format", "framemd5", example("a.jpg"), example("b.png"), "-o", "-"], timeout: 120)
+            #expect(r.status == 0, "\(r.stderr)")
+            peaks[threads] = peak
+        }
+        // At most two more frames in flight (four at once, not sixteen), and band buffers.
+        #expect(peaks[16]! - peaks[2]! < 40, "peak \(peaks[2]!) MB with 2 threads, \(peaks[16]!) MB with 16")
+    }
+
     @Test("the vector kernels (AVX-512 or AVX2, where the CPU has them) give the same frames as the scalar ones (SEGUE_SIMD=avx2, =none)")
     func vectorKernels() throws {
         for preset in ["stories-cube", "telegram-cube", "flip", "cube-fold", "instagram-zoom", "slide"] {

@@ -290,6 +290,10 @@ public final class Storyboard: Sendable {
 public enum Exporter {
     /// Frames composed ahead of the encoder.
     static let queueDepth = 2
+    /// Frames composed at once, at most: each holds a frame buffer (8 MB at 1080x1920 for
+    /// sinks that read RGBA) and the clip pictures it draws, so memory would grow with the
+    /// threads; more threads than this draw each frame's bands together.
+    static let framesAtOnce = 4
 
     /// Exports a job. `progress` is called on the calling thread after each frame is written;
     /// cancelling `cancellation` (from any thread, a signal handler's queue say) stops the
@@ -326,8 +330,11 @@ public enum Exporter {
         // rather than each cut in bands that all threads draw: no thread waits for another
         // within a frame, so none is woken per frame (tens of microseconds in a virtual
         // machine, a tenth of a fast transition's frame), and the per-frame serial work (scene,
-        // draw list) runs beside another frame's drawing. A single frame still uses them all.
-        let workers = max(1, min(job.threads, indices.count))
+        // draw list) runs beside another frame's drawing. A single frame still uses them all,
+        // and so do each frame's bands when there are more threads than `framesAtOnce`.
+        let workers = max(1, min(job.threads, framesAtOnce, indices.count))
+        // Worker w draws its frames' bands on its share of the threads.
+        let share: @Sendable (Int) -> Int = { w in job.threads / workers + (w < job.threads % workers ? 1 : 0) }
         // The sink takes frames in order, at most `queueDepth` ahead of the one it writes.
         let queue = SequencedQueue<Message>(window: queueDepth)
         // At most `frames` frame buffers: one the sink holds, those queued and one per worker;
@@ -424,15 +431,15 @@ public enum Exporter {
             // The other workers are made here, so that they take this thread's priority
             // (Dispatch's shared threads would not).
             let finished = DispatchSemaphore(value: 0)
-            for _ in 1..<workers {
+            for w in 1..<workers {
                 let helper = Thread {
-                    compose(with: Compositor(threads: 1))
+                    compose(with: Compositor(threads: share(w)))
                     finished.signal()
                 }
                 helper.stackSize = 1 << 22
                 helper.start()
             }
-            compose(with: Compositor(threads: workers == 1 ? job.threads : 1))
+            compose(with: Compositor(threads: share(0)))
             for _ in 1..<workers { finished.wait() }
             queue.put(.end, at: turn.withLock { $0.sequence })
         }
