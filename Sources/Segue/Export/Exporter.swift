@@ -644,7 +644,7 @@ final class SequencedQueue<Element: Sendable>: @unchecked Sendable {   // every 
 }
 
 /// A first-in, first-out queue of bounded size whose `put` waits while it is full and whose
-/// `take` waits while it is empty: a list under a mutex and two counting semaphores, one of
+/// `take(unless:)` waits while it is empty: a list under a mutex and two counting semaphores, one of
 /// free places and one of items.
 final class BlockingQueue<Element: Sendable>: Sendable {
     private let items = Locked<[Element]>([])
@@ -664,17 +664,11 @@ final class BlockingQueue<Element: Sendable>: Sendable {
         filled.signal()
     }
 
-    func take() -> Element {
-        filled.wait()
-        let item = items.withLock { $0.removeFirst() }
-        places.signal()
-        return item
-    }
-
     /// Wakes a waiting `take(unless:)`, so it sees its stop flag.
     func wakeAll() { filled.signal() }
 
-    /// Like `take`, but gives nil once `stop` is cancelled and nothing is queued.
+    /// The first item, waited for while there is none; nil once `stop` is cancelled and
+    /// nothing is queued.
     func take(unless stop: Cancellation) -> Element? {
         filled.wait()
         guard let item = items.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {

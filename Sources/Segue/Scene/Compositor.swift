@@ -311,9 +311,9 @@ enum CompiledItem: Sendable {
             let lo = max(band.lowerBound, rows.lowerBound), hi = min(band.upperBound, rows.upperBound)
             guard lo < hi else { return }
             // The group's own transparent rows, drawn as the frame's would be, then laid over them.
-            let own = buffers == nil || buffers!.capacity < (hi - lo) * width
-            let buffer = own ? UnsafeMutablePointer<UInt32>.allocate(capacity: (hi - lo) * width) : buffers!.buffer(depth)
-            defer { if own { buffer.deallocate() } }
+            let kept = buffers.flatMap { $0.capacity >= (hi - lo) * width ? $0.buffer(depth) : nil }
+            let buffer = kept ?? .allocate(capacity: (hi - lo) * width)
+            defer { if kept == nil { buffer.deallocate() } }
             let origin = buffer - lo * width
             for y in lo..<hi { (origin + y * width + columns.lowerBound).initialize(repeating: 0, count: columns.count) }
             for item in items { item.draw(into: origin, width: width, band: lo..<hi, buffers: buffers, depth: depth + 1) }
