@@ -21,8 +21,9 @@ let package = Package(
         // LittleCMS converts pictures with an ICC profile to sRGB; libheif decodes iPhone photos.
         .systemLibrary(name: "CLittleCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        // The C shim: image decoding, MP4 (video and AAC soundtrack) and PNG encoding, MD5.
-        // Only what Swift cannot express.
+        // The C layer over FFmpeg, LittleCMS and libheif, one file per concern (include/segue_av.h
+        // lists them): stills, clips, the soundtrack's sources and mixer, the MP4 and PNG
+        // writers, digests, host facts. Swift owns each C object through a final class.
         .target(
             name: "CSegueAV",
             dependencies: ["CFFmpeg", "CLittleCMS", "CHeif"],
@@ -32,7 +33,9 @@ let package = Package(
                 .linkedLibrary("lcms2"), .linkedLibrary("heif"),
             ]
         ),
-        // Per-pixel loops in plain C, which the compiler vectorizes.
+        // The per-pixel loops: plain C compiled for each vector width, and hand-written AVX2 and
+        // AVX-512 paths for the warp, chosen at run time by what the CPU has; every path gives
+        // the same bytes.
         .target(name: "CSegueKernels"),
         .target(
             name: "Segue",

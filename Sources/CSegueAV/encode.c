@@ -1,0 +1,196 @@
+/* Encoding: the MP4 writer (video and its soundtrack), yuv420p pictures, metadata tags. */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <string.h>
+#include <stdio.h>
+
+/* Writes every packet `codec` has ready into `stream`, interleaved with the other stream's. */
+int shim_write_packets(SegueEncoder *e, AVCodecContext *codec, AVStream *stream, SegueAVError *err) {
+    for (;;) {
+        int ret = avcodec_receive_packet(codec, e->packet);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return 0;
+        if (ret < 0) return shim_fail(err, ret, "avcodec_receive_packet");
+        av_packet_rescale_ts(e->packet, codec->time_base, stream->time_base);
+        e->packet->stream_index = stream->index;
+        ret = av_interleaved_write_frame(e->format, e->packet);
+        if (ret < 0) return shim_fail(err, ret, "av_interleaved_write_frame");
+    }
+}
+
+void segue_encoder_free(SegueEncoder *e) {
+    if (!e) return;
+    if (e->format && e->format->pb) avio_closep(&e->format->pb);
+    avformat_free_context(e->format);
+    avcodec_free_context(&e->codec);
+    av_packet_free(&e->packet);
+    shim_soundtrack_free(e->soundtrack);
+    av_free(e);
+}
+
+static SegueEncoder *open_failed(SegueEncoder *e, SegueAVError *err, int code, const char *call) {
+    shim_fail(err, code, call);
+    segue_encoder_free(e);
+    return NULL;
+}
+
+SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err) {
+    shim_begin();
+    if (c->width <= 0 || c->height <= 0 || (c->width & 1) || (c->height & 1)) {
+        shim_fail_text(err, AVERROR(EINVAL), "yuv420p needs an even width and height");
+        return NULL;
+    }
+    SegueEncoder *e = av_mallocz(sizeof *e);
+    if (!e) { shim_fail(err, AVERROR(ENOMEM), "av_mallocz"); return NULL; }
+
+    int ret = avformat_alloc_output_context2(&e->format, NULL, c->format_name, c->path);
+    if (ret < 0) return open_failed(e, err, ret, "avformat_alloc_output_context2");
+    e->format->flags |= AVFMT_FLAG_BITEXACT;
+
+    const AVCodec *codec = avcodec_find_encoder_by_name(c->codec_name);
+    if (!codec) { shim_fail_text(err, AVERROR_ENCODER_NOT_FOUND, "this FFmpeg has no encoder of that name"); segue_encoder_free(e); return NULL; }
+
+    e->codec = avcodec_alloc_context3(codec);
+    if (!e->codec) return open_failed(e, err, AVERROR(ENOMEM), "avcodec_alloc_context3");
+    AVCodecContext *cc = e->codec;
+    cc->width = c->width;
+    cc->height = c->height;
+    cc->time_base = (AVRational){ 1, c->fps };
+    cc->framerate = (AVRational){ c->fps, 1 };
+    cc->sample_aspect_ratio = (AVRational){ 1, 1 };
+    cc->pix_fmt = AV_PIX_FMT_YUV420P;
+    cc->color_primaries = AVCOL_PRI_BT709;
+    cc->color_trc = AVCOL_TRC_BT709;
+    cc->colorspace = AVCOL_SPC_BT709;
+    cc->color_range = AVCOL_RANGE_MPEG;
+    cc->thread_count = c->threads;
+    /* Closed GOPs: every keyframe starts a part that decodes on its own. */
+    cc->flags |= AV_CODEC_FLAG_BITEXACT | AV_CODEC_FLAG_CLOSED_GOP;
+    if (e->format->oformat->flags & AVFMT_GLOBALHEADER) cc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+
+    char crf[32];
+    snprintf(crf, sizeof crf, "%d", c->crf);
+    if ((ret = av_opt_set(cc->priv_data, "preset", c->speed, 0)) < 0) return open_failed(e, err, ret, "av_opt_set(preset)");
+    if ((ret = av_opt_set(cc->priv_data, "crf", crf, 0)) < 0) return open_failed(e, err, ret, "av_opt_set(crf)");
+    if (strcmp(c->codec_name, "libx265") == 0) {
+        av_opt_set(cc->priv_data, "x265-params", "log-level=error:open-gop=0", 0);
+    } else if (strcmp(c->codec_name, "libx264") == 0) {
+        /* x264's threaded lookahead decides on the frames that happen to have arrived, so its
+         * output would depend on how fast frames come (a still hold's frames come at once):
+         * without it the bytes depend only on the frames and the settings. */
+        av_opt_set(cc->priv_data, "x264-params", "sync-lookahead=0", 0);
+    }
+
+    if ((ret = avcodec_open2(cc, codec, NULL)) < 0) return open_failed(e, err, ret, "avcodec_open2");
+
+    e->stream = avformat_new_stream(e->format, NULL);
+    if (!e->stream) return open_failed(e, err, AVERROR(ENOMEM), "avformat_new_stream");
+    e->stream->time_base = cc->time_base;
+    e->stream->avg_frame_rate = cc->framerate;
+    if ((ret = avcodec_parameters_from_context(e->stream->codecpar, cc)) < 0)
+        return open_failed(e, err, ret, "avcodec_parameters_from_context");
+    if (strcmp(c->codec_name, "libx265") == 0) e->stream->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+    e->fps = c->fps;
+    if (c->audio && (ret = shim_soundtrack_open(e, c->audio, c->frames, c->fps, err)) < 0) { segue_encoder_free(e); return NULL; }
+
+    e->packet = av_packet_alloc();
+    if (!e->packet) return open_failed(e, err, AVERROR(ENOMEM), "av_packet_alloc");
+
+    if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) return open_failed(e, err, ret, "avio_open");
+    /* No edit list, as upload specifications ask: the B-frames' reordering delay is kept in
+       negative composition offsets instead, so the first frame still shows at time 0. */
+    AVDictionary *options = NULL;
+    av_dict_set(&options, "use_editlist", "0", 0);
+    if (c->fingerprint) {
+        av_dict_set(&e->format->metadata, SEGUE_FINGERPRINT_TAG, c->fingerprint, 0);
+        av_dict_set(&options, "movflags", "+faststart+negative_cts_offsets+use_metadata_tags", 0);
+    } else {
+        av_dict_set(&options, "movflags", "+faststart+negative_cts_offsets", 0);
+    }
+    ret = avformat_write_header(e->format, &options);
+    av_dict_free(&options);
+    if (ret < 0) return open_failed(e, err, ret, "avformat_write_header");
+    e->header_written = 1;
+    return e;
+}
+
+static int drain_packets(SegueEncoder *e, SegueAVError *err) { return shim_write_packets(e, e->codec, e->stream, err); }
+
+struct SegueYUVFrame {
+    AVFrame *frame;
+};
+
+SegueYUVFrame *segue_yuv_frame_new(int width, int height, SegueAVError *err) {
+    shim_begin();
+    SegueYUVFrame *f = av_mallocz(sizeof *f);
+    if (!f || !(f->frame = av_frame_alloc())) {
+        av_free(f);
+        shim_fail(err, AVERROR(ENOMEM), "av_frame_alloc");
+        return NULL;
+    }
+    f->frame->format = AV_PIX_FMT_YUV420P;
+    f->frame->width = width;
+    f->frame->height = height;
+    int ret = av_frame_get_buffer(f->frame, 0);
+    if (ret < 0) {
+        segue_yuv_frame_free(f);
+        shim_fail(err, ret, "av_frame_get_buffer");
+        return NULL;
+    }
+    return f;
+}
+
+int segue_yuv_frame_planes(SegueYUVFrame *f, uint8_t *planes[3], int strides[3], SegueAVError *err) {
+    shim_begin();
+    int ret = av_frame_make_writable(f->frame);
+    if (ret < 0) return shim_fail(err, ret, "av_frame_make_writable");
+    for (int i = 0; i < 3; i++) {
+        planes[i] = f->frame->data[i];
+        strides[i] = f->frame->linesize[i];
+    }
+    return 0;
+}
+
+void segue_yuv_frame_free(SegueYUVFrame *f) {
+    if (!f) return;
+    av_frame_free(&f->frame);
+    av_free(f);
+}
+
+int segue_encoder_send(SegueEncoder *e, SegueYUVFrame *f, SegueAVError *err) {
+    shim_begin();
+    f->frame->pts = e->next_pts++;
+    /* Passed by reference: libavcodec keeps its own reference for as long as it needs the
+     * picture (libx264 copies it in at once and lets go). */
+    int ret = avcodec_send_frame(e->codec, f->frame);
+    if (ret < 0) return shim_fail(err, ret, "avcodec_send_frame");
+    if ((ret = drain_packets(e, err)) < 0) return ret;
+    /* The soundtrack keeps up with the video, a frame's worth ahead of its time. */
+    if (e->soundtrack) return shim_soundtrack_keep_up(e, e->soundtrack, e->next_pts + 1, err);
+    return 0;
+}
+
+int segue_encoder_finish(SegueEncoder *e, SegueAVError *err) {
+    shim_begin();
+    int ret = avcodec_send_frame(e->codec, NULL);
+    if (ret < 0) return shim_fail(err, ret, "avcodec_send_frame");
+    if ((ret = drain_packets(e, err)) < 0) return ret;
+    if (e->soundtrack && (ret = shim_soundtrack_finish(e, e->soundtrack, err)) < 0) return ret;
+    if ((ret = av_write_trailer(e->format)) < 0) return shim_fail(err, ret, "av_write_trailer");
+    avio_flush(e->format->pb);
+    if ((ret = e->format->pb->error) < 0) return shim_fail(err, ret, "avio_write");
+    if ((ret = avio_closep(&e->format->pb)) < 0) return shim_fail(err, ret, "avio_closep");
+    return 0;
+}
+
+int segue_media_tag(const char *path, const char *key, char *out, size_t size) {
+    shim_begin();
+    AVFormatContext *format = NULL;
+    int ret = avformat_open_input(&format, path, NULL, NULL);
+    if (ret < 0) return ret;
+    AVDictionaryEntry *tag = av_dict_get(format->metadata, key, NULL, 0);
+    int found = tag != NULL;
+    if (found && size > 0) snprintf(out, size, "%s", tag->value);
+    avformat_close_input(&format);
+    return found ? 0 : 1;
+}

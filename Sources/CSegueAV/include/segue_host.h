@@ -1,0 +1,29 @@
+/*
+ * The host: versions of the libraries linked, CPUs this process may use, and a rename
+ * that never replaces another writer's file.
+ */
+#ifndef SEGUE_HOST_H
+#define SEGUE_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The versions of the FFmpeg libraries linked, and of libx264 and libx265 where libavcodec
+ * has them, one "name version" a line, into out (size bytes, NUL-terminated). */
+void segue_library_versions(char *out, size_t size);
+
+/* CPUs this process may run on (its affinity mask), or -1 if it cannot be read. */
+int segue_affinity_cpus(void);
+
+/* Renames from to to unless to exists (then -EEXIST): never replaces another writer's file.
+ * 0 or a negative errno. */
+int segue_rename_noreplace(const char *from, const char *to);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

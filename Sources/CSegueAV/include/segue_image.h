@@ -1,0 +1,61 @@
+/*
+ * Still images: decoded (FFmpeg; HEIF and AVIF through libheif), turned to sRGB
+ * (LittleCMS) and premultiplied, written into the caller's memory.
+ */
+#ifndef SEGUE_IMAGE_H
+#define SEGUE_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "segue_av_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A decoded still image, before its pixels are written out with segue_image_pixels. */
+typedef struct SegueDecodedImage {
+    int width;
+    int height;
+    int orientation;     /* EXIF orientation 1...8; 1 when the file carries none */
+    void *frame;         /* owned: the decoder's picture (FFmpeg) */
+    uint8_t *rgba;       /* owned: straight RGBA in sRGB, rows packed (HEIF) */
+} SegueDecodedImage;
+
+/* Decodes the first picture of an image file (JPEG, PNG, WebP, ... through FFmpeg; HEIF
+ * and AVIF through libheif, turned upright by their own transformations). Pictures larger
+ * than max_pixels, or (HEIF) with a side over max_side, are refused before their pixels are
+ * allocated; damaged data is an error, never concealed. Returns 0 or a negative code with
+ * err filled; release `out` with segue_image_free whatever segue_image_pixels returns. */
+int segue_image_decode(const char *path, int64_t max_pixels, int max_side, SegueDecodedImage *out, SegueAVError *err);
+
+/* Bytes past the end of the pixels that segue_image_pixels and segue_clip_convert may write
+ * to, which the caller's memory must have room for: libswscale's vector paths write whole
+ * vectors, past a row's end (on the last row, past the picture's: 32 bytes for a 1080-wide
+ * yuv420p picture converted at its own size). */
+#define SEGUE_RGBA_SLACK 256
+
+/* Writes a decoded image's width x height pixels into `pixels` (rows packed, followed by
+ * SEGUE_RGBA_SLACK bytes of room), converted to
+ * sRGB from the ICC profile or colour description it embeds (LittleCMS, relative
+ * colorimetric) and premultiplied: each pixel one little-endian word, R in its low byte.
+ * Written straight into the caller's memory, so a picture is converted without a copy;
+ * libswscale's conversion runs on `threads` threads (its rows cut in slices, the same
+ * pixels for any number). Returns 1 when every pixel is opaque, 0 when some are not, or a
+ * negative code with err filled. */
+int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, int threads, SegueAVError *err);
+
+/* Premultiplies straight RGBA pixels (one little-endian word each, R in its low byte) in
+ * place, each channel times alpha / 255, rounded; returns 1 when all are opaque (then
+ * nothing changes), 0 otherwise. */
+int segue_premultiply(uint32_t *pixels, size_t count);
+
+/* The size of a HEIF file's primary picture, read from its boxes without decoding.
+ * 0 when found, 1 when the file is not HEIF, negative when it cannot be read. */
+int segue_heif_size(const char *path, int *width, int *height);
+void segue_image_free(SegueDecodedImage *image);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

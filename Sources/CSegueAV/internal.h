@@ -1,0 +1,77 @@
+/*
+ * What the shim's files share among themselves, and nothing Swift sees: FFmpeg's headers,
+ * the error helpers, the picture converters that stills and clips both use, and the
+ * encoder's state that the soundtrack writes into.
+ */
+#ifndef SEGUE_AV_INTERNAL_H
+#define SEGUE_AV_INTERNAL_H
+
+#include "segue_av.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+#include <lcms2.h>
+#include <libheif/heif.h>
+
+/* ---- errors (errors.c) ---- */
+
+/* Clears the calling thread's last FFmpeg log line: called as each public call starts. */
+void shim_begin(void);
+/* The calling thread's last FFmpeg error line since shim_begin ("" for none). */
+const char *shim_last_log_line(void);
+/* Fills err with `call`, FFmpeg's message for `code` and the last log line; returns the code. */
+int shim_fail(SegueAVError *err, int code, const char *call);
+/* Fills err with `code` and `text` as they are; returns the code. */
+int shim_fail_text(SegueAVError *err, int code, const char *text);
+
+/* ---- pictures (image.c, color.c, heif.c) ---- */
+
+/* The input format of the file by its content (never its name). */
+int shim_detect_format(const char *path, const AVInputFormat **format, SegueAVError *err);
+/* A scaler from sw x sh pictures of `format` to dw x dh RGBA on `threads` threads; NULL when
+ * the format cannot be converted. */
+struct SwsContext *shim_rgba_scaler(int sw, int sh, int format, int dw, int dh, int flags, int threads);
+/* Scales `src` into the caller's RGBA memory of dw x dh pixels. */
+int shim_scale_to_rgba(struct SwsContext *sws, const AVFrame *src, uint8_t *rgba, int dw, int dh, SegueAVError *err);
+/* Converts straight RGBA from the embedded ICC profile to sRGB in place (unreadable profiles are ignored). */
+void shim_apply_icc(const uint8_t *icc, size_t size, uint8_t *rgba, int width, int height);
+/* Converts straight RGBA from a HEIF colour description to sRGB in place. */
+int shim_apply_nclx(const struct heif_color_profile_nclx *nclx, uint8_t *rgba, int width, int height, SegueAVError *err);
+/* Whether the file is a HEIF (or AVIF) picture, from its first bytes. */
+int shim_is_heif(const char *path);
+/* Decodes a HEIF picture, upright, to straight sRGB RGBA in out->rgba. */
+int shim_decode_heif(const char *path, int64_t max_pixels, int max_side, SegueDecodedImage *out, SegueAVError *err);
+
+/* ---- the MP4 writer and its soundtrack (encode.c, audio.c) ---- */
+
+typedef struct Soundtrack Soundtrack;
+
+struct SegueEncoder {
+    AVFormatContext *format;
+    AVCodecContext *codec;
+    AVStream *stream;
+    AVPacket *packet;
+    int64_t next_pts;
+    int fps;
+    int header_written;
+    Soundtrack *soundtrack;     /* NULL: no audio track */
+};
+
+/* Writes every packet `codec` has ready into `stream`, interleaved with the other stream's. */
+int shim_write_packets(SegueEncoder *e, AVCodecContext *codec, AVStream *stream, SegueAVError *err);
+/* Adds the AAC track to e's file (before its header is written): as long as `frames` video frames. */
+int shim_soundtrack_open(SegueEncoder *e, const SegueAudioConfig *config, int64_t frames, int fps, SegueAVError *err);
+/* Makes and writes the soundtrack up to the time of video frame `frames`. */
+int shim_soundtrack_keep_up(SegueEncoder *e, Soundtrack *t, int64_t frames, SegueAVError *err);
+/* Makes the rest of the soundtrack and flushes its encoder. */
+int shim_soundtrack_finish(SegueEncoder *e, Soundtrack *t, SegueAVError *err);
+void shim_soundtrack_free(Soundtrack *t);
+
+#endif
