@@ -9,7 +9,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // FFmpeg's libraries, found through pkg-config; Debian's -dev packages provide them.
@@ -21,6 +20,8 @@ let package = Package(
         // LittleCMS converts pictures with an ICC profile to sRGB; libheif decodes iPhone photos.
         .systemLibrary(name: "CLittleCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libyaml's event parser reads presets, stories and manifests.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // The C layer over FFmpeg, LittleCMS and libheif, one file per concern (include/segue_av.h
         // lists them): stills, clips, the soundtrack's sources and mixer, the MP4 and PNG
         // writers, digests, host facts. Swift owns each C object through a final class.
@@ -39,7 +40,7 @@ let package = Package(
         .target(name: "CSegueKernels"),
         .target(
             name: "Segue",
-            dependencies: ["CSegueAV", "CSegueKernels", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CSegueAV", "CSegueKernels", "CYAML"],
             plugins: ["EmbedResources"]
         ),
         // Presets/*.yaml and the build's commit, compiled into the library at build time.

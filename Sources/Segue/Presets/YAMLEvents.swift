@@ -1,6 +1,6 @@
-// libyaml, as the Yams package builds it: its event parser is what decides whether a
+// libyaml (the system's, through pkg-config): its event parser is what decides whether a
 // document uses anchors and aliases, rather than a look at the text.
-import CYaml
+import CYAML
 
 /// Builds a `ConfigNode` tree straight from libyaml's parser events, so that the YAML a
 /// preset or manifest may hold is decided by the parser: anchors and aliases are refused at
