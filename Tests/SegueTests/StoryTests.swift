@@ -32,8 +32,10 @@ struct StoryTests {
             """)
         let plan = try #require(job.plan)
         #expect(plan.holds == [1, 2, 0.5])
-        #expect(plan.cuts.map(\.kind) == ["crossfade", "telegram-cube"] && plan.cuts.map(\.duration) == [0.5, 1])
-        #expect(plan.cuts[1].values == TelegramCube().with(TelegramCube.maxAngle, 45).values)
+        #expect(plan.cuts.map { $0.settings?.kind } == ["crossfade", "telegram-cube"] && plan.cuts.map(\.duration) == [0.5, 1])
+        #expect(plan.cuts[1].settings?.values == TelegramCube().with(TelegramCube.maxAngle, 45).values)
+        // The kinds are resolved to transition types when the story is read.
+        #expect(plan.cuts.map { $0.settings.map { type(of: $0.transition) == Crossfade.self } } == [true, false])
         let timeline = job.timeline
         // 1 + 0.5 + 2 + 1 + 0.5 = 5 s at 10 fps.
         #expect(timeline.frameCount == 50)
@@ -75,10 +77,12 @@ struct StoryTests {
         #expect(wait(for: [0, 1, 2]), "\(board.pictures.preparedSources)")
         let first = try Compositor(threads: 1).render(board.scene(at: 0), canvas: board.canvas, pictures: board.pictures)
         // Frame 32 is slide 2's hold (frames 30-39): slide 1's picture is still drawn by slide 3, slide 0's by slide 4.
-        board.willCompose(32)
+        board.willPlan(32)
+        board.didShow(32)
         #expect(wait(for: [0, 1, 2]))
         // Frame 47 is slide 3's hold: slide 2's picture (c.webp) is drawn by no later slide.
-        board.willCompose(47)
+        board.willPlan(47)
+        board.didShow(47)
         #expect(!board.pictures.preparedSources.contains(2) && wait(for: [0, 1]), "\(board.pictures.preparedSources)")
         let again = try Compositor(threads: 1).render(board.scene(at: 0), canvas: board.canvas, pictures: board.pictures)
         #expect(Array(UnsafeBufferPointer(start: first.pixels, count: first.width * first.height))
@@ -96,6 +100,7 @@ struct StoryTests {
               - {image: b.png, hold: 1}
             """)
         #expect(job.timeline.frameCount == 20 && job.timeline.moment(at: 9) == .hold(index: 0) && job.timeline.moment(at: 10) == .hold(index: 1))
+        #expect(job.plan?.cuts == [.cut], "a cut is its own case, not a transition of no length")
         do {
             _ = try self.job("slides:\n  - {image: a.jpg, transition: cube-fold}\n  - {image: b.png}\n")
             Issue.record("cube-fold was taken as a cut")
@@ -180,9 +185,9 @@ struct StoryTests {
             return Image(width: 40, height: 30, pixels: Array(repeating: 0xFF00_00FF, count: 40 * 30))
         }
         var page = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 15))
-        page.contents = Picture(source: 0, size: Size(width: 40, height: 30))
+        page.contents = .picture(Picture(source: 0, size: Size(width: 40, height: 30)))
         var other = page
-        other.contents = Picture(source: 1, size: Size(width: 40, height: 30))
+        other.contents = .picture(Picture(source: 1, size: Size(width: 40, height: 30)))
         let first = Layer.root(Rect(x: 0, y: 0, width: 20, height: 15), [page])
         let both = Layer.root(Rect(x: 0, y: 0, width: 20, height: 15), [page, other])
         try cache.prepare(first, scale: 1, threads: 2)

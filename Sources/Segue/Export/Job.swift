@@ -124,7 +124,7 @@ public struct Job: Sendable {
         self.limits = limits
         self.overwrite = overwrite
         clips = try Job.clips(in: slides, limits: limits)
-        if let first = clips.keys.min(), !Job.joinsTwoPages(preset.transition.kind) {
+        if let first = clips.keys.min(), !type(of: preset.transition.transition).joinsTwoPages {
             var joining: [String] = []
             for candidate in TransitionRegistry.all where candidate.joinsTwoPages { joining.append(candidate.name) }
             throw ExportError.clipInWholeStoryTransition(path: clips[first]!.path, transition: preset.transition.kind, joining: joining)
@@ -132,12 +132,6 @@ public struct Job: Sendable {
         if isStory || !preset.motion.isStill || !clips.isEmpty {
             plan = try StoryPlan(slides: slides, preset: preset, clips: clips)
         }
-    }
-
-    /// Whether transition `kind` joins two slides (cut, or one that takes two pages).
-    static func joinsTwoPages(_ kind: String) -> Bool {
-        guard let type = TransitionRegistry.named(kind) else { return true }
-        return type.joinsTwoPages
     }
 
     /// The slides that are clips, by their content, with their settings checked against what
@@ -204,7 +198,8 @@ public struct Job: Sendable {
         guard let plan else { return preset.timeline(screens: preset.screenCount(inputs: inputs.count)) }
         let cuts = plan.cuts
         return Timeline(holds: plan.holds, fps: preset.fps, durations: cuts.map(\.duration)) { step, linear in
-            cuts[step].transition.progress(step: 0, linear: linear, curve: cuts[step].curve)
+            guard let settings = cuts[step].settings else { return 1 }   // a hard cut has no frames between
+            return settings.transition.progress(step: 0, linear: linear, curve: settings.curve)
         }
     }
 

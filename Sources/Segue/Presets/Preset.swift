@@ -4,44 +4,48 @@ import Foundation
 /// Presets are YAML files; every key may be overridden by its dotted path (`--set`).
 public struct Preset: Equatable, Sendable {
     public struct TransitionSettings: Equatable, Sendable {
-        /// The transition's name (`TransitionRegistry`).
-        public var kind: String = StoriesCube.name
-        /// Its parameters' values.
-        public var values = ParameterValues()
+        /// The transition that draws these settings, with its parameters' values: its kind
+        /// is resolved to a type once, when the preset is read.
+        public var transition: any Transition = StoriesCube()
         /// Seconds.
         public var duration: Double = 0.5
         public var curve: TimingCurve = .easeInEaseOut
 
-        /// The transition that draws these settings.
-        public var transition: any Transition {
-            (TransitionRegistry.named(kind) ?? StoriesCube.self).init(values)
-        }
+        /// The transition's name (`TransitionRegistry`).
+        public var kind: String { type(of: transition).name }
+        /// Its parameters' values.
+        public var values: ParameterValues { transition.values }
 
         /// Reads a `transition` section: its kind, duration, curve and the kind's parameters.
         /// Keys left out take `base`'s values (a story's cut over the preset's transition; the
         /// parameters only when the kind is the same), or the defaults.
         init(reading t: inout ConfigReader, over base: TransitionSettings? = nil) throws {
-            kind = try t.choice("kind", default: base?.kind, among: TransitionRegistry.names, "The transition between inputs.")
+            let name = try t.choice("kind", default: base?.kind, among: TransitionRegistry.names, "The transition between inputs.")
+            // `choice` accepts only the registry's names.
+            guard let kind = TransitionRegistry.named(name) else { preconditionFailure("'\(name)' is not a registered transition") }
             duration = try t.number("duration", default: base?.duration ?? 0.5, in: 0...60, "Seconds each transition lasts.")
             curve = try t.parsed("curve", default: base?.curve ?? .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
                                  "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
-            let parameters = TransitionRegistry.named(kind)!.parameters
-            let read = try ParameterValues(reading: &t, parameters: parameters)
-            guard let base, base.kind == kind else { values = read; return }
-            values = base.values
-            for parameter in parameters where t.node[parameter.key] != nil {
+            let read = try ParameterValues(reading: &t, parameters: kind.parameters)
+            guard let base, base.kind == name else { transition = kind.init(read); return }
+            var values = base.values
+            for parameter in kind.parameters where t.node[parameter.key] != nil {
                 values.set(parameter.key, read.value(parameter.key) ?? parameter.defaultValue)
             }
+            transition = kind.init(values)
         }
 
         public init() {}
 
-        /// A hard cut: no transition, the next slide at once.
-        public static var cut: TransitionSettings {
-            var settings = TransitionSettings()
-            settings.kind = Crossfade.name
-            settings.duration = 0
-            return settings
+        /// Settings for `transition`.
+        public init(_ transition: any Transition, duration: Double = 0.5, curve: TimingCurve = .easeInEaseOut) {
+            self.transition = transition
+            self.duration = duration
+            self.curve = curve
+        }
+
+        public static func == (a: TransitionSettings, b: TransitionSettings) -> Bool {
+            a.kind == b.kind && a.values == b.values && a.duration == b.duration && a.curve == b.curve
         }
     }
 

@@ -162,7 +162,27 @@ public struct StoryPlan: Sendable, Equatable {
     public var holds: [Double]
     public var motions: [Motion]
     /// The cut after each slide but the last.
-    public var cuts: [Preset.TransitionSettings]
+    public var cuts: [Cut]
+
+    /// How one slide gives way to the next.
+    public enum Cut: Sendable, Equatable {
+        /// A hard cut: the next slide at once, no frame between them.
+        case cut
+        /// A transition that joins the two slides' pages.
+        case transition(Preset.TransitionSettings)
+
+        /// Seconds the change takes.
+        public var duration: Double {
+            if case let .transition(settings) = self { return settings.duration }
+            return 0
+        }
+
+        /// The transition's settings; nil for a hard cut.
+        public var settings: Preset.TransitionSettings? {
+            if case let .transition(settings) = self { return settings }
+            return nil
+        }
+    }
 
     /// The plan of `slides` under `preset`. Every cut must join two pages: a transition that
     /// builds screens of its own (a grid tour, a cube of every page) is a whole-story preset.
@@ -171,10 +191,10 @@ public struct StoryPlan: Sendable, Equatable {
     /// when the file does not say how long it is).
     public init(slides: [StorySlide], preset: Preset, clips: [Int: ClipSlide] = [:]) throws {
         motions = try slides.map { slide in try slide.motion.map { try StoryPlan.motion($0, base: preset.motion) } ?? preset.motion }
-        var cuts: [Preset.TransitionSettings] = []
+        var cuts: [Cut] = []
         for slide in slides.dropLast() {
-            let cut = try slide.transition.map { try StoryPlan.cut($0, preset: preset.transition) } ?? preset.transition
-            try StoryPlan.checkJoinsTwoPages(cut, origin: slide.transition?.origin ?? slide.origin)
+            let cut = try slide.transition.map { try StoryPlan.cut($0, preset: preset.transition) } ?? .transition(preset.transition)
+            if let settings = cut.settings { try StoryPlan.checkJoinsTwoPages(settings, origin: slide.transition?.origin ?? slide.origin) }
             cuts.append(cut)
         }
         self.cuts = cuts
@@ -189,7 +209,7 @@ public struct StoryPlan: Sendable, Equatable {
 
     /// A transition that builds screens of its own cannot be one cut of a story.
     static func checkJoinsTwoPages(_ cut: Preset.TransitionSettings, origin: ConfigOrigin) throws {
-        guard let type = TransitionRegistry.named(cut.kind), !type.joinsTwoPages else { return }
+        guard !type(of: cut.transition).joinsTwoPages else { return }
         var joining: [String] = []
         for candidate in TransitionRegistry.all where candidate.joinsTwoPages { joining.append(candidate.name) }
         throw PresetError.invalid(key: "transition", origin: origin, value: "'\(cut.kind)'",
@@ -213,13 +233,13 @@ public struct StoryPlan: Sendable, Equatable {
         return motion
     }
 
-    static func cut(_ node: ConfigNode, preset: Preset.TransitionSettings) throws -> Preset.TransitionSettings {
+    static func cut(_ node: ConfigNode, preset: Preset.TransitionSettings) throws -> Cut {
         var mapping = node
         if case .scalar = node.value { mapping = ConfigNode(.mapping([("kind", node)]), origin: node.origin) }
         if case let .mapping(pairs) = mapping.value, pairs.count == 1, case .scalar("cut", _)? = mapping["kind"]?.value { return .cut }
         var r = try ConfigReader(mapping, path: "transition")
         let cut = try Preset.TransitionSettings(reading: &r, over: preset)
         try r.finish()
-        return cut
+        return .transition(cut)
     }
 }
