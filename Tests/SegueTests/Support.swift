@@ -55,16 +55,16 @@ enum TestPictures {
     static let images = Locked<[Image]>([])
     static let cache = PictureCache { index in images.withLock { $0[index] } }
 
-    static func add(_ image: Image) -> Picture {
+    static func add(_ image: Image) -> Contents {
         images.withLock { images in
             images.append(image)
-            return Picture(source: images.count - 1, size: image.size)
+            return .picture(Picture(source: images.count - 1, size: image.size))
         }
     }
 }
 
 /// A reference to `image` for a layer's contents.
-func picture(_ image: Image) -> Picture { TestPictures.add(image) }
+func picture(_ image: Image) -> Contents { TestPictures.add(image) }
 
 extension Compositor {
     /// Renders a test's scene, its pictures resolved among those the tests made.

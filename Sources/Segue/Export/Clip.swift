@@ -1,4 +1,5 @@
 import CSegueAV
+import Dispatch
 import Foundation
 
 /// What a video clip's header says, read without decoding its pictures.
@@ -108,131 +109,138 @@ public struct ClipSound: Sendable, Equatable {
     static let edge = 0.02
 }
 
-/// The pictures of one clip slide, decoded in order on a thread of its own a few frames ahead
-/// of the compositor, each converted once to every size it is drawn at.
+/// The pictures of one clip slide, decoded in order on a thread of its own as the frames
+/// that show them are planned, each converted once to every size it is drawn at.
 ///
-/// It knows in advance every frame the export composes with its slide on screen (`requests`,
-/// in order: the clip time and the pictures drawn), so it converts only the clip frames that
-/// are shown, and the compositor finds them ready. It holds at most `depth` frames ahead, so
-/// memory stays flat however long the clip.
-final class ClipFeed: @unchecked Sendable {
-    struct Request {
+/// Frames are planned in order, a few ahead of those being composed (`FramePipeline`): the
+/// plan of a frame that shows the clip asks for its clip time and the sizes it is drawn at
+/// (`request`) and gets a promise of those pictures, which the frame's compositor waits on.
+/// The decoding thread works through the requests as they come, so only the clip frames
+/// shown are converted, and memory stays flat however long the clip: the pictures held are
+/// those of frames planned and not yet drawn.
+final class ClipFeed: Sendable {
+    typealias Pictures = Promise<[PictureKey: Image]>
+
+    private struct Request {
         /// Seconds of clip time (from the start of the slide's part).
         var time: Double
         var keys: [PictureKey]
+        var pictures: Pictures
     }
 
-    private enum Entry {
-        case frame(time: Double, images: [PictureKey: Image])
-        case failed(any Error)
+    private struct State {
+        var requests: [Request] = []
+        var opened = false
+        /// No more requests come; the thread ends once it has served those made.
+        var closed = false
+        /// The export stopped: the thread ends at once, failing what it has not served.
+        var stopped = false
     }
 
     let clip: ClipSlide
-    private let requests: [Request]
     private let limits: Limits
-    private let depth: Int
     /// Threads a scaled clip picture is converted on.
     private let threads: Int
-    /// Guards `queue`, `started`, `stopped`; the decoding thread waits on it for room.
-    private let condition = NSCondition()
-    private var queue: [Entry] = []
-    private var started = false
-    private var stopped = false
-    /// What the compositor reads; only the (single) consumer touches it, under `reading`.
-    private let reading = NSLock()
-    private var current: Entry?
+    private let state = Locked(State())
+    /// Signalled once per request, and once by `close` and `stop`.
+    private let wake = DispatchSemaphore(value: 0)
 
-    init(clip: ClipSlide, requests: [Request], limits: Limits, depth: Int = 3, threads: Int = 1) {
+    init(clip: ClipSlide, limits: Limits, threads: Int = 1) {
         self.clip = clip
-        self.requests = requests
         self.limits = limits
-        self.depth = depth
         self.threads = max(1, threads)
     }
 
     deinit { stop() }
 
-    /// Starts decoding, once.
-    func start() {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !started, !requests.isEmpty else { return }
-        started = true
+    /// Opens the clip and seeks to its part on the decoding thread, once, ahead of the first request.
+    func open() {
+        let start = state.withLock { state -> Bool in
+            guard !state.opened, !state.stopped, !state.closed else { return false }
+            state.opened = true
+            return true
+        }
+        guard start else { return }
         let thread = Thread { [self] in decode() }
         thread.stackSize = 1 << 21
         thread.start()
     }
 
-    /// Stops decoding and lets go of every frame held.
-    func stop() {
-        condition.lock()
-        stopped = true
-        queue.removeAll()
-        condition.broadcast()
-        condition.unlock()
+    /// The pictures `keys` of the frame on screen at clip time `time`; requests come in the
+    /// order of their frames, so times never decrease.
+    func request(time: Double, keys: [PictureKey]) -> Pictures {
+        let pictures = Pictures()
+        let accepted = state.withLock { state -> Bool in
+            guard !state.stopped, !state.closed else { return false }
+            state.requests.append(Request(time: time, keys: keys, pictures: pictures))
+            return true
+        }
+        guard accepted else {
+            pictures.fulfil(.failure(ExportError.cancelled))
+            return pictures
+        }
+        open()
+        wake.signal()
+        return pictures
     }
 
-    /// The picture `key` at its clip time: waits for the decoding thread if it is behind.
-    func image(_ key: PictureKey) throws -> Image {
-        reading.lock()
-        defer { reading.unlock() }
-        start()
+    /// No more requests: the decoding thread serves those made, then closes the clip.
+    func close() {
+        state.withLock { $0.closed = true }
+        wake.signal()
+    }
+
+    /// Stops decoding: what is not served yet fails as cancelled.
+    func stop() {
+        let left = state.withLock { state -> [Request] in
+            state.stopped = true
+            defer { state.requests = [] }
+            return state.requests
+        }
+        for request in left { request.pictures.fulfil(.failure(ExportError.cancelled)) }
+        wake.signal()
+    }
+
+    /// The next request to serve; nil when the thread is to end.
+    private func next() -> Request? {
         while true {
-            switch current {
-            case let .failed(error)?:
-                throw error
-            case let .frame(time, images)? where time == key.time:
-                guard let image = images[key] else {
-                    throw ExportError.damagedClip(path: clip.path, reason: "its picture was asked for at a size not planned (\(key.width)x\(key.height))")
-                }
-                return image
-            case let .frame(time, _)? where time > key.time:
-                throw ExportError.damagedClip(path: clip.path, reason: String(format: "its picture at %.3f s was asked for after the one at %.3f s", key.time, time))
-            default:
-                current = take()
-                if current == nil {
-                    throw ExportError.damagedClip(path: clip.path, reason: String(format: "no picture was planned at %.3f s", key.time))
-                }
+            wake.wait()
+            enum Step { case serve(Request), end, wait }
+            let step = state.withLock { state -> Step in
+                if state.stopped { return .end }
+                if !state.requests.isEmpty { return .serve(state.requests.removeFirst()) }
+                return state.closed ? .end : .wait
+            }
+            switch step {
+            case let .serve(request): return request
+            case .end: return nil
+            case .wait: continue
             }
         }
     }
 
-    private func take() -> Entry? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.isEmpty && !stopped && started { condition.wait() }
-        guard !queue.isEmpty else { return nil }
-        let entry = queue.removeFirst()
-        condition.broadcast()
-        return entry
-    }
-
-    private func put(_ entry: Entry) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.count >= depth && !stopped { condition.wait() }
-        guard !stopped else { return false }
-        queue.append(entry)
-        condition.broadcast()
-        return true
-    }
-
-    /// The decoding thread: each request's frame, converted to each size asked.
+    /// The decoding thread: each request's frame, converted to each size asked. A clip that
+    /// cannot be read fails every request with the reason.
     private func decode() {
-        do {
-            var info = SegueClipInfo()
-            var error = SegueAVError()
-            guard let decoder = segue_clip_open(clip.path, Int64(limits.maxPixels), &info, &error) else {
-                throw ExportError.damagedClip(path: clip.path, reason: error.text)
+        var info = SegueClipInfo()
+        var error = SegueAVError()
+        let decoder = segue_clip_open(clip.path, Int64(limits.maxPixels), &info, &error)
+        defer { if let decoder { segue_clip_close(decoder) } }
+        var failure: (any Error)?
+        if decoder == nil {
+            failure = ExportError.damagedClip(path: clip.path, reason: error.text)
+        } else if segue_clip_seek(decoder, clip.settings.start, &error) < 0 {
+            failure = ExportError.damagedClip(path: clip.path, reason: error.text)
+        }
+        let orientation = Orientation(rawValue: Int(info.orientation)) ?? .up
+        var made: [PictureKey: Image] = [:]   // the frame on screen, at each size made
+        var spares = SparePictures()
+        while let request = next() {
+            if let failure {
+                request.pictures.fulfil(.failure(failure))
+                continue
             }
-            defer { segue_clip_close(decoder) }
-            guard segue_clip_seek(decoder, clip.settings.start, &error) >= 0 else {
-                throw ExportError.damagedClip(path: clip.path, reason: error.text)
-            }
-            let orientation = Orientation(rawValue: Int(info.orientation)) ?? .up
-            var made: [PictureKey: Image] = [:]   // the frame on screen, at each size made
-            var spares = SparePictures()
-            for request in requests {
+            request.pictures.fulfil(Result {
                 var shown = 0.0
                 let changed = segue_clip_advance(decoder, clip.settings.start + request.time, &shown, &error)
                 guard changed >= 0 else { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
@@ -244,13 +252,14 @@ final class ClipFeed: @unchecked Sendable {
                 for key in request.keys {
                     var size = key
                     size.time = 0
-                    if made[size] == nil { made[size] = try convert(decoder, key, orientation: orientation, spares: &spares) }
+                    if made[size] == nil { made[size] = try convert(decoder!, key, orientation: orientation, spares: &spares) }
                     images[key] = made[size]
                 }
-                guard put(.frame(time: request.time, images: images)) else { return }
-            }
-        } catch {
-            _ = put(.failed(error))
+                return images
+            }.mapError { error in
+                failure = error
+                return error
+            })
         }
     }
 

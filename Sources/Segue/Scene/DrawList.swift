@@ -211,12 +211,66 @@ struct DrawItem: Sendable {
 /// the plane lies d/1024 in front of the eye.
 let nearPlaneW = 1.0 / 1024
 
+/// One layer's contents in a frame, planned once: the key its pixels are made and found by,
+/// and where they go in the layer's bounds.
+struct ContentsPlan: Sendable {
+    var key: PictureKey
+    var destination: Rect
+}
+
+/// A frame's contents resolved to pixels, consumed by the draw list in the order the plans
+/// were made.
+private struct ResolvedContents {
+    let plans: [ContentsPlan]
+    let images: [Image]
+    var next = 0
+
+    mutating func take() -> (image: Image, destination: Rect) {
+        defer { next += 1 }
+        return (images[next], plans[next].destination)
+    }
+}
+
 extension Layer {
+    /// The sublayers in the order they are drawn: by `zPosition`, then as listed.
+    var sublayersInDrawingOrder: [Layer] {
+        sublayers.enumerated().sorted(by: { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }).map(\.element)
+    }
+
+    /// The contents of every layer of the tree, drawn or not, planned at `scale`, in the
+    /// order `drawList` meets them: each layer before its sublayers, in drawing order.
+    func contentsPlans(scale: Double) -> [ContentsPlan] {
+        var plans: [ContentsPlan] = []
+        func visit(_ layer: Layer) {
+            if let contents = layer.contents {
+                let plan = PictureKey.plan(contents, in: layer.bounds, gravity: layer.contentsGravity, scale: scale)
+                plans.append(ContentsPlan(key: plan.key, destination: plan.destination))
+            }
+            layer.sublayersInDrawingOrder.forEach(visit)
+        }
+        visit(self)
+        return plans
+    }
+
+    /// How many layers of the tree have contents.
+    private var contentsCount: Int {
+        sublayers.reduce(contents == nil ? 0 : 1) { $0 + $1.contentsCount }
+    }
+
     /// Flattens the tree under this root layer into polygons in paint order, in canvas pixels
-    /// (points times `scale`), with its pictures resolved through `pictures`.
+    /// (points times `scale`), its contents being `images`: the pixels of `plans`
+    /// (`contentsPlans(scale:)` of this tree), one for one.
+    func drawList(scale: Double, plans: [ContentsPlan], images: [Image]) -> [DrawItem] {
+        precondition(plans.count == images.count, "one image per planned contents")
+        var resolved = ResolvedContents(plans: plans, images: images)
+        return collect(toCanvas: placement.flattened.concatenating(Transform3D(scaleX: scale, y: scale)),
+                       step: placement, groupSpace: nil, clips: [], scale: scale, contents: &resolved)
+    }
+
+    /// The draw list with the tree's pictures resolved through `pictures`, on this thread.
     func drawList(scale: Double, pictures: PictureCache) throws -> [DrawItem] {
-        try collect(toCanvas: placement.flattened.concatenating(Transform3D(scaleX: scale, y: scale)),
-                    step: placement, groupSpace: nil, clips: [], scale: scale, pictures: pictures)
+        let plans = contentsPlans(scale: scale)
+        return drawList(scale: scale, plans: plans, images: try plans.map { try pictures.image($0.key) })
     }
 
     /// The items of this layer and its sublayers. `toCanvas` maps this layer's bounds space
@@ -224,8 +278,11 @@ extension Layer {
     /// `groupSpace` maps it into the space of the enclosing 3D group, if any, where the
     /// group's polygons are put in depth order. Opacities are relative to the superlayer's.
     private func collect(toCanvas: Transform3D, step: Transform3D, groupSpace: Transform3D?,
-                         clips parentClips: [Clip], scale: Double, pictures: PictureCache) throws -> [DrawItem] {
-        guard opacity > 0 else { return [] }
+                         clips parentClips: [Clip], scale: Double, contents resolved: inout ResolvedContents) -> [DrawItem] {
+        guard opacity > 0 else {
+            resolved.next += contentsCount
+            return []
+        }
         var items: [DrawItem] = []
         let canvas = Homography(toCanvas)
         // The mask clips everything the layer draws; rounded corners clip its background, and
@@ -238,12 +295,9 @@ extension Layer {
             if let rounded { clips.append(rounded) } else if let clip = Clip(RoundedRect(rect: bounds), canvas: canvas) { clips.append(clip) }
         }
 
+        // The contents, prepared at the size the layer draws them, and where they go in the bounds.
+        let prepared = contents == nil ? nil : resolved.take()
         if !isBackFacing(canvas) {
-            // The picture, prepared at the size the layer draws it, and where it goes in the bounds.
-            let prepared = try contents.map { picture -> (image: Image, destination: Rect) in
-                let plan = PictureKey.plan(picture, in: bounds, gravity: contentsGravity, scale: scale)
-                return (try pictures.image(plan.key), plan.destination)
-            }
             // An opaque image over the whole bounds hides the background: drawing both would
             // only darken the anti-aliased edges.
             let hidden = prepared?.image.isOpaque == true && prepared?.destination == bounds
@@ -266,12 +320,12 @@ extension Layer {
         let childrenSpace: Transform3D? = preserves3D ? (groupSpace ?? step) : groupSpace
         var children: [DrawItem] = []
         let sublayerSpace = sublayerPlacement
-        for child in sublayers.enumerated().sorted(by: { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }) {
-            let childStep = child.element.placement.concatenating(sublayerSpace)
+        for child in sublayersInDrawingOrder {
+            let childStep = child.placement.concatenating(sublayerSpace)
             let kept = preserves3D ? childStep : childStep.flattened
-            children += try child.element.collect(toCanvas: kept.concatenating(toCanvas), step: childStep,
-                                                  groupSpace: childrenSpace.map { kept.concatenating($0) }, clips: clips,
-                                                  scale: scale, pictures: pictures)
+            children += child.collect(toCanvas: kept.concatenating(toCanvas), step: childStep,
+                                      groupSpace: childrenSpace.map { kept.concatenating($0) }, clips: clips,
+                                      scale: scale, contents: &resolved)
         }
         if preserves3D && groupSpace == nil {
             children = depthOrdered(children)

@@ -27,9 +27,9 @@ public struct Layer: Sendable {
     public var isDoubleSided = true
     /// Filled over the bounds, beneath the contents.
     public var backgroundColor: Color?
-    /// A picture drawn in the bounds according to `contentsGravity`, never outside them;
+    /// What is drawn in the bounds according to `contentsGravity`, never outside them;
     /// resolved to pixels when a frame is composed.
-    public var contents: Picture?
+    public var contents: Contents?
     public var contentsGravity: ContentsGravity = .fill
     /// Rounds the corners of the background, and of everything when `masksToBounds` is set.
     public var cornerRadius: Double = 0

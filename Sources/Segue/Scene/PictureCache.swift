@@ -2,70 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// What a layer's contents show: one of a job's pictures, referred to rather than held.
-/// The compositor resolves it when it composes a frame, through a `PictureCache`, at the
-/// size the layer draws it.
-public struct Picture: Hashable, Sendable {
-    /// Which of the job's picture sources: input `source` (0-based).
-    public var source: Int
-    /// The source's size in pixels, upright.
-    public var size: Size
-    /// The part of the source shown, in its pixels; nil for all of it (as CALayer's contentsRect).
-    public var region: Rect?
-    /// For a clip, the clip time shown (seconds from the start of its part); nil for a still.
-    public var time: Double?
-
-    public init(source: Int, size: Size, region: Rect? = nil, time: Double? = nil) {
-        self.source = source
-        self.size = size
-        self.region = region
-        self.time = time
-    }
-
-    /// The size of what is shown: the region's, or the whole source's.
-    public var shownSize: Size { region?.size ?? size }
-}
-
-/// A picture prepared for one layer: the source's part, resampled to the whole pixels the
-/// layer draws it at (its bounds times the canvas scale, as a CALayer's backing store is
-/// made at bounds times contentsScale), whatever transform the layer is under.
-struct PictureKey: Hashable, Sendable {
-    var source: Int
-    /// The part of the source, in its pixels.
-    var crop: Rect
-    var width: Int
-    var height: Int
-    /// The source's time, for sources that change (clips); 0 for stills.
-    var time: Double = 0
-
-    /// The key of `picture` drawn in `bounds` (points) with `gravity` at `scale` pixels per
-    /// point, and where the prepared image goes in `bounds`.
-    static func plan(_ picture: Picture, in bounds: Rect, gravity: ContentsGravity, scale: Double) -> (key: PictureKey, destination: Rect) {
-        let pixels = Rect(x: 0, y: 0, width: bounds.width * scale, height: bounds.height * scale)
-        let shown = picture.shownSize
-        let place = gravity.placement(of: shown, in: pixels)
-        let width = PictureKey.length(place.destination.width, within: pixels.width)
-        let height = PictureKey.length(place.destination.height, within: pixels.height)
-        var crop = place.source
-        if let region = picture.region { crop.origin.x += region.minX; crop.origin.y += region.minY }
-        let key = PictureKey(source: picture.source, crop: crop, width: width, height: height, time: picture.time ?? 0)
-        // The prepared image has the shape it is drawn with: a fill is already cropped, a fit
-        // is placed by its whole pixels.
-        let size = Size(width: Double(width), height: Double(height))
-        let destination = gravity == .fit ? ContentsGravity.fit.placement(of: size, in: bounds).destination : bounds
-        return (key, destination)
-    }
-
-    /// Whole pixels for a drawn length, with the parity of the length it is centered in, so
-    /// a letterboxed image lands on whole pixels.
-    static func length(_ length: Double, within outer: Double) -> Int {
-        let whole = max(1, Int(outer.rounded()))
-        var n = max(1, Int(length.rounded()))
-        if n < whole, (whole - n) % 2 != 0 { n += length >= Double(n) ? 1 : -1 }
-        return max(1, min(n, whole))
-    }
-}
-
 /// Resolves pictures for the compositor: each source decoded once and each part resampled
 /// once per size it is drawn at, never per frame. Safe to use from any number of threads: a
 /// picture one thread is making is waited for by the others, not made twice.
@@ -74,26 +10,10 @@ struct PictureKey: Hashable, Sendable {
 /// on the first); `releaseSources(whoseKeysAreReady:)` lets go of a source's full-size pixels
 /// once every size it is drawn at is made.
 public final class PictureCache: Sendable {
-    /// A picture one thread is making; others wait for it.
-    private final class Pending: Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private let result = Locked<Result<Image, any Error>?>(nil)
-
-        func fulfil(_ outcome: Result<Image, any Error>) {
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-
-        func wait() throws -> Image {
-            done.wait()
-            done.signal()   // let the next waiter through too
-            return try result.withLock { $0! }.get()
-        }
-    }
-
     private enum Entry {
         case ready(Image)
-        case pending(Pending)
+        /// A picture one thread is making; others wait for it.
+        case pending(Promise<Image>)
     }
 
     private struct State {
@@ -103,13 +23,14 @@ public final class PictureCache: Sendable {
 
     private let state: Locked<State>
     private let load: @Sendable (Int) throws -> Image
-    /// Sources that are clips, whose pictures come from their feeds, frame by frame.
-    private let feeds = Locked<[Int: ClipFeed]>([:])
+    /// Sources that are clips, whose pictures come with each frame's plan, not from the cache.
+    let clipSources: Set<Int>
 
     /// A cache over sources that `load` decodes by index, with those in `preloaded` already
     /// decoded (`load` decodes them again only if they are needed after they were let go).
-    public init(preloaded: [Int: Image] = [:], load: @escaping @Sendable (Int) throws -> Image) {
+    public init(preloaded: [Int: Image] = [:], clipSources: Set<Int> = [], load: @escaping @Sendable (Int) throws -> Image) {
         self.load = load
+        self.clipSources = clipSources
         state = Locked(State(decoded: preloaded))
     }
 
@@ -121,10 +42,10 @@ public final class PictureCache: Sendable {
     /// The prepared image for `key`, made now unless it is made or being made. A source
     /// that cannot be decoded gives its error.
     func image(_ key: PictureKey, threads: Int = 1) throws -> Image {
-        if let feed = feeds.withLock({ $0[key.source] }) { return try feed.image(key) }
+        precondition(!isClip(key.source), "a clip's pictures come with its frame's plan")
         let (entry, mine) = state.withLock { state -> (Entry, Bool) in
             if let entry = state.entries[key] { return (entry, false) }
-            let entry = Entry.pending(Pending())
+            let entry = Entry.pending(Promise())
             state.entries[key] = entry
             return (entry, true)
         }
@@ -154,17 +75,17 @@ public final class PictureCache: Sendable {
         }
     }
 
-    /// Makes source `source`'s pictures come from `feed`, a clip's.
-    func attach(_ feed: ClipFeed, source: Int) {
-        feeds.withLock { $0[source] = feed }
-    }
-
     /// Whether `source` is a clip.
-    func isClip(_ source: Int) -> Bool { feeds.withLock { $0[source] != nil } }
+    func isClip(_ source: Int) -> Bool { clipSources.contains(source) }
 
     /// Makes the prepared images of every still picture in `tree`, `threads` at a time.
     func prepare(_ tree: Layer, scale: Double, threads: Int) throws {
-        let wanted = Set(PictureCache.keys(in: tree, scale: scale).filter { !isClip($0.source) })
+        try prepare(PictureCache.keys(in: tree, scale: scale), threads: threads)
+    }
+
+    /// Makes the prepared images of the still pictures among `keys`, `threads` at a time.
+    func prepare(_ keys: some Sequence<PictureKey>, threads: Int) throws {
+        let wanted = Set(keys.filter { !isClip($0.source) })
         // Those made already need nothing (nearly every frame's, once its screen is prepared).
         let keys = state.withLock { state -> [PictureKey] in
             wanted.filter { key in if case .ready = state.entries[key] { false } else { true } }
@@ -207,14 +128,6 @@ public final class PictureCache: Sendable {
 
     /// The keys of every picture a tree draws.
     static func keys(in tree: Layer, scale: Double) -> [PictureKey] {
-        var keys: [PictureKey] = []
-        func visit(_ layer: Layer) {
-            if let picture = layer.contents {
-                keys.append(PictureKey.plan(picture, in: layer.bounds, gravity: layer.contentsGravity, scale: scale).key)
-            }
-            layer.sublayers.forEach(visit)
-        }
-        visit(tree)
-        return keys
+        tree.contentsPlans(scale: scale).map(\.key)
     }
 }

@@ -1,0 +1,300 @@
+import Dispatch
+import Foundation
+
+/// A job's pages, the screens its transition shows them on, and what any frame shows: its
+/// scene, and the plan of its contents (`frame(at:)`).
+///
+/// Pages hold references to the inputs (`Contents`), resolved when a frame is composed: a
+/// still through `pictures`, each input decoded once and each part resampled once per size
+/// it is drawn at; a clip's frame through its slide's `ClipFeed`, asked for as the frame is
+/// planned. The first screen's pictures are ready when the storyboard is made; the other
+/// screens' are made on a thread of their own meanwhile, in order, so the encoder starts on
+/// the first hold at once and a picture is waited for only if it is needed before it is
+/// ready. Once every screen is prepared, the full-size pixels are let go.
+///
+/// Frames are planned in order (`willPlan`, then `frame(at:)`) and reported shown in order
+/// (`didShow`): planning moves the preparation ahead and opens the clips a second before
+/// they are drawn; showing lets go of what only the frames before needed.
+public final class Storyboard: Sendable {
+    public let canvas: Canvas
+    public let timeline: Timeline
+    /// The preset's transition, which runs the whole video unless there is a plan.
+    public let transition: any Transition
+    /// Each slide's hold, motion and cut, for a story.
+    public let plan: StoryPlan?
+    /// The transition of each cut of the plan, made once; nil for a hard cut.
+    private let cuts: [(any Transition)?]
+    public let pictures: PictureCache
+    /// One full-screen page per input.
+    public let pages: [Layer]
+    private let stop = Cancellation()
+    /// The clip slides' feeds, by slide, and the first and last frame each is drawn on.
+    private let feeds: [Int: (feed: ClipFeed, frames: ClosedRange<Int>)]
+    /// Which screens to have ready: the screen of the frame planned last and how far ahead
+    /// to prepare (two screens), moved on by `willPlan`; the worker waits on `wake` for more.
+    private let schedule = Locked((current: -1, wanted: 0))
+    private let wake = DispatchSemaphore(value: 0)
+    /// The screen of the frame shown last, moved on by `didShow`.
+    private let shown = Locked(-1)
+    /// The still sources each screen draws (set once the screens can be built, in init).
+    private let screenSources = Locked<[Set<Int>]>([])
+
+    /// The storyboard of `job`; its clips' feeds decode for the frames the job writes.
+    /// With `yielding`, the thread that prepares screens beside the export runs at a lower
+    /// priority (`Yielding`): set for an MP4, whose encoder sets the pace.
+    public convenience init(job: Job, yielding: Bool = false) throws {
+        // Each distinct still is decoded once; stills are decoded in parallel. A clip is its
+        // own source, decoded as it plays (the same file twice is two parts of it).
+        let inputs = job.inputs, clips = job.clips
+        let stills = inputs.indices.filter { clips[$0] == nil }
+        let paths = Array(Set(stills.map { inputs[$0] })).sorted()
+        // The stills the first frame shows are decoded now, with those whose upright size
+        // their header does not tell (layout needs every size); a JPEG that says it is
+        // decoded when a screen first needs it, beside the encoder, so that encoding starts
+        // sooner and fewer full-size pictures are held at once.
+        let firstShown: Set<String>
+        if job.timeline.screenCount == inputs.count, let first = job.frameIndices(count: job.timeline.frameCount).first {
+            switch job.timeline.moment(at: first) {
+            case let .hold(screen): firstShown = [inputs[screen]]
+            case let .transition(step, _, _): firstShown = [inputs[step], inputs[min(step + 1, inputs.count - 1)]]
+            }
+        } else {
+            firstShown = Set(paths)
+        }
+        let told = Dictionary(uniqueKeysWithValues: paths.filter { !firstShown.contains($0) }.compactMap { path in
+            ImageHeader.uprightJPEGSize(of: path).map { (path, Size(width: Double($0.width), height: Double($0.height))) }
+        })
+        let now = paths.filter { told[$0] == nil }
+        // Fewer stills than threads (often the first photo alone): each converts on a share of them.
+        let decoded = try parallelMap(now, threads: job.threads) {
+            try Image.decode(path: $0, limits: job.limits, threads: max(1, job.threads / now.count))
+        }
+        let byPath = Dictionary(uniqueKeysWithValues: zip(now, decoded))
+        let limits = job.limits, threads = job.threads
+        let sizeOf = { (path: String) -> Size in byPath[path]?.size ?? told[path]! }
+        // An input named twice is one source: its first place.
+        let sources = inputs.indices.map { i in clips[i] != nil ? i : stills.first { inputs[$0] == inputs[i] }! }
+        let preloaded = Set(sources).filter { clips[$0] == nil }.compactMap { source in byPath[inputs[source]].map { (source, $0) } }
+        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded), clipSources: Set(clips.keys)) { source in
+            let path = inputs[source]
+            let image = try Image.decode(path: path, limits: limits, threads: threads)
+            // Laid out by the size its header told: a file changed since cannot be drawn as planned.
+            if let expected = told[path], expected != image.size {
+                throw ExportError.unreadableImage(path: path, reason: "it changed while the video was made (\(Int(expected.width))x\(Int(expected.height)) when read first, \(image.width)x\(image.height) now)")
+            }
+            return image
+        }
+        let sizes = inputs.indices.map { clips[$0]?.info.size ?? sizeOf(inputs[$0]) }
+        self.init(sizes: sizes, sources: sources, pictures: cache, preset: job.preset, plan: job.plan, timeline: job.timeline,
+                  threads: job.threads, clips: clips, frames: job.frameIndices(count: job.timeline.frameCount), limits: limits,
+                  yielding: yielding)
+    }
+
+    /// A storyboard over images already in memory, input k being `images[k]`.
+    public convenience init(images: [Image], preset: Preset, threads: Int = 2) {
+        self.init(sizes: images.map(\.size), sources: Array(images.indices), pictures: PictureCache(images), preset: preset,
+                  plan: nil, timeline: preset.timeline(screens: preset.screenCount(inputs: images.count)), threads: threads)
+    }
+
+    private init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, plan: StoryPlan?, timeline: Timeline, threads: Int,
+                 clips: [Int: ClipSlide] = [:], frames: [Int] = [], limits: Limits = Limits(), yielding: Bool = false) {
+        let canvas = preset.canvas
+        self.canvas = canvas
+        self.pictures = pictures
+        self.plan = plan
+        self.timeline = timeline
+        transition = preset.transition.transition
+        pages = zip(sources, sizes).map { source, size -> Layer in
+            var page = Layer(frame: canvas.bounds)
+            page.contents = .picture(Picture(source: source, size: size))
+            page.contentsGravity = preset.fit
+            page.backgroundColor = canvas.background
+            page.name = "page"
+            return page
+        }
+        cuts = plan?.cuts.map { $0.settings?.transition } ?? []
+        // Each clip's feed, and the frames its slide is on screen for: read from the
+        // timeline, no scene built.
+        var drawn: [Int: ClosedRange<Int>] = [:]
+        if !clips.isEmpty {
+            for index in frames {
+                let visible: [Int]
+                switch timeline.moment(at: index) {
+                case let .hold(screen): visible = [screen]
+                case let .transition(step, _, _): visible = [step, step + 1]
+                }
+                for slide in visible where clips[slide] != nil {
+                    drawn[slide] = (drawn[slide]?.lowerBound ?? index)...index
+                }
+            }
+        }
+        feeds = Dictionary(uniqueKeysWithValues: drawn.map { slide, frames in
+            (slide, (ClipFeed(clip: clips[slide]!, limits: limits, threads: threads), frames))
+        })
+        let count = timeline.screenCount
+        // Every still picture the screens draw, by source: a source's full-size pixels go once all are made.
+        let screenKeys = (0..<count).map { PictureCache.keys(in: screen($0), scale: canvas.scale).filter { !pictures.isClip($0.source) } }
+        screenSources.withLock { $0 = screenKeys.map { Set($0.map(\.source)) } }
+        let keysBySource = Dictionary(grouping: screenKeys.joined(), by: \.source).mapValues(Set.init)
+        willPlan(frames.first ?? 0)
+        let first = schedule.withLock { $0.current }
+        try? pictures.prepare(screen(first), scale: canvas.scale, threads: threads)
+        pictures.releaseSources(whoseKeysAreReady: keysBySource)
+        // The screens after it are prepared one by one beside the export, as it comes near them.
+        // It holds the storyboard only while it prepares, so that a storyboard let go (an
+        // export done or stopped) ends it.
+        let schedule = self.schedule, wake = self.wake, stop = self.stop
+        let worker = Thread { [weak self] in
+            if yielding { Yielding.lowerThisThread() }
+            for index in (first + 1)..<max(first + 1, count) {
+                while schedule.withLock({ $0.wanted }) < index && !stop.isCancelled { wake.wait() }
+                guard !stop.isCancelled, let board = self else { return }
+                try? board.pictures.prepare(board.screen(index), scale: board.canvas.scale, threads: 1)
+                board.pictures.releaseSources(whoseKeysAreReady: keysBySource)
+            }
+        }
+        worker.start()
+    }
+
+    deinit {
+        stop.cancel()
+        wake.signal()
+        for entry in feeds.values { entry.feed.stop() }
+    }
+
+    /// Screens prepared ahead of the one being composed. Two: a decode and a resample take a
+    /// few tenths of a second, a short hold and its transition about as long to encode.
+    static let screensAhead = 2
+
+    /// Readies what frame `index`, about to be planned, draws: a clip is opened a second
+    /// before its slide is first drawn, and the screens (still pictures) ahead of it are
+    /// prepared as it comes near them.
+    public func willPlan(_ index: Int) {
+        for entry in feeds.values where index + timeline.fps >= entry.frames.lowerBound && index <= entry.frames.upperBound {
+            entry.feed.open()
+        }
+        let screen = screen(of: index)
+        let moved = schedule.withLock { state -> Bool in
+            guard screen > state.current else { return false }
+            state.current = screen
+            state.wanted = max(state.wanted, screen + Storyboard.screensAhead)
+            return true
+        }
+        if moved { wake.signal() }
+    }
+
+    /// Lets go of what only the frames before `index`, now shown, drew: a clip past its last
+    /// frame is closed, and the pictures only screens before it draw are let go. The timeline
+    /// shows screens in order, so those are not drawn again (if they are, for frames asked out
+    /// of order, they are made again).
+    public func didShow(_ index: Int) {
+        for entry in feeds.values where index >= entry.frames.upperBound { entry.feed.close() }
+        let screen = screen(of: index)
+        let moved = shown.withLock { shown -> Bool in
+            guard screen > shown else { return false }
+            shown = screen
+            return true
+        }
+        guard moved else { return }
+        let passed = screenSources.withLock { sources -> Set<Int> in
+            guard screen > 0, screen < sources.count else { return [] }
+            let needed = sources[screen...].reduce(into: Set<Int>()) { $0.formUnion($1) }
+            return sources[..<screen].reduce(into: Set<Int>()) { $0.formUnion($1) }.subtracting(needed)
+        }
+        pictures.forget(sources: passed)
+    }
+
+    /// The screen frame `index` is on: its hold's, or the one its transition leaves.
+    private func screen(of index: Int) -> Int {
+        switch timeline.moment(at: index) {
+        case let .hold(screen): return screen
+        case let .transition(step, _, _): return step
+        }
+    }
+
+    /// Still screen `index` (for a story, slide `index` at the start of its hold).
+    public func screen(_ index: Int) -> Layer {
+        guard plan != nil else { return transition.screen(index, pages: pages, bounds: canvas.bounds) }
+        let onScreen = timeline.timeOnScreen(index)
+        return page(index, at: index == 0 ? 0 : onScreen.lowerBound + timeline.durations[index - 1])
+    }
+
+    /// Slide `index` of a story at `time` seconds: a clip at its time, moved by its motion.
+    /// A clip shows the time since its slide first came on screen (the start of its incoming transition).
+    func page(_ index: Int, at time: Double) -> Layer {
+        var page = pages[index]
+        let span = timeline.timeOnScreen(index)
+        if pictures.isClip(index) { page.contents?.time = max(0, time - span.lowerBound) }
+        guard let plan, !plan.motions[index].isStill else { return page }
+        let t = span.upperBound > span.lowerBound ? (time - span.lowerBound) / (span.upperBound - span.lowerBound) : 0
+        return page.moving(plan.motions[index], at: t)
+    }
+
+    /// The scene of frame `index`.
+    public func scene(at index: Int) -> Layer {
+        let moment = timeline.moment(at: index)
+        guard plan != nil else { return scene(moment) }
+        let time = Double(index) / Double(timeline.fps)
+        switch moment {
+        case let .hold(screen):
+            return .root(canvas.bounds, [page(screen, at: time)])
+        case let .transition(step, progress, _):
+            // A hard cut takes no time, so none of its frames is between the slides.
+            guard let cut = cuts[step] else { return .root(canvas.bounds, [page(step + 1, at: time)]) }
+            return cut.cut(from: page(step, at: time), to: page(step + 1, at: time), progress: progress, bounds: canvas.bounds)
+        }
+    }
+
+    /// What frame `index` shows when it is a still (a hold whose slide does not move), so that
+    /// equal stills are composed once; nil for a frame that must be composed.
+    public func still(at index: Int) -> Moment? {
+        let moment = timeline.moment(at: index)
+        guard case let .hold(screen) = moment, !pictures.isClip(screen) else { return nil }
+        if let plan, !plan.motions[screen].isStill { return nil }
+        return moment
+    }
+
+    /// The scene of a moment of the timeline, for a video the preset's transition runs.
+    public func scene(_ moment: Moment) -> Layer {
+        switch moment {
+        case let .hold(index):
+            return .root(canvas.bounds, [screen(index)])
+        case let .transition(step, progress, _):
+            return transition.scene(step: step, progress: progress, pages: pages, bounds: canvas.bounds)
+        }
+    }
+
+    /// Frame `index`'s scene and the plan of its contents, the clips' pictures asked of their
+    /// feeds. Frames that show a clip are planned in their order.
+    func frame(at index: Int) -> FramePlan {
+        let scene = scene(at: index)
+        let contents = scene.contentsPlans(scale: canvas.scale)
+        var clipKeys: [Int: [PictureKey]] = [:]
+        for plan in contents where pictures.isClip(plan.key.source) { clipKeys[plan.key.source, default: []].append(plan.key) }
+        let clipPictures = clipKeys.mapValues { keys in
+            feeds[keys[0].source]!.feed.request(time: keys[0].time, keys: Array(Set(keys)))
+        }
+        return FramePlan(index: index, scene: scene, contents: contents, clipPictures: clipPictures)
+    }
+
+    /// The pixels of a planned frame's contents, one for each of `frame.contents`: still
+    /// pictures not made yet are made (on `threads` threads), a clip's waited for.
+    func images(for frame: FramePlan, threads: Int) throws -> [Image] {
+        try pictures.prepare(frame.contents.lazy.map(\.key), threads: threads)
+        let clips = try frame.clipPictures.mapValues { try $0.wait() }
+        return try frame.contents.map { plan in
+            if let clip = clips[plan.key.source] { return clip[plan.key]! }
+            return try pictures.image(plan.key)
+        }
+    }
+}
+
+/// What one frame shows, planned once: its scene, its contents in draw-list order, and the
+/// clip pictures it draws as their feeds make them.
+struct FramePlan: Sendable {
+    let index: Int
+    let scene: Layer
+    let contents: [ContentsPlan]
+    /// The pictures of each clip the frame shows, by source.
+    let clipPictures: [Int: ClipFeed.Pictures]
+}
