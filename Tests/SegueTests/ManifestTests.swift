@@ -134,4 +134,28 @@ struct ManifestTests {
         try FileManager.default.copyItem(atPath: example("b.png"), toPath: copy)
         #expect(try Fingerprint.of(Job(preset: preset, inputs: [copy], output: "x.mp4")) != base)
     }
+
+    @Test("a fingerprint is the SHA-256 of a canonical JSON document, pinned here: a Swift or Foundation update cannot move it")
+    func pinnedFingerprint() throws {
+        let input = temporaryFolder().appendingPathComponent("pin.png").path
+        try "pinned input\n".write(toFile: input, atomically: true, encoding: .utf8)
+        var preset = Preset()
+        preset.transition = Preset.TransitionSettings(Slide().with(Slide.direction, .up), duration: 0.25, curve: .linear)
+        let job = try Job(preset: preset, inputs: [input, input], output: "x.framemd5")
+        let document = try Fingerprint.document(of: job)
+        let digest = "sha256:569dcc66411eb4426c8032cd03aeb5b1128c1ad63024377ec80deee1cd215e08"   // sha256sum of the file
+        #expect(document == """
+            {"canvas":{"background":"#000000","height":"1920","scale":"3","width":"1080"},\
+            "encode":{"codec":"h264","crf":"20","speed":"medium","threads":"2"},"fingerprint":"2","fit":"fill",\
+            "format":"framemd5","fps":"30","frames":"all","hold":"2","inputs":["\(digest)","\(digest)"],\
+            "motion":{"amount":"0.1","center":["0.5","0.5"],"curve":"linear","kind":"none"},"segue":"\(SegueVersion.number)",\
+            "transition":{"curve":"linear","duration":"0.25","kind":"slide","parameters":{"direction":"up"}}}
+            """, "\(document)")
+        // The digest of that text (Segue 0.4.0: a new version of Segue is a new fingerprint, and this line changes with it).
+        #expect(try Fingerprint.of(job) == "sha256:3912892e5d386ba5ef4d02ee652c6203b1c852361d50fa59bbc1f84ec0b0aedc")
+        // A story's hard cut is written as such, and a preset's curve by its name.
+        var slides = [StorySlide(image: input), StorySlide(image: input)]
+        slides[0].transition = ConfigNode(.scalar("cut", quoted: false), origin: .builtIn)
+        #expect(try Fingerprint.document(of: Job(preset: preset, slides: slides, output: "x.framemd5")).contains(#""plan":{"cuts":["cut"],"holds":["2","2"]"#))
+    }
 }

@@ -3,9 +3,15 @@ import Foundation
 
 /// What decides an export's pixels and bytes, reduced to one SHA-256: Segue's version, the
 /// output format and the frames chosen, the preset with every override in effect (all of
-/// its values, encoder settings included), and each input's content. An output made from
-/// the same fingerprint is the same file, so `--resume` may keep it instead of rendering it
-/// again.
+/// its values, encoder settings included), each slide's hold, motion and cut, each clip's
+/// part, and each input's content. An output made from the same fingerprint is the same
+/// file, so `--resume` may keep it instead of rendering it again.
+///
+/// The fingerprint is the SHA-256 of a canonical JSON document (`document(of:)`): an object
+/// whose keys are sorted, with no white space, every number written as a string in its
+/// shortest form that reads back exactly (`0.5`, `30`, `1e-05`), colors as `#RRGGBB` or
+/// `#RRGGBBAA`, and each input as `sha256:HEX` of its bytes. Its `"fingerprint"` member names
+/// the format's version; a change to what the document holds is a new version.
 ///
 /// Inputs count by content, not by path or modification time: copying the photos to
 /// another machine or mount point (a retried pod, another node of an array) keeps the
@@ -14,25 +20,61 @@ import Foundation
 /// frame folder as `.segue-fingerprint` and beside a framemd5 or yuv file or a contact sheet as
 /// `.NAME.segue-fingerprint`.
 public enum Fingerprint {
+    /// The version of the document's format.
+    static let version = "2"
+
     /// The fingerprint of `job`, `sha256:` and 64 hex digits. Reads every input once.
     public static func of(_ job: Job) throws -> String {
-        var preset = job.preset
-        preset.description = ""   // words, not pixels
-        var document = "segue fingerprint 1\nsegue \(SegueVersion.number)\nformat \(job.format.rawValue)\n"
-        document += "frames \(job.frames?.description ?? "all")\n"
-        document += "preset \(String(reflecting: preset))\n"
-        document += "plan \(job.plan.map { String(reflecting: $0) } ?? "none")\n"
-        for (index, input) in job.inputs.enumerated() {
-            document += "input \(index + 1) \(try contentDigest(of: input))\n"
+        "sha256:" + hex(sha256(Array(try document(of: job).utf8)))
+    }
+
+    /// The canonical JSON document the fingerprint is the digest of.
+    static func document(of job: Job) throws -> String {
+        let p = job.preset
+        var fields: [String: Canonical] = [
+            "fingerprint": .string(version),
+            "segue": .string(SegueVersion.number),
+            "format": .string(job.format.rawValue),
+            "frames": .string(job.frames?.description ?? "all"),
+            "canvas": .object(["width": .number(Double(p.canvas.width)), "height": .number(Double(p.canvas.height)),
+                               "scale": .number(p.canvas.scale), "background": .string(p.canvas.background.description)]),
+            "fps": .number(Double(p.fps)),
+            "hold": .number(p.hold),
+            "fit": .string(p.fit.rawValue),
+            "transition": .transition(p.transition),
+            "motion": .motion(p.motion),
+            "encode": .object(["codec": .string(p.encode.codec.rawValue), "crf": .number(Double(p.encode.crf)),
+                               "speed": .string(p.encode.speed), "threads": .number(Double(p.encode.threads))]),
+            "inputs": .array(try job.inputs.map { .string(try contentDigest(of: $0)) }),
+        ]
+        if let plan = job.plan {
+            fields["plan"] = .object([
+                "holds": .array(plan.holds.map(Canonical.number)),
+                "motions": .array(plan.motions.map(Canonical.motion)),
+                "cuts": .array(plan.cuts.map { $0.settings.map(Canonical.transition) ?? .string("cut") }),
+            ])
         }
-        for (index, clip) in job.clips.sorted(by: { $0.key < $1.key }) {
-            document += "clip \(index + 1) \(String(reflecting: clip.settings))\n"
+        if !job.clips.isEmpty {
+            fields["clips"] = .object(Dictionary(uniqueKeysWithValues: job.clips.map { index, clip in
+                let s = clip.settings
+                var part: [String: Canonical] = ["start": .number(s.start), "audio": .string(s.audio ? "true" : "false"), "volume": .number(s.volume)]
+                if let duration = s.duration { part["duration"] = .number(duration) }
+                return (String(index + 1), Canonical.object(part))
+            }))
         }
-        // The music counts by content too, where it is heard (an MP4).
-        if job.format == .mp4, let music = job.preset.audio.file {
-            document += "audio \(try contentDigest(of: music))\n"
+        // The soundtrack counts where it is heard (an MP4), its music by content.
+        if job.format == .mp4 {
+            let a = p.audio
+            var audio: [String: Canonical] = ["start": .number(a.start), "volume": .number(a.volume), "fadeIn": .number(a.fadeIn),
+                                              "fadeOut": .number(a.fadeOut), "loop": .string(a.loop ? "true" : "false")]
+            switch a.source {
+            case nil: audio["source"] = .string("none")
+            case .silence: audio["source"] = .string("silence")
+            case let .file(path): audio["source"] = .string(try contentDigest(of: path))
+            }
+            fields["audio"] = .object(audio)
         }
-        return "sha256:" + hex(sha256(Array(document.utf8)))
+        return Canonical.object(fields).text
     }
 
     /// The SHA-256 of a file's bytes, as `sha256:HEX`.
@@ -81,4 +123,60 @@ func sha256(_ bytes: [UInt8]) -> [UInt8] {
     var digest = [UInt8](repeating: 0, count: 32)
     segue_sha256_end(context, &digest)
     return digest
+}
+
+/// A value of the fingerprint's canonical JSON: objects are written with their keys sorted
+/// (by their UTF-8 bytes) and no white space, numbers as strings (`Double`'s shortest
+/// round-trip form), so the text depends on nothing but the values.
+enum Canonical {
+    case string(String)
+    case number(Double)
+    case array([Canonical])
+    case object([String: Canonical])
+
+    static func transition(_ t: Preset.TransitionSettings) -> Canonical {
+        .object(["kind": .string(t.kind), "duration": .number(t.duration), "curve": .string(t.curve.description),
+                 "parameters": .object(Dictionary(uniqueKeysWithValues: t.values.pairs.map { ($0.key, parameter($0.value)) }))])
+    }
+
+    static func motion(_ m: Motion) -> Canonical {
+        .object(["kind": .string(m.kind.rawValue), "amount": .number(m.amount), "curve": .string(m.curve.description),
+                 "center": .array([.number(m.center.x), .number(m.center.y)])])
+    }
+
+    static func parameter(_ value: ParameterValue) -> Canonical {
+        switch value {
+        case let .number(v): return .number(v)
+        case let .integer(v): return .number(Double(v))
+        case let .flag(v): return .string(v ? "true" : "false")
+        case let .text(v): return .string(v)
+        case let .color(v): return .string(v.description)
+        case let .numbers(v): return .array(v.map(Canonical.number))
+        }
+    }
+
+    var text: String {
+        switch self {
+        case let .string(s): return Canonical.quoted(s)
+        case let .number(v): return Canonical.quoted(v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)")
+        case let .array(items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+        case let .object(fields):
+            return "{" + fields.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+                .map { Canonical.quoted($0) + ":" + fields[$0]!.text }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped.
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\u{0}"..."\u{1F}": out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
 }

@@ -97,7 +97,7 @@ extension Parameter where Value == Point {
 /// The values of a transition's parameters, by key; a key not set takes its parameter's
 /// default. Kept sorted by key, so equal values compare, hash and print the same.
 public struct ParameterValues: Hashable, Sendable, CustomStringConvertible {
-    private var pairs: [(key: String, value: ParameterValue)] = []
+    private(set) var pairs: [(key: String, value: ParameterValue)] = []
 
     public init() {}
 
