@@ -6,6 +6,34 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 
 func example(_ name: String) -> String { root.appendingPathComponent("Examples/\(name)").path }
 
+/// The presets Segue ships: the names of `Presets/*.yaml`, sorted, so a new preset needs no test edits.
+let shippedPresets: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Presets").path)) ?? [])
+    .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+
+/// What this machine lets the tests do as root, asked once: the tests that need it are
+/// skipped, with the reason, where it cannot.
+enum Privileges {
+    /// Whether a tmpfs can be mounted (root, outside a container that forbids mounts).
+    static let canMountTmpfs: Bool = {
+        let point = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: point) }
+        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", point.path]))?.status == 0 else { return false }
+        _ = try? tool("umount", [point.path])
+        return true
+    }()
+
+    /// The cgroup base folder, quota file and one-CPU quota where a cgroup can be made here; nil where it cannot.
+    static let cgroup: (base: String, quotaFile: String, quota: String)? = {
+        let v1 = "/sys/fs/cgroup/cpu", v2 = "/sys/fs/cgroup"
+        let found = FileManager.default.fileExists(atPath: v2 + "/cgroup.controllers")
+            ? (base: v2, quotaFile: "cpu.max", quota: "100000 100000") : (base: v1, quotaFile: "cpu.cfs_quota_us", quota: "100000")
+        let probe = found.base + "/segue-probe-\(UUID().uuidString.prefix(8))"
+        guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: false)) != nil else { return nil }
+        defer { _ = rmdir(probe) }
+        return (try? found.quota.write(toFile: probe + "/" + found.quotaFile, atomically: false, encoding: .utf8)) != nil ? found : nil
+    }()
+}
+
 func temporaryFolder() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-\(UUID().uuidString)")
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -272,7 +300,7 @@ struct RenderCLITests {
             (["render", "--size", "91x160", example("a.jpg"), "-o", out], "canvas.size 91x160: MP4 video (yuv420p) needs an even width and height"),
             (["render", "--set", "transition.durration=1", example("a.jpg"), "-o", out], "unknown key 'transition.durration'. Did you mean 'duration'?"),
             (["render", "--set", "transition.kind=cubee", example("a.jpg"), "-o", out], "'transition.kind' is 'cubee' (expected one of: stories-cube"),
-            (["render", "--preset", "nope", example("a.jpg"), "-o", out], "no preset named 'nope' (shipped presets: crossfade, cube-fold, flip, instagram-zoom, iris, slide, stories-cube, telegram-cube"),
+            (["render", "--preset", "nope", example("a.jpg"), "-o", out], "no preset named 'nope' (shipped presets: " + shippedPresets.joined(separator: ", ")),
             (["render", "--size", "big", example("a.jpg"), "-o", out], "The value 'big' is invalid for '--size <WxH>': expected WIDTHxHEIGHT"),
             (["render", example("a.jpg"), "-o", folder.appendingPathComponent("x.avi").path], "cannot tell the format of"),
             (["render", "--frames", "0,500", example("a.jpg"), "-o", "-"], "frame 500 is past the last frame (59)"),

@@ -231,7 +231,7 @@ struct PipelineCLITests {
     func presets() throws {
         let list = try segue("presets")
         #expect(list.status == 0)
-        for name in ["crossfade", "cube-fold", "instagram-zoom", "slide", "stories-cube", "telegram-cube"] {
+        for name in shippedPresets {
             #expect(list.stdout.split(separator: "\n").contains { $0.hasPrefix(name + " ") }, "\(name)")
         }
         let folder = temporaryFolder()

@@ -77,7 +77,7 @@ struct PresetTests {
 
     @Test("a missing transition kind is reported")
     func missingKind() {
-        #expect(message("fps: 30").contains("'transition.kind' is missing (expected one of: stories-cube, telegram-cube"))
+        #expect(message("fps: 30").contains("'transition.kind' is missing (expected one of: " + TransitionRegistry.names.joined(separator: ", ") + ")"))
     }
 
     @Test("an unknown preset name lists the built-in ones")
@@ -87,8 +87,9 @@ struct PresetTests {
         do {
             _ = try library.source(for: "stories-cub")
         } catch {
-            #expect("\(error)".contains("no preset named 'stories-cub' (shipped presets: crossfade, cube-fold, flip, instagram-zoom, iris, slide, stories-cube, telegram-cube"))
+            #expect("\(error)".contains("no preset named 'stories-cub' (shipped presets: " + shippedPresets.joined(separator: ", ")))
         }
-        #expect(library.names == ["crossfade", "cube-fold", "flip", "instagram-zoom", "iris", "slide", "stories-cube", "telegram-cube"])
+        // The presets built in are those of Presets/, each once.
+        #expect(library.names == shippedPresets && shippedPresets.count >= 8)
     }
 }

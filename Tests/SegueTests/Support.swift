@@ -8,6 +8,10 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 /// A bundled example input.
 func example(_ name: String) -> String { repositoryRoot.appendingPathComponent("Examples/\(name)").path }
 
+/// The presets Segue ships: the names of `Presets/*.yaml`, sorted.
+let shippedPresets: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Presets").path)) ?? [])
+    .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+
 /// A fresh empty folder for one test.
 func temporaryFolder() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-tests-\(UUID().uuidString)")
