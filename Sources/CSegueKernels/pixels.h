@@ -1,0 +1,135 @@
+/*
+ * What the kernels' files share: the vector-width machinery (AT_EACH_WIDTH compiles a loop
+ * written once in plain C for each width; PIXEL_ARITHMETIC instantiates the per-pixel
+ * arithmetic with AVX2 and AVX-512 intrinsics) and the scalar pixel arithmetic that every
+ * path reproduces exactly. Private to CSegueKernels.
+ */
+#ifndef SEGUE_KERNELS_PIXELS_H
+#define SEGUE_KERNELS_PIXELS_H
+
+#include "segue_kernels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Positions are computed exactly as Swift computes them: no fused multiply-adds. */
+#pragma STDC FP_CONTRACT OFF
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define X86_SIMD 1
+#define AVX2 __attribute__((target("avx2")))
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2")))
+#endif
+
+/* The widest vector instructions to use: 1 none, 2 AVX2, 3 AVX-512 (BW, DQ and VL). */
+int segue_simd_level(void);
+
+/* A loop written once in plain C (`static inline`, its arguments in one struct) compiled for
+ * each vector width the compiler may use: NAME_run calls the widest the CPU has. Integer or
+ * unfused float arithmetic, so every width gives the same bytes. */
+#ifdef X86_SIMD
+#define AT_EACH_WIDTH(NAME, ARGS)                                                  \
+    static void NAME##_scalar(const ARGS *a) { NAME(a); }                          \
+    AVX2 static void NAME##_avx2(const ARGS *a) { NAME(a); }                       \
+    AVX512 static void NAME##_avx512(const ARGS *a) { NAME(a); }                   \
+    static void NAME##_run(const ARGS *a) {                                        \
+        int level = segue_simd_level();                                                  \
+        if (level >= 3) NAME##_avx512(a);                                          \
+        else if (level >= 2) NAME##_avx2(a);                                       \
+        else NAME##_scalar(a);                                                     \
+    }
+#else
+#define AT_EACH_WIDTH(NAME, ARGS) \
+    static void NAME##_run(const ARGS *a) { NAME(a); }
+#endif
+#define INLINE static inline __attribute__((always_inline))
+
+/* Four texels mixed by their overlap with the sample's pixel, weights in 256ths summing to 256. */
+static inline uint32_t bilinear(uint32_t p00, uint32_t p01, uint32_t p10, uint32_t p11, uint32_t fx, uint32_t fy) {
+    uint32_t w11 = (fx * fy + 128) >> 8;
+    uint32_t w01 = fx - w11, w10 = fy - w11, w00 = 256 - fx - fy + w11;
+    const uint32_t m = 0x00FF00FF;
+    uint32_t rb = ((p00 & m) * w00 + (p01 & m) * w01 + (p10 & m) * w10 + (p11 & m) * w11 + 0x00800080) >> 8;
+    uint32_t ag = ((p00 >> 8) & m) * w00 + ((p01 >> 8) & m) * w01 + ((p10 >> 8) & m) * w10 + ((p11 >> 8) & m) * w11 + 0x00800080;
+    return (rb & m) | (ag & 0xFF00FF00);
+}
+
+/* (p * (256 - f) + q * f) / 256 per channel, rounded. */
+static inline uint32_t lerp(uint32_t p, uint32_t q, uint32_t f) {
+    uint32_t g = 256 - f;
+    uint32_t rb = (((p & 0x00FF00FF) * g + (q & 0x00FF00FF) * f + 0x00800080) >> 8) & 0x00FF00FF;
+    uint32_t ag = (((p >> 8) & 0x00FF00FF) * g + ((q >> 8) & 0x00FF00FF) * f + 0x00800080) & 0xFF00FF00;
+    return rb | ag;
+}
+
+/* p scaled by k / 256 per channel, rounded (a premultiplied pixel at opacity k / 256). */
+static inline uint32_t scale(uint32_t p, uint32_t k) {
+    uint32_t rb = (((p & 0x00FF00FF) * k + 0x00800080) >> 8) & 0x00FF00FF;
+    uint32_t ag = (((p >> 8) & 0x00FF00FF) * k + 0x00800080) & 0xFF00FF00;
+    return rb | ag;
+}
+
+/* Source-over of premultiplied pixels: src + dst (255 - alpha) / 255, rounded. */
+static inline uint32_t blend(uint32_t src, uint32_t dst) {
+    uint32_t a = src >> 24;
+    if (a == 255) return src;
+    if (a == 0) return dst;
+    uint32_t inv = 255 - a;
+    uint32_t rb = (dst & 0x00FF00FF) * inv + 0x00800080;
+    rb = ((rb + ((rb >> 8) & 0x00FF00FF)) >> 8) & 0x00FF00FF;
+    uint32_t ag = ((dst >> 8) & 0x00FF00FF) * inv + 0x00800080;
+    ag = (ag + ((ag >> 8) & 0x00FF00FF)) & 0xFF00FF00;
+    return src + (rb | ag);
+}
+
+static inline void fade_scalar(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
+    for (int i = 0; i < count; i++) {
+        uint32_t p = src[i];
+        if (p >> 24 == 255) row[i] = lerp(row[i], p, k);
+        else if (p != 0) row[i] = blend(scale(p, k), row[i]);
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/* The per-pixel arithmetic at a vector width: W is the intrinsics' prefix (mm256, mm512), N
+   the register's bits, T its type. Each 32-bit lane holds a pixel, its channels worked on in
+   pairs in 16-bit halves (R with B, G with A). */
+#define PIXEL_ARITHMETIC(W, N, T, ATTR, MIX, BILERP)                                                       \
+    /* Pixels q mixed with p as q (256 - k) + p k per channel, rounded (`lerp`), k in each                 \
+       16-bit lane. */                                                                                     \
+    ATTR static inline T MIX(T q, T p, T kk) {                                                             \
+        const T m = _##W##_set1_epi32(0x00FF00FF), half = _##W##_set1_epi16(0x80);                         \
+        const T agmask = _##W##_set1_epi32((int)0xFF00FF00), gg = _##W##_sub_epi16(_##W##_set1_epi16(256), kk); \
+        T rb = _##W##_srli_epi16(_##W##_add_epi16(_##W##_add_epi16(                                         \
+            _##W##_mullo_epi16(_##W##_and_si##N(q, m), gg), _##W##_mullo_epi16(_##W##_and_si##N(p, m), kk)), half), 8); \
+        T ag = _##W##_and_si##N(_##W##_add_epi16(_##W##_add_epi16(                                          \
+            _##W##_mullo_epi16(_##W##_srli_epi16(q, 8), gg), _##W##_mullo_epi16(_##W##_srli_epi16(p, 8), kk)), half), agmask); \
+        return _##W##_or_si##N(rb, ag);                                                                    \
+    }                                                                                                      \
+    /* `bilinear` lane by lane: texels p00 p01 (a row) over p10 p11, at fractions fx, fy in the low 8      \
+       bits of each lane. Weights sum to 256, so a channel's sum of four products stays below 65536       \
+       and 16-bit multiplies give the same bytes as 32-bit ones. */                                        \
+    ATTR static inline T BILERP(T p00, T p01, T p10, T p11, T fx, T fy) {                                  \
+        const T m = _##W##_set1_epi32(0x00FF00FF), half = _##W##_set1_epi16(0x80);                         \
+        const T c255 = _##W##_set1_epi32(255), c256 = _##W##_set1_epi16(256), agmask = _##W##_set1_epi32((int)0xFF00FF00); \
+        T ax = _##W##_and_si##N(fx, c255), ay = _##W##_and_si##N(fy, c255);                                \
+        ax = _##W##_or_si##N(ax, _##W##_slli_epi32(ax, 16));                                               \
+        ay = _##W##_or_si##N(ay, _##W##_slli_epi32(ay, 16));                                               \
+        T w11 = _##W##_srli_epi16(_##W##_add_epi16(_##W##_mullo_epi16(ax, ay), _##W##_set1_epi16(128)), 8); \
+        T w01 = _##W##_sub_epi16(ax, w11), w10 = _##W##_sub_epi16(ay, w11);                                \
+        T w00 = _##W##_add_epi16(_##W##_sub_epi16(_##W##_sub_epi16(c256, ax), ay), w11);                    \
+        T rb = _##W##_srli_epi16(_##W##_add_epi16(_##W##_add_epi16(                                        \
+            _##W##_add_epi16(_##W##_mullo_epi16(_##W##_and_si##N(p00, m), w00), _##W##_mullo_epi16(_##W##_and_si##N(p01, m), w01)), \
+            _##W##_add_epi16(_##W##_mullo_epi16(_##W##_and_si##N(p10, m), w10), _##W##_mullo_epi16(_##W##_and_si##N(p11, m), w11))), half), 8); \
+        T ag = _##W##_and_si##N(_##W##_add_epi16(_##W##_add_epi16(                                         \
+            _##W##_add_epi16(_##W##_mullo_epi16(_##W##_srli_epi16(p00, 8), w00), _##W##_mullo_epi16(_##W##_srli_epi16(p01, 8), w01)), \
+            _##W##_add_epi16(_##W##_mullo_epi16(_##W##_srli_epi16(p10, 8), w10), _##W##_mullo_epi16(_##W##_srli_epi16(p11, 8), w11))), half), agmask); \
+        return _##W##_or_si##N(rb, ag);                                                                    \
+    }
+
+PIXEL_ARITHMETIC(mm256, 256, __m256i, AVX2, mix8, bilerp8)
+PIXEL_ARITHMETIC(mm512, 512, __m512i, AVX512, mix16, bilerp16)
+#endif
+
+#endif

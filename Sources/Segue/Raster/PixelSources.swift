@@ -1,0 +1,204 @@
+import CSegueKernels
+
+/// Where a span of canvas pixels reads its color from. Each kind of paint is its own type,
+/// so the span loops are specialised for it: the choice is made once per quad, not per pixel.
+protocol PixelSource {
+    /// The premultiplied color at the center of canvas pixel (x, y).
+    func color(x: Int, y: Int) -> UInt32
+    /// Draws pixels x0..<x1 of row y, all fully inside the quad, source-over, scaled by k / 256.
+    func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, k: UInt32)
+}
+
+extension PixelSource {
+    @inline(__always)
+    func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, k: UInt32) {
+        if k == 256 {
+            for x in x0..<x1 { row[x] = blendPixel(color(x: x, y: y), over: row[x]) }
+        } else {
+            for x in x0..<x1 { row[x] = blendPixel(scalePixel(color(x: x, y: y), k), over: row[x]) }
+        }
+    }
+}
+
+/// One color everywhere.
+struct SolidSource: PixelSource {
+    let pixel: UInt32
+    @inline(__always) func color(x: Int, y: Int) -> UInt32 { pixel }
+
+    @inline(__always)
+    func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, k: UInt32) {
+        guard x0 < x1 else { return }
+        let p = k == 256 ? pixel : scalePixel(pixel, k)
+        if p >> 24 == 255 {
+            segue_fill(row + x0, x1 - x0, p)
+        } else {
+            segue_blend_color_row(row + x0, Int32(x1 - x0), p)
+        }
+    }
+}
+
+/// An image placed at a whole-pixel offset without scaling: a straight copy of texels.
+struct CopySource: PixelSource {
+    let texels: UnsafePointer<UInt32>
+    let stride: Int, dx: Int, dy: Int
+    let x0: Int, y0: Int, x1: Int, y1: Int
+    let opaque: Bool
+
+    @inline(__always) func color(x: Int, y: Int) -> UInt32 {
+        let sx = min(max(x + dx, x0), x1 - 1), sy = min(max(y + dy, y0), y1 - 1)
+        return texels[sy * stride + sx]
+    }
+
+    @inline(__always)
+    func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0 a: Int, x1 b: Int, k: UInt32) {
+        // The part of the span that reads inside the image's box goes row to row; the ends
+        // clamp to its edge, as `color` does.
+        let sy = min(max(y + dy, y0), y1 - 1)
+        let source = texels + sy * stride
+        let inA = min(max(a, x0 - dx), b), inB = max(min(b, x1 - dx), inA)
+        if opaque && k == 256 {
+            for x in a..<inA { row[x] = source[x0] }
+            (row + inA).update(from: source + inA + dx, count: inB - inA)
+            for x in inB..<b { row[x] = source[x1 - 1] }
+        } else if opaque {
+            // An opaque image partly through: a straight mix with what is beneath.
+            for x in a..<inA { row[x] = lerpPixel(row[x], source[x0], k) }
+            segue_mix_row(row + inA, source + inA + dx, Int32(inB - inA), k)
+            for x in inB..<b { row[x] = lerpPixel(row[x], source[x1 - 1], k) }
+        } else {
+            for x in a..<b {
+                let p = source[min(max(x + dx, x0), x1 - 1)]
+                row[x] = blendPixel(k == 256 ? p : scalePixel(p, k), over: row[x])
+            }
+        }
+    }
+}
+
+/// An image under any projective map, sampled bilinearly at the inverse-mapped point.
+/// The division by w is what makes the sampling perspective-correct.
+struct WarpSource: PixelSource {
+    let texels: UnsafePointer<UInt32>
+    let stride: Int
+    let map: Homography
+    /// The texel box, in 1/256 texel (texel centers at whole numbers), that sampling stays inside.
+    let lowX: Int, highX: Int, lowY: Int, highY: Int
+    let opaque: Bool
+
+    /// Pixels between exact perspective divisions in a span; in between, the texel position
+    /// moves linearly, which is off by a small fraction of a texel over so few pixels (up to
+    /// about a tenth at a cube face's steepest angle).
+    static let segment = 16
+
+    /// The bilinear sample at (u, v), in 1/65536 texel with texel centers at whole numbers,
+    /// rounded to 1/256 texel and clamped to the box.
+    @inline(__always) func sample(_ u: Int, _ v: Int) -> UInt32 {
+        let fx = min(max((u &+ 128) >> 8, lowX), highX)
+        let fy = min(max((v &+ 128) >> 8, lowY), highY)
+        let ix = fx >> 8, iy = fy >> 8
+        let row0 = texels + iy &* stride
+        let row1 = fy < highY ? row0 + stride : row0
+        let ix1 = fx < highX ? ix &+ 1 : ix
+        return WarpSource.bilinear(row0[ix], row0[ix1], row1[ix], row1[ix1], fx & 255, fy & 255)
+    }
+
+    /// Four texels mixed by their overlap with the sample's pixel: weights in 256ths that sum
+    /// to exactly 256, so the lanes of a packed pixel cannot overflow.
+    @inline(__always)
+    static func bilinear(_ p00: UInt32, _ p01: UInt32, _ p10: UInt32, _ p11: UInt32, _ fx: Int, _ fy: Int) -> UInt32 {
+        let w11 = UInt32(truncatingIfNeeded: (fx &* fy &+ 128) >> 8)
+        let w01 = UInt32(truncatingIfNeeded: fx) &- w11, w10 = UInt32(truncatingIfNeeded: fy) &- w11
+        let w00 = 256 &- UInt32(truncatingIfNeeded: fx) &- UInt32(truncatingIfNeeded: fy) &+ w11
+        let m: UInt32 = 0x00FF00FF
+        let rb = ((p00 & m) &* w00 &+ (p01 & m) &* w01 &+ (p10 & m) &* w10 &+ (p11 & m) &* w11 &+ 0x00800080) >> 8
+        let ag = ((p00 >> 8) & m) &* w00 &+ ((p01 >> 8) & m) &* w01 &+ ((p10 >> 8) & m) &* w10 &+ ((p11 >> 8) & m) &* w11 &+ 0x00800080
+        return (rb & m) | (ag & 0xFF00FF00)
+    }
+
+    /// The texel position of pixel (x, y)'s center, in 1/65536 texel, texel centers at whole numbers.
+    @inline(__always) func position(x: Int, y: Int) -> (Int, Int) { position(px: Double(x) + 0.5, py: Double(y) + 0.5) }
+
+    /// The texel position of canvas point (px, py), in 1/65536 texel.
+    @inline(__always) func position(px: Double, py: Double) -> (Int, Int) {
+        let w = px * map.m13 + py * map.m23 + map.m33
+        let r = 1 / max(w, 1e-12)
+        @inline(__always) func fixed(_ s: Double) -> Int { Int(min(max((s - 0.5) * 65536, -1e15), 1e15)) }
+        return (fixed((px * map.m11 + py * map.m21 + map.m31) * r), fixed((px * map.m12 + py * map.m22 + map.m32) * r))
+    }
+
+    @inline(__always) func color(x: Int, y: Int) -> UInt32 {
+        let (u, v) = position(x: x, y: y)
+        return sample(u, v)
+    }
+
+    @inline(__always)
+    func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1 end: Int, k: UInt32) {
+        guard x0 < end else { return }
+        if opaque {
+            // The common case, in C (vectorized where the CPU allows), with the same arithmetic.
+            var m = SegueWarpMap(m11: map.m11, m12: map.m12, m13: map.m13, m21: map.m21, m22: map.m22,
+                                 m23: map.m23, m31: map.m31, m32: map.m32, m33: map.m33)
+            segue_warp_row(row, Int32(x0), Int32(end), Int32(y), &m, Int32(WarpSource.segment),
+                           texels, stride, Int64(lowX), Int64(highX), Int64(lowY), Int64(highY), k)
+            return
+        }
+        var x = x0
+        while x < end {
+            // A picture with transparent pixels: blended over what is beneath.
+            var (u, v) = position(x: x, y: y)
+            let next = min(x + WarpSource.segment, end)
+            let (u1, v1) = position(x: next, y: y)
+            let n = next - x
+            let du = (u1 - u) / n, dv = (v1 - v) / n
+            for i in x..<next {
+                let p = sample(u, v)
+                row[i] = blendPixel(k == 256 ? p : scalePixel(p, k), over: row[i])
+                u &+= du; v &+= dv
+            }
+            x = next
+        }
+    }
+}
+
+/// Another source seen through masks: its color scaled by the part of the pixel the masks let through.
+struct MaskedSource<Inner: PixelSource>: PixelSource {
+    let inner: Inner
+    let clips: [Clip]
+    @inline(__always) func color(x: Int, y: Int) -> UInt32 {
+        var coverage = 1.0
+        for clip in clips { coverage *= clip.coverage(x: x, y: y) }
+        if coverage >= 1 { return inner.color(x: x, y: y) }
+        let k = UInt32((coverage * 256).rounded())
+        return k == 0 ? 0 : scalePixel(inner.color(x: x, y: y), k)
+    }
+
+    /// The columns of the row every mask covers wholly go through the inner source's own span
+    /// loop, those some mask hides wholly are left as they are (masked, they would blend a
+    /// transparent pixel); only those near an outline are masked pixel by pixel.
+    @inline(__always)
+    func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, k: UInt32) {
+        var first = x0, end = x1, lo = x0, hi = x1
+        for clip in clips {
+            guard let columns = clip.columns(row: y) else { return masked(row, y: y, x0: x0, x1: x1, k: k) }
+            first = max(first, columns.touched.lowerBound)
+            end = min(end, columns.touched.upperBound)
+            lo = max(lo, columns.inside.lowerBound)
+            hi = min(hi, columns.inside.upperBound)
+        }
+        guard first < end else { return }
+        lo = min(max(lo, first), end)
+        hi = max(min(hi, end), lo)
+        masked(row, y: y, x0: first, x1: lo, k: k)
+        inner.fill(row, y: y, x0: lo, x1: hi, k: k)
+        masked(row, y: y, x0: hi, x1: end, k: k)
+    }
+
+    @inline(__always)
+    private func masked(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, k: UInt32) {
+        guard x0 < x1 else { return }
+        if k == 256 {
+            for x in x0..<x1 { row[x] = blendPixel(color(x: x, y: y), over: row[x]) }
+        } else {
+            for x in x0..<x1 { row[x] = blendPixel(scalePixel(color(x: x, y: y), k), over: row[x]) }
+        }
+    }
+}
