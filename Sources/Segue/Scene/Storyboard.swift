@@ -30,6 +30,9 @@ public final class Storyboard: Sendable {
     private let stop = Cancellation()
     /// The clip slides' feeds, by slide, and the first and last frame each is drawn on.
     private let feeds: [Int: (feed: ClipFeed, frames: ClosedRange<Int>)]
+    /// The last clip time each clip slide shows: just before the end of its trimmed part, so
+    /// a slide on screen longer than its part holds the part's last frame.
+    private let clipEnds: [Int: Double]
     /// Which screens to have ready: the screen of the frame planned last and how far ahead
     /// to prepare (two screens), moved on by `willPlan`; the worker waits on `wake` for more.
     private let schedule = Locked((current: -1, wanted: 0))
@@ -128,6 +131,7 @@ public final class Storyboard: Sendable {
                 }
             }
         }
+        clipEnds = clips.compactMapValues { $0.length.map { max(0, $0 - Storyboard.beforeTheEnd) } }
         feeds = Dictionary(uniqueKeysWithValues: drawn.map { slide, frames in
             (slide, (ClipFeed(clip: clips[slide]!, limits: limits, threads: threads), frames))
         })
@@ -161,6 +165,11 @@ public final class Storyboard: Sendable {
         wake.signal()
         for entry in feeds.values { entry.feed.stop() }
     }
+
+    /// How far before the end of a clip's part its last frame is taken: a frame stamped at
+    /// the very end is the first one after the part. More than the microsecond within which
+    /// `segue_clip_advance` counts a frame as due, far less than any frame's duration.
+    static let beforeTheEnd = 1e-4
 
     /// Screens prepared ahead of the one being composed. Two: a decode and a resample take a
     /// few tenths of a second, a short hold and its transition about as long to encode.
@@ -224,7 +233,7 @@ public final class Storyboard: Sendable {
     func page(_ index: Int, at time: Double) -> Layer {
         var page = pages[index]
         let span = timeline.timeOnScreen(index)
-        if pictures.isClip(index) { page.contents?.time = max(0, time - span.lowerBound) }
+        if pictures.isClip(index) { page.contents?.time = min(max(0, time - span.lowerBound), clipEnds[index] ?? .infinity) }
         guard let plan, !plan.motions[index].isStill else { return page }
         let t = span.upperBound > span.lowerBound ? (time - span.lowerBound) / (span.upperBound - span.lowerBound) : 0
         return page.moving(plan.motions[index], at: t)
