@@ -94,9 +94,11 @@ struct Batch: ParsableCommand {
                 return row
             }
             if !options.quiet { print(Batch.table(rows), terminator: "") }
-            if !prepared.problems.isEmpty { throw BatchFailed(code: 2) }
+            if !prepared.problems.isEmpty || !loaded.problems.isEmpty { throw BatchFailed(code: 2) }
             return
         }
+        // A manifest with a wrong job runs nothing, on every shard.
+        guard loaded.problems.isEmpty else { throw ManifestError(path: manifest, problems: loaded.problems) }
         guard prepared.problems.isEmpty else {
             throw ManifestError(path: manifest, problems: prepared.problems.flatMap(\.problems))
         }

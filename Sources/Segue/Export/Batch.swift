@@ -18,6 +18,9 @@ public struct Manifest: Sendable {
         public var origin: ConfigOrigin
         /// The job's slides, when it gives `slides:` (a story) instead of `inputs:`.
         public var slides: [StorySlide]?
+        /// What is wrong with the job as written (with the manifest's lines); a job with
+        /// problems is listed, never run.
+        public var problems: [String] = []
     }
 
     public var path: String
@@ -26,8 +29,9 @@ public struct Manifest: Sendable {
     /// The largest manifest read, in bytes.
     public static let maxFileSize = 16 << 20
 
-    /// Reads a manifest. Every job is read even when an earlier one is wrong, and all the
-    /// problems found are thrown together (`ManifestError`).
+    /// Reads a manifest. Every job is read even when an earlier one is wrong; each entry
+    /// carries the problems found in it (`problems`, all of them), so that a dry run can list
+    /// every job. Only a manifest that is no list of jobs at all is thrown.
     public static func load(_ path: String) throws -> Manifest {
         guard FileManager.default.fileExists(atPath: path) else { throw PresetError.unreadable(path, reason: "no such file") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
@@ -51,13 +55,15 @@ public struct Manifest: Sendable {
             throw PresetError.wrongType(key: "jobs", origin: jobsNode.origin, found: ConfigReader.kind(of: jobsNode), expected: "a list of one or more jobs")
         }
         var entries: [Entry] = []
-        var problems: [String] = []
         for (i, item) in items.enumerated() {
             var found: [String] = []
             func attempt<T>(_ read: () throws -> T) -> T? {
-                do { return try read() } catch { found.append("\(error)"); return nil }
+                do { return try read() } catch let error as PresetError { found += error.all.map(\.description); return nil } catch { found.append("\(error)"); return nil }
             }
-            guard var r = attempt({ try ConfigReader(item, path: "jobs[\(i + 1)]") }) else { problems += found; continue }
+            guard var r = attempt({ try ConfigReader(item, path: "jobs[\(i + 1)]") }) else {
+                entries.append(Entry(number: i + 1, name: "job \(i + 1)", preset: "", settings: [], inputs: [], output: "", origin: item.origin, problems: found))
+                continue
+            }
             let name = attempt { try r.text("name", default: "", "A name for the job in the summary; default: the output's file name.") }
             let preset = attempt { try r.text("preset", default: "stories-cube", "A preset's name or a preset file (relative to the manifest).") }
             var settings = attempt { try r.settings("set", "Preset keys for this job, dotted or nested, as --set takes them.") } ?? []
@@ -87,11 +93,13 @@ public struct Manifest: Sendable {
                 }
             }
             _ = attempt { try r.finish() }
-            if case .some(nil) = inputs {
-                found.append("\(PresetError.missingKey(key: "jobs[\(i + 1)].inputs", origin: item.origin, expected: "a list of one or more image paths"))")
+            if case .some(nil) = inputs, slidesNode == nil {
+                found.append("\(PresetError.missingKey(key: "jobs[\(i + 1)].inputs", origin: item.origin, expected: "a list of one or more image paths, or slides"))")
             }
             guard found.isEmpty, let name, let preset, let inputs = inputs ?? nil, let output else {
-                problems += found
+                let shown = (name ?? "").isEmpty ? (output.map { ($0 as NSString).lastPathComponent } ?? "job \(i + 1)") : name!
+                entries.append(Entry(number: i + 1, name: shown, preset: preset ?? "", settings: [], inputs: [],
+                                     output: output.map(resolve) ?? "", origin: item.origin, problems: found))
                 continue
             }
             entries.append(Entry(number: i + 1, name: name.isEmpty ? (output as NSString).lastPathComponent : name,
@@ -101,23 +109,25 @@ public struct Manifest: Sendable {
         }
         // Outputs must differ, and no job may write over another's input.
         var writers: [String: Int] = [:]
-        for entry in entries {
+        for (k, entry) in entries.enumerated() where !entry.output.isEmpty {
             let canonical = Job.canonical(entry.output)
             if let first = writers[canonical] {
-                problems.append("\(entry.origin): job \(entry.number) writes '\(entry.output)', as job \(first) does (expected a different output for every job)")
+                entries[k].problems.append("\(entry.origin): job \(entry.number) writes '\(entry.output)', as job \(first) does (expected a different output for every job)")
             }
             writers[canonical] = writers[canonical] ?? entry.number
         }
-        for entry in entries {
+        for (k, entry) in entries.enumerated() {
             for input in entry.inputs {
                 if let writer = writers[Job.canonical(input)], writer != entry.number {
-                    problems.append("\(entry.origin): job \(entry.number) reads '\(input)', which job \(writer) writes (expected inputs no job writes)")
+                    entries[k].problems.append("\(entry.origin): job \(entry.number) reads '\(input)', which job \(writer) writes (expected inputs no job writes)")
                 }
             }
         }
-        guard problems.isEmpty else { throw ManifestError(path: path, problems: problems) }
         return Manifest(path: path, entries: entries)
     }
+
+    /// Every problem of every job, in the manifest's order.
+    public var problems: [String] { entries.flatMap(\.problems) }
 
     /// A path with its "." and "name/.." steps removed.
     static func normalized(_ path: String) -> String {
@@ -331,6 +341,10 @@ public enum BatchRunner {
         var jobs: [BatchJob] = []
         var problems: [(entry: Manifest.Entry, problems: [String])] = []
         for entry in entries {
+            guard entry.problems.isEmpty else {
+                problems.append((entry, entry.problems))
+                continue
+            }
             do {
                 let preset = try Preset.load(entry.preset, overrides: settings.overrides, settings: entry.settings, library: settings.library)
                 var job = try entry.slides.map {

@@ -11,6 +11,14 @@ public enum PresetError: Error, Equatable, CustomStringConvertible {
     case badOverride(String)
     case presetNotFound(String, searched: [String], available: [String])
     case unreadable(String, reason: String)
+    /// Several problems found together (a job's, a slide's), one a line.
+    case several([PresetError])
+
+    /// The problems this error holds, each alone.
+    public var all: [PresetError] {
+        if case let .several(errors) = self { return errors.flatMap(\.all) }
+        return [self]
+    }
 
     public var description: String {
         switch self {
@@ -35,6 +43,8 @@ public enum PresetError: Error, Equatable, CustomStringConvertible {
             return "no preset named '\(name)' (shipped presets: \(list); searched: \(searched.joined(separator: ", ")))"
         case let .unreadable(path, reason):
             return "\(path): cannot read it: \(reason)"
+        case let .several(errors):
+            return errors.map(\.description).joined(separator: "\n")
         }
     }
 }

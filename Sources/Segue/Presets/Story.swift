@@ -44,45 +44,66 @@ public struct StorySlide: Sendable {
         guard !items.isEmpty else {
             throw PresetError.invalid(key: key, origin: node.origin, value: "an empty list", expected: "one or more slides")
         }
-        return try items.enumerated().map { index, item in
-            let name = "\(key)[\(index + 1)]"
-            var r = try ConfigReader(item, path: name)
-            let imageNode = r.raw("image", type: "text", "The slide's picture (JPEG, PNG, WebP, HEIC) or clip, relative to the file.")
-            let clipNode = r.raw("clip", type: "text", "The slide's video clip (MP4, MOV, WebM, ...), relative to the file; instead of image.")
-            guard (imageNode == nil) != (clipNode == nil) else {
-                throw PresetError.missingKey(key: r.fullKey(imageNode == nil ? "image" : "clip"), origin: item.origin,
-                                             expected: imageNode == nil ? "an image or a clip (image: photo.jpg or clip: video.mp4)"
-                                                                        : "one of image and clip, not both")
+        // Every slide is read, and every problem of each: they are reported together.
+        var slides: [StorySlide] = []
+        var problems: [PresetError] = []
+        for (index, item) in items.enumerated() {
+            do {
+                slides.append(try slide(item, key: "\(key)[\(index + 1)]", resolve: resolve))
+            } catch let error as PresetError {
+                problems += error.all
             }
-            let fileKey = imageNode == nil ? "clip" : "image"
-            let fileNode = (imageNode ?? clipNode)!
-            let written = try ConfigReader.string(fileNode, key: r.fullKey(fileKey))
-            guard !written.isEmpty else {
-                throw PresetError.invalid(key: r.fullKey(fileKey), origin: fileNode.origin, value: "empty", expected: "the file's path")
+        }
+        if let first = problems.first { throw problems.count == 1 ? first : .several(problems) }
+        return slides
+    }
+
+    /// One slide, all of its problems thrown together.
+    private static func slide(_ item: ConfigNode, key name: String, resolve: (String) -> String) throws -> StorySlide {
+        var problems: [PresetError] = []
+        /// `read`'s value, or nil with its problem noted.
+        func noting<T>(_ read: () throws -> T) throws -> T? {
+            do { return try read() } catch let error as PresetError { problems += error.all; return nil }
+        }
+        var r = try ConfigReader(item, path: name)
+        let imageNode = r.raw("image", type: "text", "The slide's picture (JPEG, PNG, WebP, HEIC) or clip, relative to the file.")
+        let clipNode = r.raw("clip", type: "text", "The slide's video clip (MP4, MOV, WebM, ...), relative to the file; instead of image.")
+        var file: String?
+        let fileKey = imageNode == nil ? "clip" : "image"
+        if (imageNode == nil) == (clipNode == nil) {
+            problems.append(.missingKey(key: r.fullKey(imageNode == nil ? "image" : "clip"), origin: item.origin,
+                                        expected: imageNode == nil ? "an image or a clip (image: photo.jpg or clip: video.mp4)"
+                                                                   : "one of image and clip, not both"))
+        } else if let fileNode = imageNode ?? clipNode, let written = try noting({ try ConfigReader.string(fileNode, key: r.fullKey(fileKey)) }) {
+            if written.isEmpty {
+                problems.append(.invalid(key: r.fullKey(fileKey), origin: fileNode.origin, value: "empty", expected: "the file's path"))
+            } else if !FileManager.default.fileExists(atPath: resolve(written)) {
+                problems.append(.invalid(key: r.fullKey(fileKey), origin: fileNode.origin, value: "'\(resolve(written))'",
+                                         expected: "a file that exists (no such file)"))
+            } else {
+                file = resolve(written)
             }
-            let file = resolve(written)
-            let holdNode = r.raw("hold", type: "number", "Seconds on screen between its transitions; default: the preset's hold (a clip's: its trimmed length less its transitions).")
-            let hold = try holdNode.map { node -> Double in
+        }
+        let holdNode = r.raw("hold", type: "number", "Seconds on screen between its transitions; default: the preset's hold (a clip's: its trimmed length less its transitions).")
+        let hold = try holdNode.flatMap { node in
+            try noting { () -> Double in
                 let value = try ConfigReader.number(node, key: r.fullKey("hold"))
                 guard (0...3600).contains(value) else {
                     throw PresetError.outOfRange(key: r.fullKey("hold"), origin: node.origin, value: format(value), range: "0...3600")
                 }
                 return value
             }
-            let transition = r.raw("transition", type: "text or mapping", "The cut to the next slide: cut, a transition's name, or {kind, duration, curve, ...}.")
-            let motion = r.raw("motion", type: "text or mapping", "Ken Burns motion: in, out, left, right, up, down, none, or {kind, amount, curve, center}.")
-            let clip = try StorySlide.clipSettings(&r, item: item)
-            try r.finish()
-            guard FileManager.default.fileExists(atPath: file) else {
-                throw PresetError.invalid(key: r.fullKey(fileKey), origin: fileNode.origin, value: "'\(file)'",
-                                          expected: "a file that exists (no such file)")
-            }
-            var slide = StorySlide(image: file, hold: hold, transition: transition, motion: motion, clip: clip.settings, origin: item.origin)
-            slide.declaredClip = clipNode != nil
-            slide.clipKeys = clip.given
-            slide.key = name
-            return slide
         }
+        let transition = r.raw("transition", type: "text or mapping", "The cut to the next slide: cut, a transition's name, or {kind, duration, curve, ...}.")
+        let motion = r.raw("motion", type: "text or mapping", "Ken Burns motion: in, out, left, right, up, down, none, or {kind, amount, curve, center}.")
+        let clip = try noting { try StorySlide.clipSettings(&r, item: item) }
+        _ = try noting { try r.finish() }
+        if let first = problems.first { throw problems.count == 1 ? first : .several(problems) }
+        var slide = StorySlide(image: file!, hold: hold, transition: transition, motion: motion, clip: clip?.settings, origin: item.origin)
+        slide.declaredClip = clipNode != nil
+        slide.clipKeys = clip?.given ?? []
+        slide.key = name
+        return slide
     }
 
     /// The clip keys of a slide: the part played (start, and duration or end) and its sound.
@@ -210,10 +231,37 @@ public struct StoryPlan: Sendable, Equatable {
     /// A transition that builds screens of its own cannot be one cut of a story.
     static func checkJoinsTwoPages(_ cut: Preset.TransitionSettings, origin: ConfigOrigin) throws {
         guard !type(of: cut.transition).joinsTwoPages else { return }
-        var joining: [String] = []
-        for candidate in TransitionRegistry.all where candidate.joinsTwoPages { joining.append(candidate.name) }
-        throw PresetError.invalid(key: "transition", origin: origin, value: "'\(cut.kind)'",
-                                  expected: "a transition that joins two slides (\(joining.joined(separator: ", "))); '\(cut.kind)' builds screens of its own and is used as a whole-story preset, with inputs and no transition per slide")
+        throw notACut(cut.kind, origin: origin, why: "'\(cut.kind)' builds screens of its own")
+    }
+
+    /// What a story's cut may name: `cut`, or a transition that joins two slides.
+    static var cutKinds: [String] {
+        // A loop, not filter and map over the metatypes: Swift 6.3's SIL generation crashes on those.
+        var kinds = ["cut"]
+        for kind in TransitionRegistry.all where kind.joinsTwoPages { kinds.append(kind.name) }
+        return kinds
+    }
+
+    /// The error for a cut that names `kind`, which is none of `cutKinds`.
+    static func notACut(_ kind: String, origin: ConfigOrigin, key: String = "transition", why: String) -> PresetError {
+        .invalid(key: key, origin: origin, value: "'\(kind)'",
+                 expected: "a transition that joins two slides (one of: \(cutKinds.joined(separator: ", "))); \(why) and is used as a whole-story preset, with inputs and no transition per slide")
+    }
+
+    /// Refuses a cut whose kind is none of `cutKinds`, saying why: a transition that builds
+    /// screens of its own, a preset's name (a whole-story preset's), or a name unknown.
+    static func checkCutKind(_ node: ConfigNode, origin: ConfigOrigin, key: String) throws {
+        guard case let .scalar(kind, _) = node.value, !cutKinds.contains(kind) else { return }
+        if let type = TransitionRegistry.named(kind) {
+            if !type.joinsTwoPages { throw notACut(kind, origin: origin, key: key, why: "'\(kind)' builds screens of its own") }
+            return
+        }
+        if let preset = try? Preset.load(kind, library: .builtIn), !type(of: preset.transition.transition).joinsTwoPages {
+            throw notACut(kind, origin: origin, key: key, why: "'\(kind)' is the name of a built-in preset whose transition, \(preset.transition.kind), builds screens of its own")
+        }
+        let hint = suggestion(for: kind, among: cutKinds).map { "; did you mean '\($0)'?" } ?? ""
+        throw PresetError.invalid(key: key, origin: origin, value: "'\(kind)'",
+                                  expected: "one of: \(cutKinds.joined(separator: ", "))\(hint)")
     }
 
     static func motion(_ node: ConfigNode, base: Motion) throws -> Motion {
@@ -237,6 +285,15 @@ public struct StoryPlan: Sendable, Equatable {
         var mapping = node
         if case .scalar = node.value { mapping = ConfigNode(.mapping([("kind", node)]), origin: node.origin) }
         if case let .mapping(pairs) = mapping.value, pairs.count == 1, case .scalar("cut", _)? = mapping["kind"]?.value { return .cut }
+        if let kind = mapping["kind"] {
+            var written = "transition.kind"
+            if case .scalar = node.value { written = "transition" }
+            if case .scalar("cut", _) = kind.value {
+                throw PresetError.invalid(key: "transition", origin: node.origin, value: "a cut with other keys",
+                                          expected: "transition: cut alone (a hard cut has no duration, curve or parameters)")
+            }
+            try checkCutKind(kind, origin: kind.origin, key: written)
+        }
         var r = try ConfigReader(mapping, path: "transition")
         let cut = try Preset.TransitionSettings(reading: &r, over: preset)
         try r.finish()
