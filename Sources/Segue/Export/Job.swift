@@ -141,9 +141,16 @@ public struct Job: Sendable {
         for (index, slide) in slides.enumerated() where FileManager.default.fileExists(atPath: slide.image) {
             guard ClipInfo.isClip(slide.image) else {
                 if slide.declaredClip {
-                    _ = try ClipInfo.probe(slide.image, limits: limits)   // says why it is no clip, when it can
+                    // Why it is no clip, where the clip's header can say (no video stream at all).
+                    var why = "this file is a still picture: name it with image:"
+                    do { _ = try ClipInfo.probe(slide.image, limits: limits) } catch let error as ExportError {
+                        switch error {
+                        case let .unsupportedClip(_, reason), let .damagedClip(_, reason), let .clipTooLarge(_, reason): why = reason
+                        default: why = "\(error)"
+                        }
+                    }
                     throw PresetError.invalid(key: slide.key + ".clip", origin: slide.origin, value: "'\(slide.image)'",
-                                              expected: "a video clip (MP4, MOV, WebM, ...); this file is a still picture: name it with image:")
+                                              expected: "a video clip (MP4, MOV, WebM, ...); \(why)")
                 }
                 if let key = slide.clipKeys.first {
                     throw PresetError.invalid(key: "\(slide.key).\(key)", origin: slide.origin, value: "'\(slide.image)'",
