@@ -229,7 +229,7 @@ struct ClipTests {
         let storyWithSound = folder.appendingPathComponent("sound.yaml")
         try "slides:\n  - clip: \(sound)\n".write(to: storyWithSound, atomically: true, encoding: .utf8)
         let cases: [([String], Int32, [String])] = [
-            (["--story", storyWithSound.path], 2, ["\(sound): not a video clip Segue can play: the file holds no video stream"]),
+            (["--story", storyWithSound.path], 2, ["story \(storyWithSound.path), line 2: 'slides[1].clip' is '\(sound)' (expected a video clip (MP4, MOV, WebM, ...); the file holds no video stream)"]),
             ([cut], 1, ["cut.mp4: cannot read the clip: the clip is damaged at", " s"]),
             (["--max-image-pixels", "1000", clip], 2, ["good.mp4: the clip is over the decode limits", "160x120"]),
             // Composing 90 frames of 90x160 is 1.3 M pixel-frames; decoding 90 of 160x120, 1.7 M.

@@ -44,7 +44,7 @@ struct StoryCLITests {
             (story.replacingOccurrences(of: "motion: in", with: "motoin: in"), "story bad.yaml, line 6: unknown key 'slides[1].motoin'. Did you mean 'motion'?"),
             (story.replacingOccurrences(of: "c.webp", with: "gone.webp"), "story bad.yaml, line 11: 'slides[3].image' is 'gone.webp'"),
             (story.replacingOccurrences(of: "hold: 0.5}", with: "hold: -2}"), "story bad.yaml, line 11: 'slides[3].hold' is -2, out of range"),
-            (story.replacingOccurrences(of: "kind: iris, duration: 0.5, center: [0.2, 0.8]", with: "kind: cube-fold"), "line 10: 'transition' is 'cube-fold' (expected a transition that joins two slides"),
+            (story.replacingOccurrences(of: "kind: iris, duration: 0.5, center: [0.2, 0.8]", with: "kind: cube-fold"), "line 10: 'transition.kind' is 'cube-fold' (expected a transition that joins two slides (one of: cut, stories-cube"),
         ]
         for (text, message) in cases {
             try text.write(to: photos.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
