@@ -125,9 +125,8 @@ public struct Job: Sendable {
         self.overwrite = overwrite
         clips = try Job.clips(in: slides, limits: limits)
         if let first = clips.keys.min(), !type(of: preset.transition.transition).joinsTwoPages {
-            var joining: [String] = []
-            for candidate in TransitionRegistry.all where candidate.joinsTwoPages { joining.append(candidate.name) }
-            throw ExportError.clipInWholeStoryTransition(path: clips[first]!.path, transition: preset.transition.kind, joining: joining)
+            throw ExportError.clipInWholeStoryTransition(path: clips[first]!.path, transition: preset.transition.kind,
+                                                         joining: TransitionRegistry.joiningTwoPages)
         }
         if isStory || !preset.motion.isStill || !clips.isEmpty {
             plan = try StoryPlan(slides: slides, preset: preset, clips: clips)

@@ -235,12 +235,7 @@ public struct StoryPlan: Sendable, Equatable {
     }
 
     /// What a story's cut may name: `cut`, or a transition that joins two slides.
-    static var cutKinds: [String] {
-        // A loop, not filter and map over the metatypes: Swift 6.3's SIL generation crashes on those.
-        var kinds = ["cut"]
-        for kind in TransitionRegistry.all where kind.joinsTwoPages { kinds.append(kind.name) }
-        return kinds
-    }
+    static var cutKinds: [String] { ["cut"] + TransitionRegistry.joiningTwoPages }
 
     /// The error for a cut that names `kind`, which is none of `cutKinds`.
     static func notACut(_ kind: String, origin: ConfigOrigin, key: String = "transition", why: String) -> PresetError {
