@@ -184,10 +184,14 @@ final class ClipFeed: Sendable {
         return pictures
     }
 
-    /// No more requests: the decoding thread serves those made, then closes the clip.
+    /// No more requests: the decoding thread serves those made, then closes the clip. Once;
+    /// later calls (each frame shown past the clip's last) do nothing.
     func close() {
-        state.withLock { $0.closed = true }
-        wake.signal()
+        let first = state.withLock { state -> Bool in
+            defer { state.closed = true }
+            return !state.closed
+        }
+        if first { wake.signal() }
     }
 
     /// Stops decoding: what is not served yet fails as cancelled.
