@@ -159,6 +159,99 @@ struct WarpSource: PixelSource {
     }
 }
 
+/// An image drawn smaller than it was prepared, upright and without perspective (a zoom, a
+/// Ken Burns hold, a page shrinking into its place): each pixel averages the texels under
+/// it, weighted by a tent as wide as the pixel in texels, so fine detail moves with the
+/// picture instead of shimmering as bilinear samples skip texels (`segue_footprint_row`).
+struct FootprintSource: PixelSource {
+    let texels: UnsafePointer<UInt32>
+    let stride: Int
+    let columns: FootprintColumns.Table
+    /// Texel row of canvas row y's center: (y + 0.5) scaleY + offsetY - 0.5; rows [lowY, highY).
+    let scaleY: Double, offsetY: Double
+    let lowY: Int, highY: Int
+    let opaque: Bool
+
+    /// The weights of canvas row y's texel rows, handed to `body`.
+    @inline(__always)
+    private func rowTaps<R>(_ y: Int, _ body: (Int32, UnsafePointer<UInt16>, Int32) -> R) -> R {
+        let taps = Int(segue_tent_taps(scaleY))
+        return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: taps) { weights in
+            var first: Int32 = 0
+            segue_tent_weights(scaleY, offsetY, Int32(y), 1, Int32(lowY), Int32(highY), Int32(taps), &first, weights.baseAddress!)
+            return body(first, weights.baseAddress!, Int32(taps))
+        }
+    }
+
+    @inline(__always)
+    private func filter(_ out: UnsafeMutablePointer<UInt32>, x: Int, count: Int, row: (Int32, UnsafePointer<UInt16>, Int32)) {
+        segue_footprint_row(out, Int32(count), columns.first + x, columns.weights + x * columns.taps, Int32(columns.taps),
+                            Int32(columns.end), texels, stride, row.0, row.1, row.2)
+    }
+
+    func color(x: Int, y: Int) -> UInt32 {
+        var pixel: UInt32 = 0
+        rowTaps(y) { filter(&pixel, x: x, count: 1, row: ($0, $1, $2)) }
+        return pixel
+    }
+
+    func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, k: UInt32) {
+        guard x0 < x1 else { return }
+        rowTaps(y) { first, weights, taps in
+            if opaque && k == 256 { return filter(row + x0, x: x0, count: x1 - x0, row: (first, weights, taps)) }
+            // Mixed with what is beneath, a stretch at a time.
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 256) { buffer in
+                let pixels = buffer.baseAddress!
+                for start in Swift.stride(from: x0, to: x1, by: 256) {
+                    let n = min(256, x1 - start)
+                    filter(pixels, x: start, count: n, row: (first, weights, taps))
+                    if opaque { segue_mix_row(row + start, pixels, Int32(n), k) } else { segue_fade_row(row + start, pixels, Int32(n), k) }
+                }
+            }
+        }
+    }
+}
+
+/// The tent weights of a picture's columns for every column of the canvas, made once for a
+/// drawn polygon (every band of the frame reads them).
+final class FootprintColumns: Sendable {
+    let first: [Int32]
+    let weights: [UInt16]
+    let taps: Int
+    /// The picture's part ends before this texel column.
+    let end: Int
+
+    /// Columns 0..<width whose texel column is (x + 0.5) scale + offset - 0.5, within [low, high).
+    init(width: Int, scale: Double, offset: Double, low: Int, high: Int) {
+        let taps = Int(segue_tent_taps(scale))
+        var first = [Int32](repeating: 0, count: width)
+        let weights = [UInt16](unsafeUninitializedCapacity: width * taps) { buffer, count in
+            first.withUnsafeMutableBufferPointer {
+                segue_tent_weights(scale, offset, 0, Int32(width), Int32(low), Int32(high), Int32(taps), $0.baseAddress!, buffer.baseAddress!)
+            }
+            count = width * taps
+        }
+        self.first = first
+        self.weights = weights
+        self.taps = taps
+        end = high
+    }
+
+    /// The tables' storage, for the time of one draw.
+    struct Table {
+        let first: UnsafePointer<Int32>
+        let weights: UnsafePointer<UInt16>
+        let taps: Int
+        let end: Int
+    }
+
+    func withTable<R>(_ body: (Table) -> R) -> R {
+        first.withUnsafeBufferPointer { f in
+            weights.withUnsafeBufferPointer { w in body(Table(first: f.baseAddress!, weights: w.baseAddress!, taps: taps, end: end)) }
+        }
+    }
+}
+
 /// Another source seen through masks: its color scaled by the part of the pixel the masks let through.
 struct MaskedSource<Inner: PixelSource>: PixelSource {
     let inner: Inner

@@ -233,7 +233,7 @@ enum CompiledItem: Sendable {
                 let rows = max(0, polygon.rows.lowerBound - 2)..<min(canvas.height, polygon.rows.upperBound + 2)
                 return .group(items: compile(members, canvas: canvas), rows: rows, columns: columns, k: k)
             }
-            return .polygon(CompiledQuad(quad: polygon, paint: item.paint, clips: item.clips))
+            return .polygon(CompiledQuad(quad: polygon, paint: item.paint, clips: item.clips, canvasWidth: canvas.width))
         }
     }
 
@@ -334,11 +334,34 @@ final class CompiledQuad: Sendable {
     let quad: PreparedPolygon
     let paint: Paint
     let clips: [Clip]
+    /// The tent weights of an image drawn smaller than it was prepared, upright (see
+    /// `FootprintSource`); nil for every other paint.
+    let footprint: FootprintColumns?
+    /// With `footprint`, the texel row of a canvas row: (y + 0.5) scale + offset - 0.5.
+    let rows: (scale: Double, offset: Double)
 
-    init(quad: PreparedPolygon, paint: Paint, clips: [Clip]) {
+    init(quad: PreparedPolygon, paint: Paint, clips: [Clip], canvasWidth: Int) {
         self.quad = quad
         self.paint = paint
         self.clips = clips
+        if case .image(_, let box, let map) = paint, let axes = CompiledQuad.uprightMinifying(map) {
+            footprint = FootprintColumns(width: canvasWidth, scale: axes.x.scale, offset: axes.x.offset, low: box.x0, high: box.x1)
+            rows = axes.y
+        } else {
+            footprint = nil
+            rows = (1, 0)
+        }
+    }
+
+    /// How `map` reaches texels from canvas pixels when it scales and moves without turning,
+    /// skewing or perspective, and shrinks the picture along some axis (a canvas pixel more
+    /// than a texel wide or high): texel = canvas scale + offset on each axis.
+    static func uprightMinifying(_ map: Homography) -> (x: (scale: Double, offset: Double), y: (scale: Double, offset: Double))? {
+        let eps = 1e-9
+        guard abs(map.m13) < eps, abs(map.m23) < eps, map.m33 > eps, abs(map.m12) < eps, abs(map.m21) < eps else { return nil }
+        let x = (scale: map.m11 / map.m33, offset: map.m31 / map.m33), y = (scale: map.m22 / map.m33, offset: map.m32 / map.m33)
+        guard abs(x.scale) > 1 + 1e-6 || abs(y.scale) > 1 + 1e-6 else { return nil }
+        return (x, y)
     }
 
     /// Whether the quad paints the pixels wholly inside it with an opaque color, whatever lies under them.
@@ -353,7 +376,13 @@ final class CompiledQuad: Sendable {
         case .image(let image, let box, let map):
             image.pixels.withUnsafeBufferPointer { texels in
                 let base = texels.baseAddress!
-                if let offset = CompiledQuad.wholePixelOffset(map) {
+                if let footprint {
+                    footprint.withTable { columns in
+                        draw(FootprintSource(texels: base, stride: image.width, columns: columns, scaleY: rows.scale, offsetY: rows.offset,
+                                             lowY: box.y0, highY: box.y1, opaque: image.isOpaque),
+                             into: frame, width: width, band: band)
+                    }
+                } else if let offset = CompiledQuad.wholePixelOffset(map) {
                     draw(CopySource(texels: base, stride: image.width, dx: offset.dx, dy: offset.dy,
                                     x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1, opaque: image.isOpaque),
                          into: frame, width: width, band: band)

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// The picture is drawn in a layer `1 + amount` times the page (its largest size), so it is
 /// prepared once at the size it is drawn at its largest and stays sharp; a transform scales
-/// and moves it by fractions of a pixel, continuously, sampled bilinearly, so the motion has
-/// no frame-to-frame jitter (FFmpeg's zoompan rounds its window to whole pixels).
+/// and moves it by fractions of a pixel, continuously, so the motion has no frame-to-frame
+/// jitter (FFmpeg's zoompan rounds its window to whole pixels). Drawn smaller than prepared,
+/// it is filtered by each pixel's footprint (`FootprintSource`), so fine detail does not shimmer.
 public struct Motion: Equatable, Hashable, Sendable {
     public enum Kind: String, CaseIterable, Sendable {
         /// No motion: the page is still.
