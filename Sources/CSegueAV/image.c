@@ -177,11 +177,15 @@ static void leave_alone(void *opaque, uint8_t *data) { (void)opaque; (void)data;
  * cuts the output rows into slices, each computed from the whole picture as a single pass
  * computes it. NULL when the format cannot be converted. */
 struct SwsContext *shim_rgba_scaler(int sw, int sh, int format, int dw, int dh, int flags, int threads) {
+    return shim_scaler(sw, sh, format, dw, dh, AV_PIX_FMT_RGBA, flags, threads);
+}
+
+struct SwsContext *shim_scaler(int sw, int sh, int format, int dw, int dh, int dst_format, int flags, int threads) {
     struct SwsContext *sws = sws_alloc_context();
     if (!sws) return NULL;
     if (av_opt_set_int(sws, "srcw", sw, 0) < 0 || av_opt_set_int(sws, "srch", sh, 0) < 0 ||
         av_opt_set_int(sws, "src_format", format, 0) < 0 || av_opt_set_int(sws, "dstw", dw, 0) < 0 ||
-        av_opt_set_int(sws, "dsth", dh, 0) < 0 || av_opt_set_int(sws, "dst_format", AV_PIX_FMT_RGBA, 0) < 0 ||
+        av_opt_set_int(sws, "dsth", dh, 0) < 0 || av_opt_set_int(sws, "dst_format", dst_format, 0) < 0 ||
         av_opt_set_int(sws, "sws_flags", flags, 0) < 0 || av_opt_set_int(sws, "threads", threads > 1 ? threads : 1, 0) < 0 ||
         sws_init_context(sws, NULL, NULL) < 0) {
         sws_freeContext(sws);

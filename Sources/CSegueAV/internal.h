@@ -38,6 +38,8 @@ int shim_detect_format(const char *path, const AVInputFormat **format, SegueAVEr
 /* A scaler from sw x sh pictures of `format` to dw x dh RGBA on `threads` threads; NULL when
  * the format cannot be converted. */
 struct SwsContext *shim_rgba_scaler(int sw, int sh, int format, int dw, int dh, int flags, int threads);
+/* The same to dw x dh pictures of `dst_format`. */
+struct SwsContext *shim_scaler(int sw, int sh, int format, int dw, int dh, int dst_format, int flags, int threads);
 /* Scales `src` into the caller's RGBA memory of dw x dh pixels. */
 int shim_scale_to_rgba(struct SwsContext *sws, const AVFrame *src, uint8_t *rgba, int dw, int dh, SegueAVError *err);
 /* Converts straight RGBA from the embedded ICC profile to sRGB in place (unreadable profiles are ignored). */
