@@ -69,11 +69,25 @@ void segue_tent_weights(double scale, double offset, int from, int count, int lo
     }
 }
 
+void segue_tent_pairs(const uint16_t *weights, int count, int taps, int16_t *pairs) {
+    for (int i = 0; i < count; i++) {
+        for (int t = 0; t < taps; t += 4) {
+            const uint16_t *w = weights + (size_t)i * (size_t)taps + t;
+            int16_t *p = pairs + ((size_t)i * (size_t)taps + (size_t)t) * 4;
+            for (int k = 0; k < 4; k++) {
+                p[2 * k] = (int16_t)w[0], p[2 * k + 1] = (int16_t)w[1];
+                p[8 + 2 * k] = (int16_t)w[2], p[8 + 2 * k + 1] = (int16_t)w[3];
+            }
+        }
+    }
+}
+
 typedef struct {
     uint32_t *out;
     int count;
     const int32_t *column_first;
     const uint16_t *column_weights;
+    const int16_t *column_pairs;
     int column_taps, column_end;
     const uint32_t *texels;
     ptrdiff_t stride;
@@ -141,22 +155,17 @@ static void horizontal_scalar(const Footprint *a, int from, int to, int32_t low,
 #ifdef X86_SIMD
 /* Four taps of a pixel at a time: their sums (tap by tap, four channels each) put in the
    order t0c0 t1c0 t0c1 t1c1 ... in each half, and multiplied by the weights w0 w1 (w2 w3 in
-   the upper half) with pairs added: each channel's sum over the four taps, once the halves
-   are added. The same integers as horizontal_scalar. */
+   the upper half, as segue_tent_pairs lays them out) with pairs added: each channel's sum
+   over the four taps, once the halves are added. The same integers as horizontal_scalar. */
 AVX2 static inline __m256i taps_avx2(const Footprint *a, int x, int32_t low, const uint16_t *sums, int taps) {
     const __m256i order = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15,
                                            0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
-    const __m256i pairs = _mm256_setr_epi8(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
-                                           4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7);
     const uint16_t *s = sums + (a->column_first[x] - low) * 4;
-    const uint16_t *w = a->column_weights + (size_t)x * (size_t)taps;
+    const __m256i *w = (const __m256i *)(a->column_pairs + (size_t)x * (size_t)taps * 4);
     __m256i sum = _mm256_setzero_si256();
     for (int t = 0; t < taps; t += 4) {
         __m256i texels = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(s + 4 * t)), order);
-        long long four;
-        memcpy(&four, w + t, sizeof four);
-        __m256i weights = _mm256_shuffle_epi8(_mm256_set1_epi64x(four), pairs);
-        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(texels, weights));
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(texels, _mm256_loadu_si256(w + t / 4)));
     }
     return sum;
 }
@@ -214,9 +223,9 @@ INLINE void footprint(const Footprint *a) {
 AT_EACH_WIDTH(footprint, Footprint)
 
 void segue_footprint_row(uint32_t *out, int count, const int32_t *column_first, const uint16_t *column_weights,
-                         int column_taps, int column_end, const uint32_t *texels, ptrdiff_t stride, int32_t row_first,
+                         const int16_t *column_pairs, int column_taps, int column_end, const uint32_t *texels, ptrdiff_t stride, int32_t row_first,
                          const uint16_t *row_weights, int row_taps) {
-    Footprint job = {out, count, column_first, column_weights, column_taps, column_end, texels, stride, row_first,
+    Footprint job = {out, count, column_first, column_weights, column_pairs, column_taps, column_end, texels, stride, row_first,
                      row_weights, row_taps};
     footprint_run(&job);
 }

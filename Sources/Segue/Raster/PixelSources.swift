@@ -185,7 +185,8 @@ struct FootprintSource: PixelSource {
 
     @inline(__always)
     private func filter(_ out: UnsafeMutablePointer<UInt32>, x: Int, count: Int, row: (Int32, UnsafePointer<UInt16>, Int32)) {
-        segue_footprint_row(out, Int32(count), columns.first + x, columns.weights + x * columns.taps, Int32(columns.taps),
+        segue_footprint_row(out, Int32(count), columns.first + x, columns.weights + x * columns.taps, columns.pairs + x * columns.taps * 4,
+                            Int32(columns.taps),
                             Int32(columns.end), texels, stride, row.0, row.1, row.2)
     }
 
@@ -217,6 +218,8 @@ struct FootprintSource: PixelSource {
 final class FootprintColumns: Sendable {
     let first: [Int32]
     let weights: [UInt16]
+    /// The weights as the vector kernel reads them (`segue_tent_pairs`).
+    let pairs: [Int16]
     let taps: Int
     /// The picture's part ends before this texel column.
     let end: Int
@@ -233,6 +236,10 @@ final class FootprintColumns: Sendable {
         }
         self.first = first
         self.weights = weights
+        pairs = [Int16](unsafeUninitializedCapacity: width * taps * 4) { buffer, count in
+            weights.withUnsafeBufferPointer { segue_tent_pairs($0.baseAddress!, Int32(width), Int32(taps), buffer.baseAddress!) }
+            count = width * taps * 4
+        }
         self.taps = taps
         end = high
     }
@@ -241,13 +248,18 @@ final class FootprintColumns: Sendable {
     struct Table {
         let first: UnsafePointer<Int32>
         let weights: UnsafePointer<UInt16>
+        let pairs: UnsafePointer<Int16>
         let taps: Int
         let end: Int
     }
 
     func withTable<R>(_ body: (Table) -> R) -> R {
         first.withUnsafeBufferPointer { f in
-            weights.withUnsafeBufferPointer { w in body(Table(first: f.baseAddress!, weights: w.baseAddress!, taps: taps, end: end)) }
+            weights.withUnsafeBufferPointer { w in
+                pairs.withUnsafeBufferPointer { p in
+                    body(Table(first: f.baseAddress!, weights: w.baseAddress!, pairs: p.baseAddress!, taps: taps, end: end))
+                }
+            }
         }
     }
 }
