@@ -159,6 +159,27 @@ struct ClipTests {
         #expect(outputs[0][(6 * frame)..<(7 * frame)] != outputs[0][(7 * frame)..<(8 * frame)], "the clip plays")
     }
 
+    @Test("a clip drawn at another size looks as FFmpeg's own crop and bicubic scale show it: a wide clip filled into the page, a small one enlarged",
+          arguments: [("wide", "640x320", "crop=180:320:230:0,"), ("small", "36x64", "")])
+    func scaledAsFFmpegScales(name: String, size: String, crop: String) throws {
+        let folder = temporaryFolder()
+        let clip = try makeClip("\(name).mp4", "testsrc2=s=\(size):r=30:d=0.2", ["-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p"], in: folder)
+        let out = folder.appendingPathComponent("\(name)-frames").path
+        let r = try segue(["render", "--preset", "crossfade", "--size", "90x160", "--set", "canvas.scale=0.25", "--set", "fit=fill", clip, "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let got = try pngFrames(out, count: 6, width: 90, height: 160)
+        let reference = folder.appendingPathComponent("\(name)-reference.rgba").path
+        let f = try tool("ffmpeg", ["-v", "error", "-y", "-i", clip, "-vf", "\(crop)scale=90:160:flags=bicubic+bitexact", "-frames:v", "1",
+                                    "-f", "rawvideo", "-pix_fmt", "rgba", reference])
+        #expect(f.status == 0, "\(f.stderr)")
+        let want = [UInt8](try Data(contentsOf: URL(fileURLWithPath: reference)))
+        try #require(want.count == 90 * 160 * 4 && !got.isEmpty)
+        let differences = zip(got[0], want).map { abs(Int($0) - Int($1)) }
+        let mean = Double(differences.reduce(0, +)) / Double(differences.count)
+        #expect(mean < 2, "mean difference \(mean) levels from FFmpeg's")
+        #expect(Set(got[0]).count > 20, "the frame is a picture, not a flat colour")
+    }
+
     @Test("audio: true mixes the clip's sound in where the clip plays, with its volume; without it the clip is silent")
     func clipSound() throws {
         let folder = temporaryFolder()
