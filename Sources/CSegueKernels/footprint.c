@@ -1,9 +1,11 @@
 /* A picture drawn smaller than it was prepared, without turning or perspective: each pixel
- * is the average of the texels under its footprint, weighted by a tent as wide as the pixel
- * is in texels, column by column and row by row. Tents as wide as their spacing add up to
- * the same total wherever they stand and move a feature's center exactly with them, so fine
- * detail keeps its place and its brightness as the picture moves by fractions of a pixel;
- * bilinear sampling of a minified picture skips texels, and small features shimmer. */
+ * averages the texels under its footprint, column by column and row by row, each texel a
+ * unit square weighted by the area over it of a tent as wide on either side as the pixel is
+ * in texels. That kernel (a texel's box convolved with the pixel's tent) sums to the same
+ * total on the texel grid (a flat picture stays flat) and on the pixel grid, and reproduces
+ * straight lines on the pixel grid, so a feature keeps its brightness and its centroid moves
+ * exactly with the picture; bilinear sampling of a minified picture skips texels, and small
+ * features shimmer. */
 #include "pixels.h"
 #include <math.h>
 #include <string.h>
@@ -223,8 +225,8 @@ INLINE void footprint(const Footprint *a) {
 AT_EACH_WIDTH(footprint, Footprint)
 
 void segue_footprint_row(uint32_t *out, int count, const int32_t *column_first, const uint16_t *column_weights,
-                         const int16_t *column_pairs, int column_taps, int column_end, const uint32_t *texels, ptrdiff_t stride, int32_t row_first,
-                         const uint16_t *row_weights, int row_taps) {
+                         const int16_t *column_pairs, int column_taps, int column_end, const uint32_t *texels,
+                         ptrdiff_t stride, int32_t row_first, const uint16_t *row_weights, int row_taps) {
     Footprint job = {out, count, column_first, column_weights, column_pairs, column_taps, column_end, texels, stride, row_first,
                      row_weights, row_taps};
     footprint_run(&job);

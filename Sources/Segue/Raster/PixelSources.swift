@@ -161,8 +161,9 @@ struct WarpSource: PixelSource {
 
 /// An image drawn smaller than it was prepared, upright and without perspective (a zoom, a
 /// Ken Burns hold, a page shrinking into its place): each pixel averages the texels under
-/// it, weighted by a tent as wide as the pixel in texels, so fine detail moves with the
-/// picture instead of shimmering as bilinear samples skip texels (`segue_footprint_row`).
+/// it, each a unit square weighted by the area over it of a tent as wide as the pixel, so
+/// fine detail moves with the picture instead of shimmering as bilinear samples skip texels
+/// (`segue_footprint_row`).
 struct FootprintSource: PixelSource {
     let texels: UnsafePointer<UInt32>
     let stride: Int
@@ -186,8 +187,7 @@ struct FootprintSource: PixelSource {
     @inline(__always)
     private func filter(_ out: UnsafeMutablePointer<UInt32>, x: Int, count: Int, row: (Int32, UnsafePointer<UInt16>, Int32)) {
         segue_footprint_row(out, Int32(count), columns.first + x, columns.weights + x * columns.taps, columns.pairs + x * columns.taps * 4,
-                            Int32(columns.taps),
-                            Int32(columns.end), texels, stride, row.0, row.1, row.2)
+                            Int32(columns.taps), Int32(columns.end), texels, stride, row.0, row.1, row.2)
     }
 
     func color(x: Int, y: Int) -> UInt32 {

@@ -334,22 +334,19 @@ final class CompiledQuad: Sendable {
     let quad: PreparedPolygon
     let paint: Paint
     let clips: [Clip]
-    /// The tent weights of an image drawn smaller than it was prepared, upright (see
-    /// `FootprintSource`); nil for every other paint.
-    let footprint: FootprintColumns?
-    /// With `footprint`, the texel row of a canvas row: (y + 0.5) scale + offset - 0.5.
-    let rows: (scale: Double, offset: Double)
+    /// For an image drawn smaller than it was prepared, upright (see `FootprintSource`): its
+    /// columns' weights, and the texel row of a canvas row, (y + 0.5) scale + offset - 0.5;
+    /// nil for every other paint.
+    let footprint: (columns: FootprintColumns, rows: (scale: Double, offset: Double))?
 
     init(quad: PreparedPolygon, paint: Paint, clips: [Clip], canvasWidth: Int) {
         self.quad = quad
         self.paint = paint
         self.clips = clips
         if case .image(_, let box, let map) = paint, let axes = CompiledQuad.uprightMinifying(map) {
-            footprint = FootprintColumns(width: canvasWidth, scale: axes.x.scale, offset: axes.x.offset, low: box.x0, high: box.x1)
-            rows = axes.y
+            footprint = (FootprintColumns(width: canvasWidth, scale: axes.x.scale, offset: axes.x.offset, low: box.x0, high: box.x1), axes.y)
         } else {
             footprint = nil
-            rows = (1, 0)
         }
     }
 
@@ -377,8 +374,9 @@ final class CompiledQuad: Sendable {
             image.pixels.withUnsafeBufferPointer { texels in
                 let base = texels.baseAddress!
                 if let footprint {
-                    footprint.withTable { columns in
-                        draw(FootprintSource(texels: base, stride: image.width, columns: columns, scaleY: rows.scale, offsetY: rows.offset,
+                    footprint.columns.withTable { columns in
+                        draw(FootprintSource(texels: base, stride: image.width, columns: columns,
+                                             scaleY: footprint.rows.scale, offsetY: footprint.rows.offset,
                                              lowY: box.y0, highY: box.y1, opaque: image.isOpaque),
                              into: frame, width: width, band: band)
                     }
