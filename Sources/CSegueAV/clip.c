@@ -16,11 +16,11 @@ struct SegueClip {
     AVPacket *packet;
     AVFrame *current;       /* the frame on screen */
     AVFrame *next;          /* the one after it, decoded ahead */
-    struct SwsContext *sws;
-    int sws_key[8];         /* what `sws` was made for: region size, format, output size, slices, YUV matrix, range */
-    struct SwsContext *resize;  /* a YUV region scaled in its own format, before `sws` converts it */
+    struct SwsContext *resize;  /* a YUV region scaled in its own format, converted to RGBA when drawn */
     int resize_key[6];      /* what `resize` was made for: region size, format, output size, slices */
-    AVFrame *resized;       /* its output, kept from frame to frame */
+    AVBufferPool *planes[4];    /* the memory of its pictures' planes, reused once they are drawn */
+    int linesize[4];
+    SegueClipConverter *converter;  /* segue_clip_convert's */
     int stream;
     int have_current, have_next, ended, flushing;
     int64_t origin;         /* the stream's first timestamp, clip time 0 */
@@ -51,6 +51,44 @@ static int display_orientation(const AVStream *stream) {
     return orientation[quarter];
 }
 
+/* The pools go once the last picture taken from them is freed. */
+static void clip_free_planes(SegueClip *c) {
+    for (int p = 0; p < 4; p++) av_buffer_pool_uninit(&c->planes[p]);
+}
+
+/* Pools for the planes of `width` x `height` pictures in `format`; 0 or a negative code. */
+static int clip_make_planes(SegueClip *c, int format, int width, int height) {
+    clip_free_planes(c);
+    int ret = av_image_fill_linesizes(c->linesize, format, FFALIGN(width, 64));
+    if (ret < 0) return ret;
+    ptrdiff_t linesizes[4];
+    size_t sizes[4];
+    for (int p = 0; p < 4; p++) linesizes[p] = c->linesize[p];
+    if ((ret = av_image_fill_plane_sizes(sizes, format, height, linesizes)) < 0) return ret;
+    for (int p = 0; p < 4 && sizes[p] > 0; p++) {
+        /* Room past the end for libswscale's vector reads. */
+        c->planes[p] = av_buffer_pool_init(sizes[p] + 64, NULL);
+        if (!c->planes[p]) return AVERROR(ENOMEM);
+    }
+    return 0;
+}
+
+/* A picture of the scaler's output size and format, its planes from the pools. */
+static AVFrame *clip_scaled_frame(SegueClip *c, int format, int width, int height) {
+    AVFrame *frame = av_frame_alloc();
+    if (!frame) return NULL;
+    frame->width = width;
+    frame->height = height;
+    frame->format = format;
+    for (int p = 0; p < 4 && c->planes[p]; p++) {
+        frame->buf[p] = av_buffer_pool_get(c->planes[p]);
+        if (!frame->buf[p]) { av_frame_free(&frame); return NULL; }
+        frame->data[p] = frame->buf[p]->data;
+        frame->linesize[p] = c->linesize[p];
+    }
+    return frame;
+}
+
 void segue_clip_close(SegueClip *c) {
     if (!c) return;
     avformat_close_input(&c->format);
@@ -58,9 +96,9 @@ void segue_clip_close(SegueClip *c) {
     av_packet_free(&c->packet);
     av_frame_free(&c->current);
     av_frame_free(&c->next);
-    sws_freeContext(c->sws);
     sws_freeContext(c->resize);
-    av_frame_free(&c->resized);
+    clip_free_planes(c);
+    segue_clip_converter_free(c->converter);
     av_free(c);
 }
 
@@ -269,12 +307,42 @@ static int clip_matrix(const AVFrame *f) {
     }
 }
 
-int segue_clip_convert(SegueClip *c, double x, double y, double w, double h, int width, int height, int threads, uint8_t *rgba, SegueAVError *err) {
+/* A part of a frame on screen as the decoding thread leaves it: in the clip's own pixel format,
+ * scaled already to the size it is drawn at when that format is planar YUV, and converted to
+ * RGBA only when a frame draws it. */
+struct SegueClipPicture {
+    AVFrame *frame;     /* the region: a reference to the decoded frame, its planes from the region's corner, or a scaled copy */
+    int width, height;  /* the size it is drawn at */
+    int matrix;         /* libswscale's YUV coefficients, -1 when not YUV */
+    int full;           /* full-range YUV */
+    int alpha;          /* the format carries alpha (or a palette) */
+};
+
+struct SegueClipConverter {
+    struct SwsContext *sws;
+    int key[8];         /* what `sws` was made for: region size, format, output size, slices, YUV matrix, range */
+};
+
+SegueClipConverter *segue_clip_converter_new(void) { return av_mallocz(sizeof(SegueClipConverter)); }
+
+void segue_clip_converter_free(SegueClipConverter *converter) {
+    if (!converter) return;
+    sws_freeContext(converter->sws);
+    av_free(converter);
+}
+
+void segue_clip_picture_free(SegueClipPicture *picture) {
+    if (!picture) return;
+    av_frame_free(&picture->frame);
+    av_free(picture);
+}
+
+SegueClipPicture *segue_clip_picture(SegueClip *c, double x, double y, double w, double h, int width, int height, int threads, SegueAVError *err) {
     shim_begin();
     const AVFrame *f = c->current;
-    if (!c->have_current) return shim_fail_text(err, AVERROR(EINVAL), "no frame to convert");
+    if (!c->have_current) { shim_fail_text(err, AVERROR(EINVAL), "no frame to convert"); return NULL; }
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
-    if (!d) return shim_fail_text(err, AVERROR(ENOSYS), "this clip's pixel format is unknown");
+    if (!d) { shim_fail_text(err, AVERROR(ENOSYS), "this clip's pixel format is unknown"); return NULL; }
     /* The region in whole pixels, its corner on the chroma grid so the planes stay aligned. */
     int step_x = 1 << d->log2_chroma_w, step_y = 1 << d->log2_chroma_h;
     int x0 = (int)floor(x + 0.5), y0 = (int)floor(y + 0.5);
@@ -288,67 +356,75 @@ int segue_clip_convert(SegueClip *c, double x, double y, double w, double h, int
     if (x1 <= x0) x1 = x0 + 1 <= f->width ? x0 + 1 : f->width;
     if (y1 <= y0) y1 = y0 + 1 <= f->height ? y0 + 1 : f->height;
     int sw = x1 - x0, sh = y1 - y0;
-    /* Each plane starts at the region's corner: a component's step is its bytes per pixel. */
-    const uint8_t *planes_in[4] = { NULL };
+    SegueClipPicture *picture = av_mallocz(sizeof *picture);
+    /* The region as a picture of its own: the frame's planes, from the region's corner. */
+    AVFrame *region = av_frame_alloc();
+    if (!picture || !region || av_frame_ref(region, f) < 0) {
+        av_free(picture);
+        av_frame_free(&region);
+        shim_fail_text(err, AVERROR(ENOMEM), "out of memory");
+        return NULL;
+    }
     for (int p = 0; p < 4 && f->data[p]; p++) {
-        planes_in[p] = f->data[p];
         if (p == 1 && (d->flags & AV_PIX_FMT_FLAG_PAL)) continue;   /* the palette */
         for (int k = 0; k < d->nb_components; k++) {
             if (d->comp[k].plane != p) continue;
             int chroma = (k == 1 || k == 2) && !(d->flags & AV_PIX_FMT_FLAG_RGB);
             int px = chroma ? x0 >> d->log2_chroma_w : x0, py = chroma ? y0 >> d->log2_chroma_h : y0;
+            /* A component's step is its bytes per pixel. */
             int step = d->comp[k].step > 0 ? d->comp[k].step : 1;
             if (!(d->flags & AV_PIX_FMT_FLAG_PLANAR) && !(d->flags & AV_PIX_FMT_FLAG_PAL)) step = av_get_padded_bits_per_pixel(d) / 8;
-            planes_in[p] = f->data[p] + (ptrdiff_t)py * f->linesize[p] + (ptrdiff_t)px * step;
+            region->data[p] = f->data[p] + (ptrdiff_t)py * f->linesize[p] + (ptrdiff_t)px * step;
             break;
         }
     }
-    int yuv = !(d->flags & AV_PIX_FMT_FLAG_RGB) && f->format != AV_PIX_FMT_PAL8 && f->format != AV_PIX_FMT_GRAY8;
-    int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P || f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
-    /* The region as a picture of its own: the frame's planes, from the region's corner. */
-    AVFrame *region = av_frame_alloc();
-    if (!region || av_frame_ref(region, f) < 0) {
-        av_frame_free(&region);
-        return shim_fail_text(err, AVERROR(ENOMEM), "out of memory");
-    }
-    for (int p = 0; p < 4; p++) region->data[p] = (uint8_t *)planes_in[p];
     region->width = sw;
     region->height = sh;
-    const AVFrame *source = region;
-    /* A YUV region drawn at another size is scaled in its own format first (bicubic, bit-exact)
-     * and then converted at that size: libswscale's bit-exact scaling straight to RGBA takes
-     * 17 to 20 ms for a 720x1280 frame drawn at 1080x1920, this 3 ms and 1 ms. */
+    int yuv = !(d->flags & AV_PIX_FMT_FLAG_RGB) && f->format != AV_PIX_FMT_PAL8 && f->format != AV_PIX_FMT_GRAY8;
+    picture->frame = region;
+    picture->width = width;
+    picture->height = height;
+    picture->matrix = yuv ? clip_matrix(f) : -1;
+    picture->full = yuv && (f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P ||
+                            f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P);
+    picture->alpha = (d->flags & AV_PIX_FMT_FLAG_ALPHA) || (d->flags & AV_PIX_FMT_FLAG_PAL);
+    /* A YUV region drawn at another size is scaled in its own format here (bicubic, bit-exact)
+     * and converted at that size when drawn: libswscale's bit-exact scaling straight to RGBA
+     * takes 17 to 20 ms for a 720x1280 frame drawn at 1080x1920, this 3 ms and 1 ms. Until it
+     * is drawn it takes 1.5 bytes a pixel (yuv420p) rather than RGBA's 4. */
     if (yuv && (d->flags & AV_PIX_FMT_FLAG_PLANAR) && (sw != width || sh != height)) {
         int parts = threads > 1 ? threads : 1;
         int rkey[6] = { sw, sh, f->format, width, height, parts };
         if (!c->resize || memcmp(rkey, c->resize_key, sizeof rkey) != 0) {
             sws_freeContext(c->resize);
-            av_frame_free(&c->resized);
             c->resize = shim_scaler(sw, sh, f->format, width, height, f->format, SWS_BICUBIC | SWS_BITEXACT, parts);
-            c->resized = av_frame_alloc();
-            if (c->resized) {
-                c->resized->width = width;
-                c->resized->height = height;
-                c->resized->format = f->format;
-            }
-            if (!c->resize || !c->resized || av_frame_get_buffer(c->resized, 64) < 0) {
+            if (!c->resize || clip_make_planes(c, f->format, width, height) < 0) {
                 sws_freeContext(c->resize);
                 c->resize = NULL;
-                av_frame_free(&c->resized);
-                av_frame_free(&region);
-                return shim_fail_text(err, AVERROR(ENOMEM), "sws_init_context: this clip's frames cannot be scaled");
+                segue_clip_picture_free(picture);
+                shim_fail_text(err, AVERROR(ENOMEM), "sws_init_context: this clip's frames cannot be scaled");
+                return NULL;
             }
             memcpy(c->resize_key, rkey, sizeof rkey);
         }
-        int ret = sws_scale_frame(c->resize, c->resized, region);
+        AVFrame *scaled = clip_scaled_frame(c, f->format, width, height);
+        int ret = scaled ? sws_scale_frame(c->resize, scaled, region) : AVERROR(ENOMEM);
         if (ret < 0) {
-            av_frame_free(&region);
-            return shim_fail(err, ret, "sws_scale_frame");
+            av_frame_free(&scaled);
+            segue_clip_picture_free(picture);
+            shim_fail(err, ret, "sws_scale_frame");
+            return NULL;
         }
-        source = c->resized;
-        sw = width;
-        sh = height;
+        av_frame_free(&picture->frame);
+        picture->frame = scaled;
     }
+    return picture;
+}
+
+int segue_clip_picture_convert(const SegueClipPicture *picture, SegueClipConverter *converter, int threads, uint8_t *rgba, SegueAVError *err) {
+    shim_begin();
+    const AVFrame *source = picture->frame;
+    int sw = source->width, sh = source->height, width = picture->width, height = picture->height;
     /* Bit-exact (the same pixels on every CPU), without libswscale's slower "accurate" paths:
      * a clip's frames are converted at video rates, 1 ms for a 1080x1920 frame at its own size.
      * At its own size libswscale converts with a vector routine that writes past each row's
@@ -356,19 +432,28 @@ int segue_clip_convert(SegueClip *c, double x, double y, double w, double h, int
      * there, so only a scaled frame (whose routines stop at the row's end) is cut into slices.
      * The scaler, with the frame's YUV matrix and range, is kept while all of that stays. */
     int slices = sw == width && sh == height ? 1 : threads > 1 ? threads : 1;
-    int key[8] = { sw, sh, f->format, width, height, slices, yuv ? clip_matrix(f) : -1, yuv && full };
-    if (!c->sws || memcmp(key, c->sws_key, sizeof key) != 0) {
-        sws_freeContext(c->sws);
-        c->sws = shim_rgba_scaler(sw, sh, f->format, width, height, SWS_BICUBIC | SWS_BITEXACT, slices);
-        if (!c->sws) return shim_fail_text(err, AVERROR(ENOSYS), "sws_init_context: this clip's pixel format cannot be converted to RGBA");
-        if (yuv)
-            sws_setColorspaceDetails(c->sws, sws_getCoefficients(key[6]), full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
-        memcpy(c->sws_key, key, sizeof key);
+    int key[8] = { sw, sh, source->format, width, height, slices, picture->matrix, picture->full };
+    if (!converter->sws || memcmp(key, converter->key, sizeof key) != 0) {
+        sws_freeContext(converter->sws);
+        converter->sws = shim_rgba_scaler(sw, sh, source->format, width, height, SWS_BICUBIC | SWS_BITEXACT, slices);
+        if (!converter->sws) return shim_fail_text(err, AVERROR(ENOSYS), "sws_init_context: this clip's pixel format cannot be converted to RGBA");
+        if (picture->matrix >= 0)
+            sws_setColorspaceDetails(converter->sws, sws_getCoefficients(picture->matrix), picture->full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
+        memcpy(converter->key, key, sizeof key);
     }
-    int ret = shim_scale_to_rgba(c->sws, source, rgba, width, height, err);
-    av_frame_free(&region);
+    int ret = shim_scale_to_rgba(converter->sws, source, rgba, width, height, err);
     if (ret < 0) return ret;
-    return (d->flags & AV_PIX_FMT_FLAG_ALPHA) || (d->flags & AV_PIX_FMT_FLAG_PAL) ? 1 : 0;
+    return picture->alpha;
+}
+
+int segue_clip_convert(SegueClip *c, double x, double y, double w, double h, int width, int height, int threads, uint8_t *rgba, SegueAVError *err) {
+    SegueClipPicture *picture = segue_clip_picture(c, x, y, w, h, width, height, threads, err);
+    if (!picture) return err && err->code < 0 ? err->code : AVERROR(ENOMEM);
+    if (!c->converter) c->converter = segue_clip_converter_new();
+    int ret = c->converter ? segue_clip_picture_convert(picture, c->converter, threads, rgba, err)
+                           : shim_fail_text(err, AVERROR(ENOMEM), "out of memory");
+    segue_clip_picture_free(picture);
+    return ret;
 }
 
 void segue_clip_size(const SegueClip *c, int *width, int *height) {

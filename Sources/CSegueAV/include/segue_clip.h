@@ -45,14 +45,31 @@ int segue_clip_seek(SegueClip *clip, double time, SegueAVError *err);
 int segue_clip_advance(SegueClip *clip, double time, double *shown, SegueAVError *err);
 /* The size of the frame on screen. */
 void segue_clip_size(const SegueClip *clip, int *width, int *height);
-/* Converts the region (x, y, w, h) of the frame on screen, in its stored pixels, to straight
- * RGBA of width x height (rows packed, width*4 bytes) in one bit-exact pass of libswscale
- * (bicubic; a region scaled is cut into slices converted on `threads` threads, the same
- * pixels for any number):
- * from its own YUV matrix and range (unspecified: BT.709 from 720 lines up, BT.601 below).
- * The region is taken in whole pixels, its corner on the chroma grid; `rgba` has room for
- * SEGUE_RGBA_SLACK bytes after the pixels. Returns 1 when the
- * pixels may be translucent (the clip has alpha), 0 when they are opaque, or a negative code. */
+/* The region (x, y, w, h) of the frame on screen, in its stored pixels, as a picture to be
+ * drawn at width x height: a reference to the decoded frame, or, for planar YUV drawn at
+ * another size, a copy scaled in its own format (bit-exact bicubic in slices on `threads`
+ * threads, the same pixels for any number). The region is taken in whole pixels, its corner
+ * on the chroma grid. It stays valid after the clip moves on or is closed, and is converted
+ * to RGBA by segue_clip_picture_convert, on any thread, when a frame draws it. NULL on
+ * failure, with err filled. */
+typedef struct SegueClipPicture SegueClipPicture;
+SegueClipPicture *segue_clip_picture(SegueClip *clip, double x, double y, double w, double h, int width, int height,
+                                     int threads, SegueAVError *err);
+void segue_clip_picture_free(SegueClipPicture *picture);
+/* What converts clip pictures to RGBA (a libswscale context, kept while the pictures'
+ * format and size stay); one thread at a time uses one. */
+typedef struct SegueClipConverter SegueClipConverter;
+SegueClipConverter *segue_clip_converter_new(void);
+void segue_clip_converter_free(SegueClipConverter *converter);
+/* A picture converted to straight RGBA of its drawn size (rows packed, width*4 bytes) in one
+ * bit-exact pass of libswscale (bicubic; a picture scaled here is cut into slices on
+ * `threads` threads, the same pixels for any number), from its own YUV matrix and range
+ * (unspecified: BT.709 from 720 lines up, BT.601 below). `rgba` has room for
+ * SEGUE_RGBA_SLACK bytes after the pixels. Returns 1 when the pixels may be translucent (the
+ * clip has alpha), 0 when they are opaque, or a negative code. */
+int segue_clip_picture_convert(const SegueClipPicture *picture, SegueClipConverter *converter, int threads, uint8_t *rgba,
+                               SegueAVError *err);
+/* segue_clip_picture and segue_clip_picture_convert in one call. */
 int segue_clip_convert(SegueClip *clip, double x, double y, double w, double h, int width, int height, int threads,
                        uint8_t *rgba, SegueAVError *err);
 void segue_clip_close(SegueClip *clip);

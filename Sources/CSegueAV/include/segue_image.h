@@ -29,7 +29,7 @@ typedef struct SegueDecodedImage {
  * err filled; release `out` with segue_image_free whatever segue_image_pixels returns. */
 int segue_image_decode(const char *path, int64_t max_pixels, int max_side, SegueDecodedImage *out, SegueAVError *err);
 
-/* Bytes past the end of the pixels that segue_image_pixels and segue_clip_convert may write
+/* Bytes past the end of the pixels that segue_image_pixels and segue_clip_picture_convert may write
  * to, which the caller's memory must have room for: libswscale's vector paths write whole
  * vectors, past a row's end (on the last row, past the picture's: 32 bytes for a 1080-wide
  * yuv420p picture converted at its own size). */

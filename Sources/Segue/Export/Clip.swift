@@ -110,16 +110,19 @@ public struct ClipSound: Sendable, Equatable {
 }
 
 /// The pictures of one clip slide, decoded in order on a thread of its own as the frames
-/// that show them are planned, each converted once to every size it is drawn at.
+/// that show them are planned, each converted to RGBA once, when a frame first draws it.
 ///
 /// Frames are planned in order, a few ahead of those being composed (`FramePipeline`): the
 /// plan of a frame that shows the clip asks for its clip time and the sizes it is drawn at
 /// (`request`) and gets a promise of those pictures, which the frame's compositor waits on.
-/// The decoding thread works through the requests as they come, so only the clip frames
-/// shown are converted, and memory stays flat however long the clip: the pictures held are
-/// those of frames planned and not yet drawn.
+/// The decoding thread works through the requests as they come: it decodes the frame on
+/// screen and cuts (and, for planar YUV drawn at another size, scales) the part drawn, still
+/// in the clip's own pixel format. The compositor converts it to RGBA when it draws the frame.
+/// So only the clip frames shown are converted, and memory stays flat however long the clip:
+/// the pictures held ahead are YUV (1.5 bytes a pixel for yuv420p), and only those being
+/// drawn are RGBA (4 bytes).
 final class ClipFeed: Sendable {
-    typealias Pictures = Promise<[PictureKey: Image]>
+    typealias Pictures = Promise<[PictureKey: ClipPicture]>
 
     private struct Request {
         /// Seconds of clip time (from the start of the slide's part).
@@ -139,16 +142,19 @@ final class ClipFeed: Sendable {
 
     let clip: ClipSlide
     private let limits: Limits
-    /// Threads a scaled clip picture is converted on.
+    /// Threads a scaled clip picture is scaled and converted on.
     private let threads: Int
     private let state = Locked(State())
     /// Signalled once per request, and once by `close` and `stop`.
     private let wake = DispatchSemaphore(value: 0)
+    /// What converts the feed's pictures, and the memory of pictures drawn.
+    private let conversion: ClipConversion
 
     init(clip: ClipSlide, limits: Limits, threads: Int = 1) {
         self.clip = clip
         self.limits = limits
         self.threads = max(1, threads)
+        conversion = ClipConversion(path: clip.path, threads: self.threads)
     }
 
     deinit { stop() }
@@ -223,8 +229,8 @@ final class ClipFeed: Sendable {
         }
     }
 
-    /// The decoding thread: each request's frame, converted to each size asked. A clip that
-    /// cannot be read fails every request with the reason.
+    /// The decoding thread: each request's frame, cut to each size asked. A clip that cannot
+    /// be read fails every request with the reason.
     private func decode() {
         var info = SegueClipInfo()
         var error = SegueAVError()
@@ -237,8 +243,7 @@ final class ClipFeed: Sendable {
             failure = ExportError.damagedClip(path: clip.path, reason: error.text)
         }
         let orientation = Orientation(rawValue: Int(info.orientation)) ?? .up
-        var made: [PictureKey: Image] = [:]   // the frame on screen, at each size made
-        var spares = SparePictures()
+        var made: [PictureKey: ClipPicture] = [:]   // the frame on screen, at each size cut
         while let request = next() {
             if let failure {
                 request.pictures.fulfil(.failure(failure))
@@ -248,18 +253,15 @@ final class ClipFeed: Sendable {
                 var shown = 0.0
                 let changed = segue_clip_advance(decoder, clip.settings.start + request.time, &shown, &error)
                 guard changed >= 0 else { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
-                if changed == 1 {
-                    spares.retire(made.values)
-                    made = [:]
-                }
-                var images: [PictureKey: Image] = [:]
+                if changed == 1 { made = [:] }
+                var pictures: [PictureKey: ClipPicture] = [:]
                 for key in request.keys {
                     var size = key
                     size.time = 0
-                    if made[size] == nil { made[size] = try convert(decoder!, key, orientation: orientation, spares: &spares) }
-                    images[key] = made[size]
+                    if made[size] == nil { made[size] = try cut(decoder!, key, orientation: orientation) }
+                    pictures[key] = made[size]
                 }
-                return images
+                return pictures
             }.mapError { error in
                 failure = error
                 return error
@@ -267,44 +269,118 @@ final class ClipFeed: Sendable {
         }
     }
 
-    /// The part `key.crop` of the frame on screen at `key`'s size, upright and premultiplied:
-    /// converted and scaled in one pass from the stored picture, then turned.
-    private func convert(_ decoder: OpaquePointer, _ key: PictureKey, orientation: Orientation, spares: inout SparePictures) throws -> Image {
+    /// The part `key.crop` of the frame on screen at `key`'s size, in the clip's pixel format.
+    private func cut(_ decoder: OpaquePointer, _ key: PictureKey, orientation: Orientation) throws -> ClipPicture {
         var storedWidth: Int32 = 0, storedHeight: Int32 = 0
         segue_clip_size(decoder, &storedWidth, &storedHeight)
         let region = orientation.storedRect(of: key.crop, width: Double(storedWidth), height: Double(storedHeight))
         let width = orientation.swapsAxes ? key.height : key.width, height = orientation.swapsAxes ? key.width : key.height
-        let count = width * height
         var error = SegueAVError()
-        var status: Int32 = 0, opaque = true
-        // A turned clip's stored picture is only a step: its memory is kept for the next one.
-        let pixels = [UInt32](converted: count, reusing: orientation == .up ? spares.take(count: count) : spares.takeStored()) { buffer in
-            buffer.withMemoryRebound(to: UInt8.self, capacity: count * 4) { bytes in
-                status = segue_clip_convert(decoder, region.minX, region.minY, region.width, region.height,
-                                            Int32(width), Int32(height), Int32(clamping: threads), bytes, &error)
-            }
-            if status == 1 { opaque = segue_premultiply(buffer, count) == 1 }
+        guard let picture = segue_clip_picture(decoder, region.minX, region.minY, region.width, region.height,
+                                               Int32(width), Int32(height), Int32(clamping: threads), &error) else {
+            throw ExportError.damagedClip(path: clip.path, reason: error.text)
         }
-        if status < 0 { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
-        if orientation == .up { return Image(width: width, height: height, pixels: pixels, isOpaque: opaque) }
-        let upright = [UInt32](converted: count, reusing: spares.take(count: count)) { buffer in
-            orientation.turn(pixels, width: width, height: height, into: buffer)
-        }
-        spares.keepStored(pixels)
-        return Image(width: key.width, height: key.height, pixels: upright, isOpaque: opaque)
+        return ClipPicture(picture, width: key.width, height: key.height, orientation: orientation, conversion: conversion)
     }
 }
 
-/// Pictures of a clip no longer on screen, whose memory the next ones of their size reuse once
-/// nothing else holds them (the compositor may still be drawing one a few frames behind).
-/// Without them each new frame's picture would be fresh pages from the system (8 MB at
-/// 1080x1920, in a mapping of its own), each page faulted in and the whole unmapped again.
+/// A part of one clip frame, cut by the decoding thread in the clip's own pixel format and
+/// converted to RGBA, upright and premultiplied, by the first frame that draws it; the frames
+/// after it that show the same clip frame at that size draw the same pixels.
+final class ClipPicture: @unchecked Sendable {
+    // @unchecked: `picture` is only read once made (libswscale reads it; FFmpeg counts its
+    // references atomically) and `image` is reached only under `lock`.
+    private let picture: OpaquePointer
+    private let width: Int, height: Int
+    private let orientation: Orientation
+    private let conversion: ClipConversion
+    private let lock = NSLock()
+    private var image: Image?
+
+    fileprivate init(_ picture: OpaquePointer, width: Int, height: Int, orientation: Orientation, conversion: ClipConversion) {
+        self.picture = picture
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.conversion = conversion
+    }
+
+    deinit {
+        segue_clip_picture_free(picture)
+        if let image { conversion.retire(image) }
+    }
+
+    /// The picture's pixels at the size it is drawn, upright and premultiplied.
+    func rgba() throws -> Image {
+        lock.lock()
+        defer { lock.unlock() }
+        if let image { return image }
+        let made = try conversion.convert(picture, width: width, height: height, orientation: orientation)
+        image = made
+        return made
+    }
+}
+
+/// What a clip feed's pictures are converted with: libswscale's converters, one per thread
+/// converting at once, and the memory of pictures drawn, which the next ones reuse.
+final class ClipConversion: Sendable {
+    private struct Converters: @unchecked Sendable {
+        // @unchecked: each converter is used by one thread at a time, taken out of `idle`.
+        var idle: [OpaquePointer] = []
+    }
+
+    private let path: String
+    private let threads: Int
+    private let converters = Locked(Converters())
+    private let spares = Locked(SparePictures())
+
+    init(path: String, threads: Int) {
+        self.path = path
+        self.threads = threads
+    }
+
+    deinit {
+        converters.withLock { $0.idle.forEach { segue_clip_converter_free($0) } }
+    }
+
+    /// A drawn picture's memory, for the next of its size once nothing else holds it.
+    func retire(_ image: Image) { spares.withLock { $0.retire([image]) } }
+
+    /// `picture` converted to `width` x `height` RGBA (as shown, after `orientation` turns it).
+    func convert(_ picture: OpaquePointer, width: Int, height: Int, orientation: Orientation) throws -> Image {
+        guard let converter = converters.withLock({ $0.idle.popLast() }) ?? segue_clip_converter_new() else {
+            throw ExportError.damagedClip(path: path, reason: "out of memory")
+        }
+        defer { converters.withLock { $0.idle.append(converter) } }
+        let count = width * height
+        var error = SegueAVError()
+        var status: Int32 = 0, opaque = true
+        let pixels = [UInt32](converted: count, reusing: spares.withLock { $0.take(count: count) }) { buffer in
+            buffer.withMemoryRebound(to: UInt8.self, capacity: count * 4) { bytes in
+                status = segue_clip_picture_convert(picture, converter, Int32(clamping: threads), bytes, &error)
+            }
+            if status == 1 { opaque = segue_premultiply(buffer, count) == 1 }
+        }
+        if status < 0 { throw ExportError.damagedClip(path: path, reason: error.text) }
+        if orientation == .up { return Image(width: width, height: height, pixels: pixels, isOpaque: opaque) }
+        // A turned clip's stored picture is only a step: its memory goes back for the next one.
+        let storedWidth = orientation.swapsAxes ? height : width, storedHeight = orientation.swapsAxes ? width : height
+        let upright = [UInt32](converted: count, reusing: spares.withLock { $0.take(count: count) }) { buffer in
+            orientation.turn(pixels, width: storedWidth, height: storedHeight, into: buffer)
+        }
+        retire(Image(width: storedWidth, height: storedHeight, pixels: pixels, isOpaque: opaque))
+        return Image(width: width, height: height, pixels: upright, isOpaque: opaque)
+    }
+}
+
+/// Pictures of a clip no longer drawn, whose memory the next ones of their size reuse once
+/// nothing else holds them (another frame may still be drawing one). Without them each new
+/// frame's picture would be fresh pages from the system (8 MB at 1080x1920, in a mapping of
+/// its own), each page faulted in and the whole unmapped again.
 struct SparePictures {
     private var pictures: [Image] = []
-    /// The last stored picture of a turned clip, converted before it is turned upright.
-    private var stored: [UInt32]?
-    /// More than the frames the feed holds ahead and the compositor behind it.
-    static let limit = 8
+    /// More than the pictures being drawn at once.
+    static let limit = 4
 
     mutating func retire(_ images: some Sequence<Image>) {
         pictures.append(contentsOf: images)
@@ -323,13 +399,6 @@ struct SparePictures {
         }
         return nil
     }
-
-    mutating func takeStored() -> [UInt32]? {
-        defer { stored = nil }
-        return stored
-    }
-
-    mutating func keepStored(_ pixels: [UInt32]) { stored = pixels }
 }
 
 extension Orientation {

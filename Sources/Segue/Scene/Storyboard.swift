@@ -287,12 +287,13 @@ public final class Storyboard: Sendable {
     }
 
     /// The pixels of a planned frame's contents, one for each of `frame.contents`: still
-    /// pictures not made yet are made (on `threads` threads), a clip's waited for.
+    /// pictures not made yet are made (on `threads` threads), a clip's waited for and
+    /// converted, unless a frame before drew the same.
     func images(for frame: FramePlan, threads: Int) throws -> [Image] {
         try pictures.prepare(frame.contents.lazy.map(\.key), threads: threads)
         let clips = try frame.clipPictures.mapValues { try $0.wait() }
         return try frame.contents.map { plan in
-            if let clip = clips[plan.key.source] { return clip[plan.key]! }
+            if let clip = clips[plan.key.source] { return try clip[plan.key]!.rgba() }
             return try pictures.image(plan.key)
         }
     }
