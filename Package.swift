@@ -22,16 +22,21 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // libyaml's event parser reads presets, stories and manifests.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        // The C layer over FFmpeg, LittleCMS and libheif, one file per concern (include/segue_av.h
-        // lists them): stills, clips, the soundtrack's sources and mixer, the MP4 and PNG
-        // writers, digests, host facts. Swift owns each C object through a final class.
+        // Pango lays text out (HarfBuzz, fontconfig, bidi) and Cairo draws it.
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        // The C layer over FFmpeg, LittleCMS, libheif and PangoCairo, one file per concern
+        // (include/segue_av.h lists them): stills, clips, text, the soundtrack's sources and
+        // mixer, the MP4 and PNG writers, digests, host facts. Swift owns each C object
+        // through a final class.
         .target(
             name: "CSegueAV",
-            dependencies: ["CFFmpeg", "CLittleCMS", "CHeif"],
+            dependencies: ["CFFmpeg", "CLittleCMS", "CHeif", "CPango"],
             linkerSettings: [
                 .linkedLibrary("avformat"), .linkedLibrary("avcodec"),
                 .linkedLibrary("swscale"), .linkedLibrary("swresample"), .linkedLibrary("avutil"),
                 .linkedLibrary("lcms2"), .linkedLibrary("heif"),
+                .linkedLibrary("pangocairo-1.0"), .linkedLibrary("pango-1.0"), .linkedLibrary("cairo"),
+                .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("fontconfig"),
             ]
         ),
         // The per-pixel loops: plain C compiled for each vector width, and hand-written AVX2 and

@@ -19,6 +19,9 @@ struct RenderInputs: ParsableArguments {
             })
     var frames: FrameSelection?
 
+    @Option(name: .customLong("text"), help: ArgumentHelp("Text over the whole video, fixed to the screen (the first near the top, each next one lower), in the preset's text style (change it with --set text.KEY=VALUE: font, size, weight, color, outline, box, shadow, ...); repeatable.", valueName: "TEXT"))
+    var texts: [String] = []
+
     @Argument(help: ArgumentHelp("The images and video clips, in order (JPEG, PNG, WebP, HEIC; MP4, MOV, WebM, ...), told apart by content.", valueName: "INPUT"))
     var inputs: [String] = []
 
@@ -34,6 +37,7 @@ struct RenderInputs: ParsableArguments {
     func export(options: ExportOptions, output: String, format: OutputFormat?) throws {
         let library = try options.library.library()
         var job: Job
+        var overlays: [TextOverlay] = []
         if let story {
             // The story's preset and keys first; the command line's options win over them.
             let story = try Story.load(story)
@@ -41,10 +45,18 @@ struct RenderInputs: ParsableArguments {
                                          underlying: story.settings, library: library)
             job = try Job(preset: preset, slides: story.slides, output: output, format: format, frames: frames,
                           limits: options.limits, overwrite: options.force)
+            if let node = story.overlays {
+                overlays = try TextOverlay.list(node, key: "overlays", base: preset.text, styles: preset.styles)
+            }
         } else {
             let preset = try Preset.load(self.preset ?? "stories-cube", overrides: options.presetOverrides, library: library)
             job = try Job(preset: preset, inputs: inputs, output: output, format: format,
                           frames: frames, limits: options.limits, overwrite: options.force)
+        }
+        job.screenOverlays = overlays + texts.enumerated().map { index, text in
+            var overlay = TextOverlay(text: text, style: job.preset.text)
+            overlay.at = Point(x: 0.5, y: min(0.8, 0.22 + 0.1 * Double(index)))
+            return overlay
         }
         job.resume = options.resume
         if let threads = options.threads { job.threads = threads }

@@ -15,7 +15,7 @@ struct SegueCommand: ParsableCommand {
             exists); 130 or 143 interrupted by SIGINT or SIGTERM (nothing is left at the output).
             """,
         version: ([SegueVersion.headline] + SegueVersion.libraries).joined(separator: "\n"),
-        subcommands: [Render.self, Checksum.self, Batch.self, Presets.self]
+        subcommands: [Render.self, Checksum.self, Batch.self, Presets.self, FontsCommand.self]
     )
 
     /// Runs the command line, mapping errors to the exit codes above.

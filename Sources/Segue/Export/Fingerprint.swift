@@ -62,6 +62,14 @@ public enum Fingerprint {
                 return (String(index + 1), Canonical.object(part))
             }))
         }
+        // Text, as every key of every overlay says it (absent when there is none, so that
+        // videos without text keep their fingerprints).
+        if job.overlays.contains(where: { !$0.isEmpty }) || !job.screenOverlays.isEmpty {
+            fields["overlays"] = .object([
+                "slides": .array(job.overlays.map { .array($0.map { .string(String(reflecting: $0)) }) }),
+                "screen": .array(job.screenOverlays.map { .string(String(reflecting: $0)) }),
+            ])
+        }
         // The soundtrack counts where it is heard (an MP4), its music by content.
         if job.format == .mp4 {
             let a = p.audio

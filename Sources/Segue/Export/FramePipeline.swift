@@ -66,7 +66,7 @@ struct FramePipeline {
         /// The place in the sink's sequence of the next frame taken.
         var sequence = 0
         /// The still the frame planned last shows.
-        var previous: Moment?
+        var previous: Storyboard.Still?
         /// Frame buffers made so far.
         var made = 0
         var over = false

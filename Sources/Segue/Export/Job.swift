@@ -95,6 +95,11 @@ public struct Job: Sendable {
     /// Clip slides by slide index: the clip, what its header says and the part played.
     public private(set) var clips: [Int: ClipSlide] = [:]
 
+    /// Text over each slide's page, by slide (empty lists for slides with none).
+    public private(set) var overlays: [[TextOverlay]] = []
+    /// Text over the whole video, fixed to the screen above the transitions.
+    public var screenOverlays: [TextOverlay] = []
+
     public init(preset: Preset, inputs: [String], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = CPUBudget.available(),
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
@@ -131,6 +136,18 @@ public struct Job: Sendable {
         if isStory || !preset.motion.isStill || !clips.isEmpty {
             plan = try StoryPlan(slides: slides, preset: preset, clips: clips)
         }
+        var problems: [PresetError] = []
+        overlays = slides.map { slide in
+            guard let node = slide.overlays else { return [] }
+            do { return try TextOverlay.list(node, key: slide.key + ".overlays", base: preset.text, styles: preset.styles) } catch let error as PresetError {
+                problems += error.all
+                return []
+            } catch {
+                problems.append(.invalid(key: slide.key + ".overlays", origin: node.origin, value: "a list", expected: "\(error)"))
+                return []
+            }
+        }
+        if let first = problems.first { throw problems.count == 1 ? first : .several(problems) }
     }
 
     /// The slides that are clips, by their content, with their settings checked against what

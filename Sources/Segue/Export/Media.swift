@@ -36,11 +36,13 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case clipTooLarge(path: String, reason: String)
     /// A clip in a video whose transition builds screens of its own from stills.
     case clipInWholeStoryTransition(path: String, transition: String, joining: [String])
+    /// A text overlay that Pango or Cairo could not draw, or a font file fontconfig cannot add.
+    case text(what: String, reason: String)
 
     /// True for errors in what was asked (exit code 2), false for failures while doing it (1).
     public var isUsageError: Bool {
         switch self {
-        case .unreadableImage, .encoder, .output, .cancelled, .damagedClip: return false
+        case .unreadableImage, .encoder, .output, .cancelled, .damagedClip, .text: return false
         default: return true
         }
     }
@@ -82,6 +84,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .oddSize(width, height, format):
             let what = format == .mp4 ? "MP4 video (yuv420p)" : "yuv420p output"
             return "canvas.size \(width)x\(height): \(what) needs an even width and height; try \(width + width % 2)x\(height + height % 2)"
+        case let .text(what, reason): return "\(what): cannot draw it: \(reason)"
         case .cancelled: return "cancelled; nothing was written"
         }
     }

@@ -84,6 +84,10 @@ public struct Preset: Equatable, Sendable {
     public var encode = EncodeSettings()
     /// The MP4's soundtrack; PNG, framemd5 and sheet outputs have none.
     public var audio = AudioSettings()
+    /// The style of text overlays that name none (and of `--text`).
+    public var text = TextStyle()
+    /// Named text styles: the shipped ones (`TextStyle.shipped`) and the preset's own.
+    public var styles = TextStyle.shipped
 
     public init() {}
 
@@ -128,6 +132,13 @@ public struct Preset: Equatable, Sendable {
         var a = try r.section("audio")
         audio = try AudioSettings(reading: &a)
         try a.finish()
+
+        var x = try r.section("text")
+        try text.read(&x)
+        try x.finish()
+        if let node = r.raw("styles", type: "mapping", "Named text styles, each a mapping of the text keys (font, size, color, outline, box, shadow, ...) over the default text; they add to or replace the shipped classic, modern, neon, typewriter and strong.") {
+            styles = try TextStyle.named(node, key: "styles", over: styles)
+        }
         try r.finish()
     }
 

@@ -17,6 +17,9 @@ public struct StorySlide: Sendable {
     public var motion: ConfigNode?
     /// How a clip is played (trim, sound); the defaults when nil.
     public var clip: ClipSettings?
+    /// Text over the slide's page, as written (font files resolved); read against the
+    /// preset's styles when the job is made.
+    public var overlays: ConfigNode?
     /// Whether the slide names its file with `clip:`, which must then be a clip.
     public var declaredClip = false
     /// The clip keys the slide gives (`start`, `end`, ...), which a still image cannot take.
@@ -97,9 +100,11 @@ public struct StorySlide: Sendable {
         let transition = r.raw("transition", type: "text or mapping", "The cut to the next slide: cut, a transition's name, or {kind, duration, curve, ...}.")
         let motion = r.raw("motion", type: "text or mapping", "Ken Burns motion: in, out, left, right, up, down, none, or {kind, amount, curve, center}.")
         let clip = try noting { try StorySlide.clipSettings(&r, item: item) }
+        let overlays = r.raw("overlays", type: "[overlay]", "Text over the slide's page, turning and zooming with it: a list of {text, style, at, anchor, ...}.")
         _ = try noting { try r.finish() }
         if let first = problems.first { throw problems.count == 1 ? first : .several(problems) }
         var slide = StorySlide(image: file!, hold: hold, transition: transition, motion: motion, clip: clip?.settings, origin: item.origin)
+        slide.overlays = overlays?.resolvingFontFiles(resolve)
         slide.declaredClip = clipNode != nil
         slide.clipKeys = clip?.given ?? []
         slide.key = name
@@ -152,6 +157,8 @@ public struct Story: Sendable {
     /// Preset keys the story sets (dotted or nested), applied after the preset.
     public var settings: [(key: String, value: ConfigNode)]
     public var slides: [StorySlide]
+    /// Text over the whole video, fixed to the screen, as written (font files resolved).
+    public var overlays: ConfigNode?
 
     /// The largest story file read, in bytes.
     public static let maxFileSize = 1 << 20
@@ -167,13 +174,18 @@ public struct Story: Sendable {
         if let audio = r.raw("audio", type: "audio", "The soundtrack: a file (relative to the story), 'silence', or a mapping with file, start, volume, fadeIn, fadeOut, loop.") {
             settings.append((key: "audio", value: ConfigNode.audio(audio, resolve: resolve)))
         }
+        if let styles = r.raw("styles", type: "mapping", "Named text styles for this story, over the preset's: {name: {font, size, color, ...}}.") {
+            settings.append((key: "styles", value: styles.resolvingFontFiles(resolve)))
+        }
+        let overlays = r.raw("overlays", type: "[overlay]", "Text over the whole video, fixed to the screen above the transitions; start and end count from the video's start.")
         guard let slidesNode = r.raw("slides", type: "[slide]", "The slides, in order.") else {
             try r.finish()
             throw PresetError.missingKey(key: "slides", origin: root.origin, expected: "a list of slides, each with an image")
         }
         try r.finish()
         return Story(preset: preset.map { PresetLibrary.looksLikePath($0) ? resolve($0) : $0 }, settings: settings,
-                     slides: try StorySlide.list(slidesNode, key: "slides", resolve: resolve))
+                     slides: try StorySlide.list(slidesNode, key: "slides", resolve: resolve),
+                     overlays: overlays?.resolvingFontFiles(resolve))
     }
 }
 

@@ -41,6 +41,8 @@ public final class Storyboard: Sendable {
     private let shown = Locked(-1)
     /// The still sources each screen draws (set once the screens can be built, in init).
     private let screenSources = Locked<[Set<Int>]>([])
+    /// The text overlays of each slide and of the screen, and their pictures' sources.
+    private let texts: TextPictures
 
     /// The storyboard of `job`; its clips' feeds decode for the frames the job writes.
     /// With `yielding`, the thread that prepares screens beside the export runs at a lower
@@ -78,7 +80,12 @@ public final class Storyboard: Sendable {
         // An input named twice is one source: its first place.
         let sources = inputs.indices.map { i in clips[i] != nil ? i : stills.first { inputs[$0] == inputs[i] }! }
         let preloaded = Set(sources).filter { clips[$0] == nil }.compactMap { source in byPath[inputs[source]].map { (source, $0) } }
-        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded), clipSources: Set(clips.keys)) { source in
+        // Text pictures are sources after the inputs; each overlay's whole look is drawn now,
+        // to lay it out, and kept.
+        let texts = try TextPictures(slides: job.overlays, screen: job.screenOverlays, canvas: job.preset.canvas, firstSource: inputs.count)
+        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded).merging(texts.drawn) { a, _ in a },
+                                 clipSources: Set(clips.keys)) { source in
+            if source >= inputs.count { return try texts.image(source) }
             let path = inputs[source]
             let image = try Image.decode(path: path, limits: limits, threads: threads)
             // Laid out by the size its header told: a file changed since cannot be drawn as planned.
@@ -90,7 +97,7 @@ public final class Storyboard: Sendable {
         let sizes = inputs.indices.map { clips[$0]?.info.size ?? sizeOf(inputs[$0]) }
         self.init(sizes: sizes, sources: sources, pictures: cache, preset: job.preset, plan: job.plan, timeline: job.timeline,
                   threads: job.threads, clips: clips, frames: job.frameIndices(count: job.timeline.frameCount), limits: limits,
-                  yielding: yielding)
+                  yielding: yielding, texts: texts)
     }
 
     /// A storyboard over images already in memory, input k being `images[k]`.
@@ -100,9 +107,11 @@ public final class Storyboard: Sendable {
     }
 
     private init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, plan: StoryPlan?, timeline: Timeline, threads: Int,
-                 clips: [Int: ClipSlide] = [:], frames: [Int] = [], limits: Limits = Limits(), yielding: Bool = false) {
+                 clips: [Int: ClipSlide] = [:], frames: [Int] = [], limits: Limits = Limits(), yielding: Bool = false,
+                 texts: TextPictures = TextPictures()) {
         let canvas = preset.canvas
         self.canvas = canvas
+        self.texts = texts
         self.pictures = pictures
         self.plan = plan
         self.timeline = timeline
@@ -234,13 +243,43 @@ public final class Storyboard: Sendable {
         var page = pages[index]
         let span = timeline.timeOnScreen(index)
         if pictures.isClip(index) { page.contents?.time = min(max(0, time - span.lowerBound), clipEnds[index] ?? .infinity) }
-        guard let plan, !plan.motions[index].isStill else { return page }
-        let t = span.upperBound > span.lowerBound ? (time - span.lowerBound) / (span.upperBound - span.lowerBound) : 0
-        return page.moving(plan.motions[index], at: t)
+        let length = span.upperBound - span.lowerBound
+        let overlays = index < texts.slides.count
+            ? texts.slides[index].compactMap { $0.layer(at: time - span.lowerBound, length: length, page: canvas.bounds.size, scale: canvas.scale) } : []
+        guard let plan, !plan.motions[index].isStill else {
+            guard !overlays.isEmpty else { return page }
+            // Text rides on the page, and is cut at its edges as the page is.
+            page.sublayers += overlays
+            page.masksToBounds = true
+            return page
+        }
+        let t = length > 0 ? (time - span.lowerBound) / length : 0
+        page = page.moving(plan.motions[index], at: t)
+        guard !overlays.isEmpty, !page.sublayers.isEmpty else { return page }
+        // On a moving page the text moves with the picture: placed on the picture's layer
+        // where the page sits in it.
+        let big = 1 + plan.motions[index].amount
+        page.sublayers[0].sublayers += overlays.map { layer in
+            var layer = layer
+            layer.position.x += (big - 1) / 2 * page.bounds.width
+            layer.position.y += (big - 1) / 2 * page.bounds.height
+            return layer
+        }
+        return page
     }
 
-    /// The scene of frame `index`.
+    /// The scene of frame `index`: its slides' pages, and the text fixed to the screen above them.
     public func scene(at index: Int) -> Layer {
+        var root = pagesScene(at: index)
+        if !texts.screen.isEmpty {
+            let time = Double(index) / Double(timeline.fps)
+            root.sublayers += texts.screen.compactMap { $0.layer(at: time, length: timeline.seconds, page: canvas.bounds.size, scale: canvas.scale) }
+        }
+        return root
+    }
+
+    /// The scene of frame `index` below the screen's text.
+    private func pagesScene(at index: Int) -> Layer {
         let moment = timeline.moment(at: index)
         guard plan != nil else { return scene(moment) }
         let time = Double(index) / Double(timeline.fps)
@@ -256,11 +295,24 @@ public final class Storyboard: Sendable {
 
     /// What frame `index` shows when it is a still (a hold whose slide does not move), so that
     /// equal stills are composed once; nil for a frame that must be composed.
-    public func still(at index: Int) -> Moment? {
+    public func still(at index: Int) -> Still? {
         let moment = timeline.moment(at: index)
         guard case let .hold(screen) = moment, !pictures.isClip(screen) else { return nil }
         if let plan, !plan.motions[screen].isStill { return nil }
-        return moment
+        // Text that comes, goes or moves makes frames of a hold differ.
+        let time = Double(index) / Double(timeline.fps)
+        var overlays = texts.screen.map { $0.overlay.state(at: time, length: timeline.seconds) }
+        if plan != nil, screen < texts.slides.count {
+            let span = timeline.timeOnScreen(screen)
+            overlays += texts.slides[screen].map { $0.overlay.state(at: time - span.lowerBound, length: span.upperBound - span.lowerBound) }
+        }
+        return Still(moment: moment, overlays: overlays)
+    }
+
+    /// What a still frame shows: equal stills are equal frames.
+    public struct Still: Equatable, Sendable {
+        var moment: Moment
+        var overlays: [TextOverlay.State?]
     }
 
     /// The scene of a moment of the timeline, for a video the preset's transition runs.

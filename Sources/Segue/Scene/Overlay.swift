@@ -1,0 +1,340 @@
+import CSegueAV
+import Foundation
+
+/// A text layer over a slide's page (it turns, flips and zooms with the page) or over the
+/// whole video (fixed to the screen, above the transitions): its words and style, where it
+/// sits, when it shows, and how it comes and goes. Every animation is a pure function of time.
+public struct TextOverlay: Hashable, Sendable {
+    /// How an overlay comes in or goes out.
+    public struct Appearance: Hashable, Sendable {
+        public enum Kind: String, CaseIterable, Sendable {
+            case none, fade, pop
+            case slideUp = "slide-up", slideDown = "slide-down"
+            /// The characters appear one by one (or leave, going out).
+            case typewriter
+        }
+
+        public var kind: Kind
+        /// Seconds; for a typewriter, nil means 0.05 s a character.
+        public var duration: Double?
+
+        public static let none = Appearance(kind: .none, duration: 0)
+    }
+
+    public var text: String
+    /// The text is Pango markup (`<b>Day 1</b> in Lisbon`).
+    public var markup = false
+    public var style: TextStyle
+    /// Where the anchor sits, in 0...1 of the page (or screen).
+    public var at = Point(x: 0.5, y: 0.5)
+    /// Which point of the text block sits there, in 0...1 of the block.
+    public var anchor = Point(x: 0.5, y: 0.5)
+    /// The wrap width, a fraction of the page's width; nil for no wrapping.
+    public var width: Double? = 0.9
+    /// Degrees, clockwise.
+    public var rotation = 0.0
+    /// Seconds from the start of the slide's time on screen (or of the video).
+    public var start = 0.0
+    /// Seconds, as `start`; nil while the slide (or video) lasts.
+    public var end: Double?
+    public var appear = Appearance.none
+    public var disappear = Appearance.none
+    public var opacity = 1.0
+
+    public init(text: String, style: TextStyle = TextStyle()) {
+        self.text = text
+        self.style = style
+    }
+
+    /// The number of characters a typewriter steps through.
+    var characters: Int { plainText.count }
+
+    /// The text without markup, as drawn.
+    var plainText: String {
+        guard markup else { return text }
+        var plain = "", inTag = false
+        for c in text {
+            if c == "<" { inTag = true } else if c == ">" { inTag = false } else if !inTag { plain.append(c) }
+        }
+        return plain.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+    }
+
+    /// How the overlay is drawn at one time: nil when it is not on screen.
+    struct State: Hashable, Sendable {
+        var opacity: Double
+        var scale: Double
+        /// Points down the page.
+        var shift: Double
+        /// Characters shown by a typewriter; nil for all.
+        var reveal: Int?
+    }
+
+    /// Points a slide-in travels.
+    static let slideDistance = 24.0
+
+    func seconds(of appearance: Appearance) -> Double {
+        if let duration = appearance.duration { return duration }
+        return appearance.kind == .typewriter ? 0.05 * Double(characters) : 0.3
+    }
+
+    /// The state at `time` seconds (as `start` counts them), for a slide or video that lasts
+    /// `length` seconds.
+    func state(at time: Double, length: Double) -> State? {
+        let end = min(self.end ?? length, length)
+        guard time >= start, time < end || (self.end == nil && time <= end) else { return nil }
+        var state = State(opacity: opacity, scale: 1, shift: 0, reveal: nil)
+        let inSeconds = seconds(of: appear), outSeconds = seconds(of: disappear)
+        if appear.kind != .none, inSeconds > 0, time - start < inSeconds {
+            apply(appear.kind, progress: (time - start) / inSeconds, to: &state, coming: true)
+        }
+        if disappear.kind != .none, outSeconds > 0, end - time < outSeconds {
+            apply(disappear.kind, progress: max(0, end - time) / outSeconds, to: &state, coming: false)
+        }
+        return state
+    }
+
+    /// `progress` runs 0 → 1 as the overlay comes in, 1 → 0 as it goes out.
+    private func apply(_ kind: Appearance.Kind, progress p: Double, to state: inout State, coming: Bool) {
+        let p = min(max(p, 0), 1)
+        let easeOut = 1 - (1 - p) * (1 - p)
+        switch kind {
+        case .none: break
+        case .fade: state.opacity *= p
+        case .pop:
+            // A quick grow past full size and back (an ease-out-back curve), fading in over its first third.
+            let c = 1.70158, q = p - 1
+            state.scale *= 0.5 + 0.5 * (1 + (c + 1) * q * q * q + c * q * q)
+            state.opacity *= min(1, 3 * p)
+        case .slideUp:
+            state.shift += (1 - easeOut) * TextOverlay.slideDistance * (coming ? 1 : -1)
+            state.opacity *= p
+        case .slideDown:
+            state.shift -= (1 - easeOut) * TextOverlay.slideDistance * (coming ? 1 : -1)
+            state.opacity *= p
+        case .typewriter:
+            let shown = Int((p * Double(characters)).rounded(.down))
+            state.reveal = min(state.reveal ?? characters, shown)
+        }
+    }
+
+    /// The look the overlay draws on a page `pageWidth` points wide at `scale`, with `reveal`
+    /// characters shown.
+    func look(pageWidth: Double, scale: Double, reveal: Int? = nil) -> TextLook {
+        TextLook(text: text, markup: markup, style: style, width: width.map { $0 * pageWidth }, scale: scale, reveal: reveal)
+    }
+
+    /// The overlay's layer in a page of `page` points, drawing `picture` (`pixels` big, its
+    /// block at `block`, in pixels) at `scale` pixels per point. Its block's anchor sits at
+    /// `at`, on whole pixels while nothing turns it.
+    func layer(_ state: State, picture: Picture, block: Rect, page: Size, scale: Double) -> Layer {
+        let w = picture.size.width, h = picture.size.height
+        var layer = Layer(bounds: Rect(x: 0, y: 0, width: w / scale, height: h / scale), position: .zero)
+        layer.anchorPoint = Point(x: (block.minX + anchor.x * block.width) / w, y: (block.minY + anchor.y * block.height) / h)
+        // The picture's corner on a whole pixel: upright and unscaled, it is drawn as Cairo drew it.
+        let x = at.x * page.width * scale - layer.anchorPoint.x * w
+        let y = (at.y * page.height + state.shift) * scale - layer.anchorPoint.y * h
+        layer.position = Point(x: (x.rounded() + layer.anchorPoint.x * w) / scale, y: (y.rounded() + layer.anchorPoint.y * h) / scale)
+        var transform = Transform3D.identity
+        if state.scale != 1 { transform = transform.scaled(x: state.scale, y: state.scale) }
+        if rotation != 0 { transform = transform.concatenating(Transform3D(rotationAngle: rotation * .pi / 180, x: 0, y: 0, z: 1)) }
+        layer.transform = transform
+        layer.opacity = state.opacity
+        layer.contents = .picture(picture)
+        layer.contentsGravity = .stretch
+        layer.name = "text"
+        return layer
+    }
+}
+
+extension TextOverlay {
+    /// Reads an `overlays:` list: each item a text overlay over `base` (a named `style`
+    /// replaces it), every problem of every item thrown together. Font files are resolved by
+    /// `resolve`.
+    public static func list(_ node: ConfigNode, key: String, base: TextStyle, styles: [String: TextStyle],
+                     resolve: (String) -> String = { $0 }) throws -> [TextOverlay] {
+        guard case let .sequence(items) = node.value else {
+            throw PresetError.wrongType(key: key, origin: node.origin, found: ConfigReader.kind(of: node), expected: "a list of overlays, each with text")
+        }
+        var overlays: [TextOverlay] = [], problems: [PresetError] = []
+        for (index, item) in items.enumerated() {
+            do { overlays.append(try read(item, key: "\(key)[\(index + 1)]", base: base, styles: styles, resolve: resolve)) } catch let error as PresetError {
+                problems += error.all
+            }
+        }
+        if let first = problems.first { throw problems.count == 1 ? first : .several(problems) }
+        return overlays
+    }
+
+    static let anchors: [String: Point] = [
+        "center": Point(x: 0.5, y: 0.5), "top": Point(x: 0.5, y: 0), "bottom": Point(x: 0.5, y: 1),
+        "left": Point(x: 0, y: 0.5), "right": Point(x: 1, y: 0.5), "top-left": Point(x: 0, y: 0), "top-right": Point(x: 1, y: 0),
+        "bottom-left": Point(x: 0, y: 1), "bottom-right": Point(x: 1, y: 1),
+    ]
+
+    /// One overlay.
+    static func read(_ item: ConfigNode, key: String, base: TextStyle, styles: [String: TextStyle],
+                     resolve: (String) -> String = { $0 }) throws -> TextOverlay {
+        var r = try ConfigReader(item, path: key)
+        let text = try r.requiredText("text", expected: "the words to show", "The words: UTF-8, any script, emoji; Pango markup when markup is true.")
+        var style = base
+        if let name = r.raw("style", type: "text", "A named style (classic, modern, neon, typewriter, strong, or one of the preset's or story's styles); the keys below change it.") {
+            let wanted = try ConfigReader.string(name, key: r.fullKey("style"))
+            guard let named = styles[wanted] else {
+                let names = styles.keys.sorted()
+                let hint = suggestion(for: wanted, among: names).map { "; did you mean '\($0)'?" } ?? ""
+                throw PresetError.invalid(key: r.fullKey("style"), origin: name.origin, value: "'\(wanted)'", expected: "one of the styles: \(names.joined(separator: ", "))\(hint)")
+            }
+            style = named
+        }
+        try style.read(&r, resolve: resolve)
+        var overlay = TextOverlay(text: text, style: style)
+        overlay.markup = try r.flag("markup", default: false, "The text is Pango markup: <b>, <i>, <span foreground=\"#ff0\">, ...")
+        if overlay.markup {
+            var error = SegueAVError()
+            if segue_text_check_markup(text, &error) != 0 {
+                throw PresetError.invalid(key: r.fullKey("text"), origin: item["text"]!.origin, value: "'\(text)'", expected: "Pango markup (\(error.text))")
+            }
+        }
+        let at = try r.numbers("at", default: [0.5, 0.5], in: -1...2, expected: "[x, y]", "Where the anchor sits, [x, y] in 0...1 of the page.") { $0.count == 2 }
+        overlay.at = Point(x: at[0], y: at[1])
+        if let node = r.raw("anchor", type: "text or [x, y]", "Which point of the text block sits at `at`: center, top, bottom, left, right, top-left, ..., or [x, y] in 0...1 of the block.") {
+            overlay.anchor = try anchor(node, key: r.fullKey("anchor"))
+        }
+        let width = try r.number("width", default: 0.9, in: 0...1, "Wrap width, a fraction of the page's width; 0 for no wrapping.")
+        overlay.width = width > 0 ? width : nil
+        overlay.rotation = try r.number("rotation", default: 0, in: -360...360, "Degrees, clockwise.")
+        overlay.start = try r.number("start", default: 0, in: 0...86400, "Seconds into the slide's time on screen (a story-level overlay: into the video) when it shows.")
+        if let endNode = item["end"] {
+            let end = try r.number("end", default: 0, in: 0...86400, "Seconds (as start) when it goes; default: when the slide (or video) ends.")
+            guard end > overlay.start else {
+                throw PresetError.invalid(key: r.fullKey("end"), origin: endNode.origin, value: format(end), expected: "a time after start (\(format(overlay.start)) s)")
+            }
+            overlay.end = end
+        } else {
+            _ = try r.number("end", default: 0, in: 0...86400, "Seconds (as start) when it goes; default: when the slide (or video) ends.")
+        }
+        overlay.appear = try appearance(&r, "in", "How it comes in: fade, pop, slide-up, slide-down, typewriter, none, or {kind, duration}.")
+        overlay.disappear = try appearance(&r, "out", "How it goes out: as in.")
+        overlay.opacity = try r.number("opacity", default: 1, in: 0...1, "Opacity, 0...1.")
+        try r.finish()
+        return overlay
+    }
+
+    static func anchor(_ node: ConfigNode, key: String) throws -> Point {
+        if case let .sequence(items) = node.value, items.count == 2 {
+            let x = try ConfigReader.number(items[0], key: key), y = try ConfigReader.number(items[1], key: key)
+            guard (0...1).contains(x), (0...1).contains(y) else { throw PresetError.outOfRange(key: key, origin: node.origin, value: "[\(format(x)), \(format(y))]", range: "each 0...1") }
+            return Point(x: x, y: y)
+        }
+        let name = try ConfigReader.string(node, key: key)
+        guard let point = anchors[name] else {
+            let names = anchors.keys.sorted()
+            throw PresetError.invalid(key: key, origin: node.origin, value: "'\(name)'", expected: "one of: \(names.joined(separator: ", ")), or [x, y]")
+        }
+        return point
+    }
+
+    static func appearance(_ r: inout ConfigReader, _ key: String, _ meaning: String) throws -> Appearance {
+        guard let node = r.raw(key, type: "text or mapping", meaning) else { return .none }
+        let kinds = Appearance.Kind.allCases.map(\.rawValue)
+        func kind(_ node: ConfigNode, key: String) throws -> Appearance.Kind {
+            let name = try ConfigReader.string(node, key: key)
+            guard let kind = Appearance.Kind(rawValue: name) else {
+                let hint = suggestion(for: name, among: kinds).map { "; did you mean '\($0)'?" } ?? ""
+                throw PresetError.invalid(key: key, origin: node.origin, value: "'\(name)'", expected: "one of: \(kinds.joined(separator: ", "))\(hint)")
+            }
+            return kind
+        }
+        if case .scalar = node.value { return Appearance(kind: try kind(node, key: r.fullKey(key)), duration: nil) }
+        var a = try ConfigReader(node, path: r.fullKey(key))
+        guard let kindNode = a.raw("kind", type: "text", "fade, pop, slide-up, slide-down, typewriter or none.") else {
+            throw PresetError.missingKey(key: a.fullKey("kind"), origin: node.origin, expected: "one of: \(kinds.joined(separator: ", "))")
+        }
+        let k = try kind(kindNode, key: a.fullKey("kind"))
+        let duration = node["duration"] == nil ? nil : try a.number("duration", default: 0.3, in: 0...60, "Seconds; a typewriter's default is 0.05 s a character, the others' 0.3 s.")
+        if node["duration"] == nil { _ = try a.number("duration", default: 0.3, in: 0...60, "Seconds.") }
+        try a.finish()
+        return Appearance(kind: k, duration: duration)
+    }
+}
+
+extension ConfigNode {
+    /// This tree with every `font:` that names a file resolved by `resolve` (relative to the
+    /// file that names it).
+    func resolvingFontFiles(_ resolve: (String) -> String) -> ConfigNode {
+        switch value {
+        case .scalar: return self
+        case let .sequence(items): return ConfigNode(.sequence(items.map { $0.resolvingFontFiles(resolve) }), origin: origin)
+        case let .mapping(pairs):
+            return ConfigNode(.mapping(pairs.map { pair in
+                if pair.key == "font", case let .scalar(text, quoted) = pair.value.value, TextStyle.namesFile(text) {
+                    return (key: pair.key, value: ConfigNode(.scalar(resolve(text), quoted: quoted), origin: pair.value.origin))
+                }
+                return (key: pair.key, value: pair.value.resolvingFontFiles(resolve))
+            }), origin: origin)
+        }
+    }
+}
+
+/// The text overlays of a job as the storyboard draws them: each look a picture source after
+/// the job's inputs, drawn by Pango and Cairo once and cached like a picture.
+struct TextPictures: Sendable {
+    /// One overlay, laid out: its whole look's source, size and block, and the sources of a
+    /// typewriter's steps (step k shows k characters; the whole look shows them all).
+    struct Placed: Sendable {
+        var overlay: TextOverlay
+        var source: Int
+        var size: Size
+        /// The text block in the picture, in pixels.
+        var block: Rect
+        var firstStep: Int?
+
+        /// The overlay's layer at `time` (seconds from its slide's or the video's start), or
+        /// nil while it is not on screen.
+        func layer(at time: Double, length: Double, page: Size, scale: Double) -> Layer? {
+            guard let state = overlay.state(at: time, length: length) else { return nil }
+            var shown = source
+            if let reveal = state.reveal, let firstStep, reveal < overlay.characters { shown = firstStep + max(0, reveal) }
+            return overlay.layer(state, picture: Picture(source: shown, size: size), block: block, page: page, scale: scale)
+        }
+    }
+
+    var slides: [[Placed]] = []
+    var screen: [Placed] = []
+    /// Every look, source `firstSource + k` being `looks[k]`.
+    private var looks: [TextLook] = []
+    private var firstSource = 0
+    /// The whole looks, drawn to lay them out.
+    private(set) var drawn: [Int: Image] = [:]
+
+    init() {}
+
+    init(slides: [[TextOverlay]], screen: [TextOverlay], canvas: Canvas, firstSource: Int) throws {
+        self.firstSource = firstSource
+        var looks: [TextLook] = [], drawn: [Int: Image] = [:]
+        func place(_ overlay: TextOverlay) throws -> Placed {
+            let look = overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale)
+            let (image, block) = try look.render()
+            let source = firstSource + looks.count
+            looks.append(look)
+            drawn[source] = image
+            var placed = Placed(overlay: overlay, source: source, size: image.size, block: block)
+            if overlay.appear.kind == .typewriter || overlay.disappear.kind == .typewriter {
+                placed.firstStep = firstSource + looks.count
+                looks += (0..<overlay.characters).map { overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale, reveal: $0) }
+            }
+            return placed
+        }
+        self.slides = try slides.map { try $0.map(place) }
+        self.screen = try screen.map(place)
+        self.looks = looks
+        self.drawn = drawn
+    }
+
+    /// The picture of text source `source`.
+    func image(_ source: Int) throws -> Image {
+        if let image = drawn[source] { return image }
+        return try looks[source - firstSource].render().image
+    }
+}

@@ -1,0 +1,281 @@
+import CSegueAV
+import Foundation
+
+/// How text looks: font, size, colour, outline, box, shadow and alignment. Lengths are
+/// canvas points (a size of 28 is an em of 28 × `canvas.scale` pixels; no 96-dpi conversion).
+public struct TextStyle: Hashable, Sendable {
+    public enum Alignment: String, CaseIterable, Sendable {
+        case left, center, right
+        /// Left for left-to-right text, right for right-to-left (Arabic, Hebrew).
+        case natural
+    }
+
+    public struct Outline: Hashable, Sendable {
+        public var width: Double
+        public var color: Color
+    }
+
+    public struct Box: Hashable, Sendable {
+        public var color: Color
+        public var padding: Double
+        public var radius: Double
+    }
+
+    public struct Shadow: Hashable, Sendable {
+        public var x: Double
+        public var y: Double
+        public var blur: Double
+        public var color: Color
+    }
+
+    /// A fontconfig family, or a list of them ("Noto Sans, Noto Sans Arabic"); fontconfig
+    /// falls back for characters the fonts lack (colour emoji from Noto Color Emoji).
+    public var font = "Noto Sans"
+    public var size = 28.0
+    /// 100 (thin) ... 900 (black); 400 regular, 700 bold.
+    public var weight = 400
+    public var italic = false
+    public var color = Color.white
+    public var outline: Outline?
+    public var box: Box?
+    public var shadow: Shadow?
+    public var align = Alignment.center
+    /// Line height as a factor of the font's own; 0 for the font's.
+    public var lineSpacing = 0.0
+    /// Points added between letters.
+    public var letterSpacing = 0.0
+
+    public init() {}
+
+    /// The weights by name, as CSS and fontconfig name them.
+    static let weights: [String: Int] = [
+        "thin": 100, "extralight": 200, "ultralight": 200, "light": 300, "regular": 400, "normal": 400, "book": 400,
+        "medium": 500, "semibold": 600, "demibold": 600, "bold": 700, "extrabold": 800, "ultrabold": 800,
+        "black": 900, "heavy": 900,
+    ]
+
+    /// The style keys, for errors that list them.
+    static let keys = ["font", "size", "weight", "italic", "color", "outline", "box", "shadow", "align", "lineSpacing", "letterSpacing"]
+
+    /// Reads the style keys `r` gives over this style. A `font` that names a file (a path, or
+    /// a name ending in .ttf, .otf, .ttc, .woff or .woff2) is added to fontconfig, resolved by
+    /// `resolve`; a family must be one fontconfig has.
+    mutating func read(_ r: inout ConfigReader, resolve: (String) -> String = { $0 }) throws {
+        if let node = r.raw("font", type: "text", "A font family fontconfig knows (or a list, comma-separated), or a font file (.ttf, .otf), relative to the file that names it.") {
+            font = try TextStyle.font(node, key: r.fullKey("font"), resolve: resolve)
+        }
+        size = try r.number("size", default: size, in: 1...2000, "The em size in canvas points: 28 is 84 pixels at canvas.scale 3.")
+        weight = try r.parsed("weight", default: weight, type: "text or number",
+                              expected: "a weight from 100 to 1000, or a name (" + TextStyle.weights.sorted { $0.value < $1.value }.map(\.key).joined(separator: ", ") + ")",
+                              "How heavy the letters are: thin ... black, or 100 ... 1000.") { text in
+            if let named = TextStyle.weights[text.lowercased()] { return named }
+            guard let value = Int(text), (100...1000).contains(value) else { return nil }
+            return value
+        }
+        italic = try r.flag("italic", default: italic, "Italic (or oblique) letters.")
+        color = try r.color("color", default: color, "The letters' colour.")
+        if let node = r.raw("outline", type: "mapping", "An outline drawn outside the letters: {width: points, color}; none for no outline.") {
+            outline = try TextStyle.part(node, key: r.fullKey("outline")) { o in
+                Outline(width: try o.number("width", default: outline?.width ?? 2, in: 0...200, "Outline width in points, outside the letters."),
+                        color: try o.color("color", default: outline?.color ?? .black, "Outline colour."))
+            }
+        }
+        if let node = r.raw("box", type: "mapping", "A box behind each line: {color, padding: points, radius: points}; none for no box.") {
+            box = try TextStyle.part(node, key: r.fullKey("box")) { b in
+                Box(color: try b.color("color", default: box?.color ?? .black, "Box colour."),
+                    padding: try b.number("padding", default: box?.padding ?? 6, in: 0...500, "Room between the letters and the box's edge, in points."),
+                    radius: try b.number("radius", default: box?.radius ?? 6, in: 0...500, "Corner radius in points."))
+            }
+        }
+        if let node = r.raw("shadow", type: "mapping", "A shadow: {offset: [x, y] points, blur: points, color}; at no offset and in the letters' colour it is a glow; none for no shadow.") {
+            shadow = try TextStyle.part(node, key: r.fullKey("shadow")) { s in
+                let offset = try s.numbers("offset", default: [shadow?.x ?? 0, shadow?.y ?? 1], in: -500...500, expected: "[x, y] in points",
+                                           "How far the shadow falls, [x, y] points (y down).") { $0.count == 2 }
+                return Shadow(x: offset[0], y: offset[1],
+                              blur: try s.number("blur", default: shadow?.blur ?? 3, in: 0...200, "Blur radius in points."),
+                              color: try s.color("color", default: shadow?.color ?? Color(red: 0, green: 0, blue: 0, alpha: 0.5), "Shadow colour (#RRGGBBAA for a translucent one)."))
+            }
+        }
+        align = Alignment(rawValue: try r.choice("align", default: align.rawValue, among: Alignment.allCases.map(\.rawValue),
+                                                 "How lines align: left, center, right, or natural (left, or right for right-to-left text)."))!
+        lineSpacing = try r.number("lineSpacing", default: lineSpacing, in: 0...10, "Line height as a factor of the font's; 0 for the font's own.")
+        letterSpacing = try r.number("letterSpacing", default: letterSpacing, in: -100...100, "Points added between letters.")
+    }
+
+    /// An outline, box or shadow: a mapping read by `read`, or `none` (or false) for none.
+    private static func part<T>(_ node: ConfigNode, key: String, _ read: (inout ConfigReader) throws -> T) throws -> T? {
+        if case let .scalar(text, _) = node.value, ["none", "false"].contains(text) { return nil }
+        var r = try ConfigReader(node, path: key)
+        let value = try read(&r)
+        try r.finish()
+        return value
+    }
+
+    /// The shipped named styles, modelled on Instagram Stories' text styles, as data.
+    static let shippedYAML = """
+        classic:                # plain letters with a soft shadow
+          weight: medium
+          shadow: {offset: [0, 1], blur: 3, color: "#00000066"}
+        modern:                 # heavy, tightly set
+          weight: 800
+          letterSpacing: -0.3
+          shadow: {offset: [0, 1], blur: 2, color: "#00000055"}
+        neon:                   # a glow in the letters' own hue
+          weight: semibold
+          color: "#fff4fb"
+          shadow: {offset: [0, 0], blur: 7, color: "#ff2d95"}
+        typewriter:             # monospaced, dark on a light box
+          font: Noto Sans Mono
+          color: "#111111"
+          box: {color: "#ffffffeb", padding: 5, radius: 3}
+        strong:                 # bold on a coloured box
+          weight: black
+          box: {color: "#e1306c", padding: 7, radius: 8}
+        """
+
+    /// The shipped styles, read from `shippedYAML` over the default style.
+    public static let shipped: [String: TextStyle] = {
+        do {
+            return try named(ConfigNode.parse(yaml: shippedYAML, name: "shipped text styles"), key: "styles", over: [:])
+        } catch {
+            preconditionFailure("the shipped text styles do not read: \(error)")
+        }
+    }()
+
+    /// Named styles from a `styles:` mapping, each read over the default style, added to `base`.
+    static func named(_ node: ConfigNode, key: String, over base: [String: TextStyle], resolve: (String) -> String = { $0 }) throws -> [String: TextStyle] {
+        guard case let .mapping(pairs) = node.value else {
+            throw PresetError.wrongType(key: key, origin: node.origin, found: ConfigReader.kind(of: node), expected: "a mapping of style names to text keys")
+        }
+        var styles = base
+        for pair in pairs {
+            var r = try ConfigReader(pair.value, path: "\(key).\(pair.key)")
+            var style = TextStyle()
+            try style.read(&r, resolve: resolve)
+            try r.finish()
+            styles[pair.key] = style
+        }
+        return styles
+    }
+
+    /// Whether a `font` value names a file: a path, or a name with a font file's extension.
+    static func namesFile(_ text: String) -> Bool {
+        text.contains("/") || ["ttf", "otf", "ttc", "otc", "woff", "woff2", "pfb"].contains((text as NSString).pathExtension.lowercased())
+    }
+
+    /// Generic families fontconfig resolves itself.
+    static let generic: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "cursive", "fantasy", "emoji", "system-ui"]
+
+    /// The family (list) a `font` value names, a font file added to fontconfig first.
+    static func font(_ node: ConfigNode, key: String, resolve: (String) -> String) throws -> String {
+        let text = try ConfigReader.string(node, key: key).trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { throw PresetError.invalid(key: key, origin: node.origin, value: "empty", expected: "a font family or a font file") }
+        if namesFile(text) {
+            let path = resolve(text)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw PresetError.invalid(key: key, origin: node.origin, value: "'\(path)'", expected: "a font file that exists (no such file)")
+            }
+            do { return try Fonts.add(file: path) } catch let ExportError.text(_, reason) {
+                throw PresetError.invalid(key: key, origin: node.origin, value: "'\(path)'", expected: "a font file (\(reason))")
+            }
+        }
+        for family in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !family.isEmpty {
+            guard !generic.contains(family.lowercased()), !Fonts.has(family: family) else { continue }
+            let close = Fonts.closest(to: family)
+            throw PresetError.invalid(key: key, origin: node.origin, value: "'\(family)'",
+                                      expected: "a font family fontconfig has" + (close.isEmpty ? "" : " (closest: \(close.joined(separator: ", ")))")
+                                          + "; `segue fonts` lists them all, or name a font file")
+        }
+        return text
+    }
+}
+
+/// The fonts fontconfig finds, and font files added for a render.
+public enum Fonts {
+    /// Every font family, sorted, each once.
+    public static func families() -> [String] {
+        final class Names { var list: [String] = [] }
+        let names = Names()
+        segue_text_families({ family, context in
+            Unmanaged<Names>.fromOpaque(context!).takeUnretainedValue().list.append(String(cString: family!))
+        }, Unmanaged.passUnretained(names).toOpaque())
+        return names.list
+    }
+
+    public static func has(family: String) -> Bool { segue_text_has_family(family) == 1 }
+
+    /// Up to three families closest to `family` by name.
+    static func closest(to family: String) -> [String] {
+        let lower = family.lowercased()
+        return families().map { ($0, editDistance(lower, $0.lowercased())) }
+            .filter { $0.1 <= max(3, family.count / 2) || $0.0.lowercased().contains(lower) }
+            .sorted { $0.1 < $1.1 }.prefix(3).map(\.0)
+    }
+
+    /// Adds a font file for the rest of the process; its family name.
+    static func add(file path: String) throws -> String {
+        var family = [CChar](repeating: 0, count: 512)
+        var error = SegueAVError()
+        guard segue_text_add_font(path, &family, family.count, &error) == 0 else {
+            throw ExportError.text(what: path, reason: error.text)
+        }
+        return String(decoding: family.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// One text picture to draw: the words, their style, the wrap width and the scale, and for a
+/// typewriter how many characters show. The picture is the same size for every `reveal`.
+struct TextLook: Hashable, Sendable {
+    var text: String
+    var markup: Bool
+    var style: TextStyle
+    /// Wrap width in points; nil for no wrapping.
+    var width: Double?
+    /// Pixels per point.
+    var scale: Double
+    var reveal: Int?
+
+    /// The look drawn, and where its block (the lines' box) sits in it, in pixels.
+    func render() throws -> (image: Image, block: Rect) {
+        var picture = SegueTextPicture()
+        var error = SegueAVError()
+        let s = style, scale = scale
+        func rgba(_ c: Color) -> UInt32 {
+            func byte(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 255).rounded()) }
+            return byte(c.red) << 24 | byte(c.green) << 16 | byte(c.blue) << 8 | byte(c.alpha)
+        }
+        let status = text.withCString { text in
+            s.font.withCString { family in
+                var look = SegueTextLook()
+                look.text = text
+                look.markup = markup ? 1 : 0
+                look.family = family
+                look.size = s.size * scale
+                look.weight = Int32(s.weight)
+                look.italic = s.italic ? 1 : 0
+                look.color = rgba(s.color)
+                if let o = s.outline { look.outline = o.width * scale; look.outline_color = rgba(o.color) }
+                if let b = s.box { look.box_color = rgba(b.color); look.box_padding = b.padding * scale; look.box_radius = b.radius * scale }
+                if let h = s.shadow {
+                    look.shadow_color = rgba(h.color)
+                    look.shadow_x = h.x * scale; look.shadow_y = h.y * scale; look.shadow_blur = h.blur * scale
+                }
+                look.align = switch s.align { case .left: 0; case .center: 1; case .right: 2; case .natural: 3 }
+                look.width = (width ?? 0) * scale
+                look.line_spacing = s.lineSpacing
+                look.letter_spacing = s.letterSpacing * scale
+                look.reveal = Int32(clamping: reveal ?? -1)
+                return segue_text_render(&look, &picture, &error)
+            }
+        }
+        defer { segue_text_picture_free(&picture) }
+        guard status == 0 else { throw ExportError.text(what: "the text '\(text)'", reason: error.text) }
+        let count = Int(picture.width) * Int(picture.height)
+        let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+            memcpy(buffer.baseAddress!, picture.pixels, count * 4)
+            initialized = count
+        }
+        return (Image(width: Int(picture.width), height: Int(picture.height), pixels: pixels, isOpaque: false),
+                Rect(x: picture.block_x, y: picture.block_y, width: picture.block_width, height: picture.block_height))
+    }
+}
