@@ -283,9 +283,11 @@ int segue_text_render(const SegueTextLook *look, SegueTextPicture *out, SegueAVE
      * every step of one is placed alike. */
     Box boxes[256];
     int box_count = (look->box_color & 255) ? line_boxes(layout, look, -1, boxes, 256) : 0;
-    Box all = glyphs;
+    /* The picture holds the block too, so that any point of it is a point of the picture. */
+    Box all = box_union(glyphs, block);
     if (box_count > 0) {
         block = box_grow(block, look->box_padding);
+        all = box_union(all, block);
         for (int i = 0; i < box_count; i++) all = box_union(all, boxes[i]);
     }
     if (box_count > 0 && shown_bytes >= 0) box_count = line_boxes(layout, look, shown_bytes, boxes, 256);
