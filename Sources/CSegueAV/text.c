@@ -250,7 +250,13 @@ int segue_text_check_markup(const char *markup, SegueAVError *err) {
     return ret;
 }
 
-int segue_text_render(const SegueTextLook *look, SegueTextPicture *out, SegueAVError *err) {
+static int text_render(const SegueTextLook *look, SegueTextPicture *out, int draw, SegueAVError *err);
+
+int segue_text_render(const SegueTextLook *look, SegueTextPicture *out, SegueAVError *err) { return text_render(look, out, 1, err); }
+
+int segue_text_measure(const SegueTextLook *look, SegueTextPicture *out, SegueAVError *err) { return text_render(look, out, 0, err); }
+
+static int text_render(const SegueTextLook *look, SegueTextPicture *out, int draw, SegueAVError *err) {
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&text_lock);
     int ret = 0;
@@ -304,6 +310,16 @@ int segue_text_render(const SegueTextLook *look, SegueTextPicture *out, SegueAVE
     if (all.x1 <= all.x0 || all.y1 <= all.y0) { x0 = floor(block.x0); y0 = floor(block.y0); width = height = 1; }
     if (width > 16384 || height > 16384) { ret = shim_fail_text(err, AVERROR(EINVAL), "the text is larger than 16384 pixels across"); goto done; }
 
+    out->width = width;
+    out->height = height;
+    out->block_x = block.x0 - x0;
+    out->block_y = block.y0 - y0;
+    out->block_width = block.x1 - block.x0;
+    out->block_height = block.y1 - block.y0;
+    out->lines = pango_layout_get_line_count(layout);
+    out->right_to_left = starts_right_to_left(layout);
+    if (!draw) goto done;
+
     surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
     cr = cairo_create(surface);
     cairo_translate(cr, -x0, -y0);
@@ -353,14 +369,6 @@ int segue_text_render(const SegueTextLook *look, SegueTextPicture *out, SegueAVE
             o[4 * x + 3] = (uint8_t)(p >> 24);
         }
     }
-    out->width = width;
-    out->height = height;
-    out->block_x = block.x0 - x0;
-    out->block_y = block.y0 - y0;
-    out->block_width = block.x1 - block.x0;
-    out->block_height = block.y1 - block.y0;
-    out->lines = pango_layout_get_line_count(layout);
-    out->right_to_left = starts_right_to_left(layout);
 
 done:
     if (cr) cairo_destroy(cr);

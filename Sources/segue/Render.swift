@@ -48,6 +48,9 @@ struct RenderInputs: ParsableArguments {
             if let node = story.overlays {
                 overlays = try TextOverlay.list(node, key: "overlays", base: preset.text, styles: preset.styles)
             }
+            if let node = story.captions {
+                overlays += try Captions.overlays(node, key: "captions", preset: preset)
+            }
         } else {
             let preset = try Preset.load(self.preset ?? "stories-cube", overrides: options.presetOverrides, library: library)
             job = try Job(preset: preset, inputs: inputs, output: output, format: format,

@@ -189,3 +189,101 @@ struct TextCLITests {
         #expect(Set(sums).count == 3, "\(sums)")
     }
 }
+
+@Suite("Captions from SRT and WebVTT, frame-exact")
+struct CaptionCLITests {
+    /// Renders a 3 s hold of a flat page with `captions` at 180x320 and 30 fps; each frame's RGBA.
+    func frames(_ captions: String, files: [String: String]) throws -> [[UInt8]] {
+        let segue = try installedAlone(), folder = temporaryFolder()
+        try flatPicture("blue.png", colour: "0x204080", width: 180, height: 320, in: folder)
+        for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        try """
+            preset: crossfade
+            set: {canvas.size: [180, 320], canvas.scale: 1, fps: 30}
+            captions: \(captions)
+            slides:
+              - {image: blue.png, hold: 3}
+            """.write(to: folder.appendingPathComponent("story.yaml"), atomically: true, encoding: .utf8)
+        let r = try run(segue, ["render", "--story", "story.yaml", "-o", "frames"], in: folder)
+        #expect(r.status == 0, "\(r.stderr)")
+        return try pngFrames(folder.appendingPathComponent("frames").path, count: 90, width: 180, height: 320)
+    }
+
+    /// The pixels of a frame that are not the page's flat colour.
+    func textPixels(_ frame: [UInt8]) -> [(x: Int, r: Int, g: Int, b: Int)] {
+        stride(from: 0, to: frame.count, by: 4).compactMap { i in
+            let r = Int(frame[i]), g = Int(frame[i + 1]), b = Int(frame[i + 2])
+            return abs(r - 0x20) + abs(g - 0x40) + abs(b - 0x80) > 60 ? ((i / 4) % 180, r, g, b) : nil
+        }
+    }
+
+    @Test("each SRT cue shows exactly on the frames i with start <= i / fps < end")
+    func srtFrameExact() throws {
+        let srt = """
+            1
+            00:00:00,100 --> 00:00:00,900
+            First
+
+            2
+            00:00:01,000 --> 00:00:01,500
+            Second
+
+            3
+            00:00:01,500 --> 00:00:02,000
+            <i>Third</i> &amp; last
+
+            """
+        let frames = try frames("{file: talk.srt, size: 24}", files: ["talk.srt": srt])
+        let shown = frames.map { !textPixels($0).isEmpty }
+        let expected = (0..<90).map { i in (3..<27).contains(i) || (30..<60).contains(i) }
+        #expect(shown == expected, "frames with text: \(shown.enumerated().filter(\.element).map(\.offset))")
+        // The cue changes at 1.5 s (frame 45), without a frame between.
+        #expect(frames[44] != frames[45] && frames[45] == frames[46] && frames[43] == frames[44])
+    }
+
+    @Test("WebVTT inline timestamps: the highlighted word changes on the frame of its timestamp")
+    func webvttHighlight() throws {
+        let vtt = """
+            WEBVTT
+
+            00:00.000 --> 00:02.000
+            <00:00.000>one <00:00.500>two <00:01.200>three
+
+            """
+        let frames = try frames("{file: words.vtt, words: highlight, highlight: \"#ffff00\", size: 16}", files: ["words.vtt": vtt])
+        // The highlighted word's place: the mean x of its yellow pixels.
+        let place = frames.map { frame -> Int? in
+            let yellow = textPixels(frame).filter { $0.r > 200 && $0.g > 200 && $0.b < 90 }
+            return yellow.isEmpty ? nil : yellow.map(\.x).reduce(0, +) / yellow.count
+        }
+        let changes = (1..<90).filter { place[$0] != place[$0 - 1] }
+        #expect(changes == [15, 36, 60], "the highlight moves on frames \(changes); places \(place)")
+        #expect(place[0]! < place[15]! && place[15]! < place[36]!, "one, two, three from left to right")
+        #expect(place[60] == nil, "no caption after 2 s")
+    }
+
+    @Test("words: reveal shows the words spoken so far, sharing an untimed cue's time by word length")
+    func reveal() throws {
+        let srt = "1\n00:00:00,000 --> 00:00:02,000\naa bb cc dd\n"
+        let frames = try frames("{file: r.srt, words: reveal, size: 20}", files: ["r.srt": srt])
+        let extent = frames.map { frame in textPixels(frame).map(\.x).max() ?? -1 }
+        // Four equal words over 2 s: one more every 0.5 s (15 frames).
+        let changes = (1..<90).filter { extent[$0] != extent[$0 - 1] }
+        #expect(changes == [15, 30, 45, 60], "the text grows on frames \(changes)")
+        #expect(extent[0] < extent[15] && extent[15] < extent[30] && extent[30] < extent[45])
+    }
+
+    @Test("a caption file that is not one, or a cue that ends before it starts: exit 2 naming the file and the line")
+    func badCaptions() throws {
+        let segue = try installedAlone(), folder = temporaryFolder()
+        try flatPicture("blue.png", colour: "0x204080", width: 180, height: 320, in: folder)
+        try "1\n00:00:05,000 --> 00:00:03,000\nBackwards\n".write(to: folder.appendingPathComponent("back.srt"), atomically: true, encoding: .utf8)
+        try "just some text\nnothing timed\n".write(to: folder.appendingPathComponent("plain.srt"), atomically: true, encoding: .utf8)
+        for (file, expected) in [("back.srt", "the cue on line 2 ends before it starts"), ("plain.srt", "not a subtitle file"), ("none.srt", "no such file")] {
+            try "preset: crossfade\ncaptions: \(file)\nslides:\n  - {image: blue.png, hold: 1}\n".write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+            let r = try run(segue, ["render", "--story", "s.yaml", "-o", "out.mp4"], in: folder)
+            #expect(r.status == 2 && r.stderr.contains("story s.yaml, line 2") && r.stderr.contains(expected), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.mp4").path))
+        }
+    }
+}

@@ -15,6 +15,7 @@
 #include "segue_image.h"
 #include "segue_clip.h"
 #include "segue_text.h"
+#include "segue_subtitles.h"
 #include "segue_audio.h"
 #include "segue_encode.h"
 #include "segue_hash.h"

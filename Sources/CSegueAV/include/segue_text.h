@@ -50,6 +50,8 @@ typedef struct SegueTextPicture {
  * Pango's message). Thread-safe: calls are serialised. */
 int segue_text_render(const SegueTextLook *look, SegueTextPicture *out, SegueAVError *err);
 void segue_text_picture_free(SegueTextPicture *picture);
+/* Lays `look` out as segue_text_render does and fills in everything but the pixels (NULL). */
+int segue_text_measure(const SegueTextLook *look, SegueTextPicture *out, SegueAVError *err);
 
 /* Checks markup without drawing it: 0, or a negative code with Pango's message in err. */
 int segue_text_check_markup(const char *markup, SegueAVError *err);

@@ -159,6 +159,8 @@ public struct Story: Sendable {
     public var slides: [StorySlide]
     /// Text over the whole video, fixed to the screen, as written (font files resolved).
     public var overlays: ConfigNode?
+    /// Subtitles burnt in, as written (files resolved).
+    public var captions: ConfigNode?
 
     /// The largest story file read, in bytes.
     public static let maxFileSize = 1 << 20
@@ -178,6 +180,7 @@ public struct Story: Sendable {
             settings.append((key: "styles", value: styles.resolvingFontFiles(resolve)))
         }
         let overlays = r.raw("overlays", type: "[overlay]", "Text over the whole video, fixed to the screen above the transitions; start and end count from the video's start.")
+        let captions = r.raw("captions", type: "file or mapping", "Subtitles burnt in: an SRT or WebVTT file, or {file, words: highlight|reveal|none, highlight, at, anchor, width, style, text keys}.")
         guard let slidesNode = r.raw("slides", type: "[slide]", "The slides, in order.") else {
             try r.finish()
             throw PresetError.missingKey(key: "slides", origin: root.origin, expected: "a list of slides, each with an image")
@@ -185,7 +188,24 @@ public struct Story: Sendable {
         try r.finish()
         return Story(preset: preset.map { PresetLibrary.looksLikePath($0) ? resolve($0) : $0 }, settings: settings,
                      slides: try StorySlide.list(slidesNode, key: "slides", resolve: resolve),
-                     overlays: overlays?.resolvingFontFiles(resolve))
+                     overlays: overlays?.resolvingFontFiles(resolve), captions: captions.map { Story.resolvingCaptionFile($0.resolvingFontFiles(resolve), resolve) })
+    }
+}
+
+extension Story {
+    /// A `captions:` value with its file resolved (relative to the story).
+    static func resolvingCaptionFile(_ node: ConfigNode, _ resolve: (String) -> String) -> ConfigNode {
+        switch node.value {
+        case let .scalar(text, quoted):
+            return ConfigNode(.scalar(resolve(text), quoted: quoted), origin: node.origin)
+        case let .mapping(pairs):
+            return ConfigNode(.mapping(pairs.map { pair in
+                guard pair.key == "file", case let .scalar(text, quoted) = pair.value.value else { return pair }
+                return (key: "file", value: ConfigNode(.scalar(resolve(text), quoted: quoted), origin: pair.value.origin))
+            }), origin: node.origin)
+        case .sequence:
+            return node
+        }
     }
 }
 

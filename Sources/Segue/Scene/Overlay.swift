@@ -40,14 +40,23 @@ public struct TextOverlay: Hashable, Sendable {
     public var appear = Appearance.none
     public var disappear = Appearance.none
     public var opacity = 1.0
+    /// Only the first `shown` characters (Unicode scalars) are drawn, the rest laid out but
+    /// hidden (a caption's words as they are spoken); nil for all.
+    public var shown: Int?
 
     public init(text: String, style: TextStyle = TextStyle()) {
         self.text = text
         self.style = style
     }
 
-    /// The number of characters a typewriter steps through.
-    var characters: Int { plainText.count }
+    /// The steps of a typewriter: one per character as a reader sees it (a grapheme: an
+    /// emoji sequence or a Devanagari syllable appears whole).
+    var steps: Int { plainText.count }
+
+    /// The Unicode scalars of the first `steps` characters: what Pango counts.
+    func scalars(inFirst steps: Int) -> Int {
+        plainText.prefix(steps).unicodeScalars.count
+    }
 
     /// The text without markup, as drawn.
     var plainText: String {
@@ -66,7 +75,7 @@ public struct TextOverlay: Hashable, Sendable {
         var scale: Double
         /// Points down the page.
         var shift: Double
-        /// Characters shown by a typewriter; nil for all.
+        /// Steps a typewriter has typed; nil for all.
         var reveal: Int?
     }
 
@@ -75,7 +84,7 @@ public struct TextOverlay: Hashable, Sendable {
 
     func seconds(of appearance: Appearance) -> Double {
         if let duration = appearance.duration { return duration }
-        return appearance.kind == .typewriter ? 0.05 * Double(characters) : 0.3
+        return appearance.kind == .typewriter ? 0.05 * Double(steps) : 0.3
     }
 
     /// The state at `time` seconds (as `start` counts them), for a slide or video that lasts
@@ -113,15 +122,17 @@ public struct TextOverlay: Hashable, Sendable {
             state.shift -= (1 - easeOut) * TextOverlay.slideDistance * (coming ? 1 : -1)
             state.opacity *= p
         case .typewriter:
-            let shown = Int((p * Double(characters)).rounded(.down))
-            state.reveal = min(state.reveal ?? characters, shown)
+            let shown = Int((p * Double(steps)).rounded(.down))
+            state.reveal = min(state.reveal ?? steps, shown)
         }
     }
 
-    /// The look the overlay draws on a page `pageWidth` points wide at `scale`, with `reveal`
-    /// characters shown.
-    func look(pageWidth: Double, scale: Double, reveal: Int? = nil) -> TextLook {
-        TextLook(text: text, markup: markup, style: style, width: width.map { $0 * pageWidth }, scale: scale, reveal: reveal)
+    /// The look the overlay draws on a page `pageWidth` points wide at `scale`, a typewriter
+    /// having typed `step` characters (nil: all).
+    func look(pageWidth: Double, scale: Double, step: Int? = nil) -> TextLook {
+        var reveal = shown
+        if let step { reveal = min(reveal ?? Int.max, scalars(inFirst: step)) }
+        return TextLook(text: text, markup: markup, style: style, width: width.map { $0 * pageWidth }, scale: scale, reveal: reveal)
     }
 
     /// The overlay's layer in a page of `page` points, drawing `picture` (`pixels` big, its
@@ -278,7 +289,8 @@ extension ConfigNode {
 }
 
 /// The text overlays of a job as the storyboard draws them: each look a picture source after
-/// the job's inputs, drawn by Pango and Cairo once and cached like a picture.
+/// the job's inputs, laid out when the storyboard is made, drawn by Pango and Cairo when a
+/// frame first needs it, and cached like a picture until its overlay is gone.
 struct TextPictures: Sendable {
     /// One overlay, laid out: its whole look's source, size and block, and the sources of a
     /// typewriter's steps (step k shows k characters; the whole look shows them all).
@@ -295,8 +307,13 @@ struct TextPictures: Sendable {
         func layer(at time: Double, length: Double, page: Size, scale: Double) -> Layer? {
             guard let state = overlay.state(at: time, length: length) else { return nil }
             var shown = source
-            if let reveal = state.reveal, let firstStep, reveal < overlay.characters { shown = firstStep + max(0, reveal) }
+            if let reveal = state.reveal, let firstStep, reveal < overlay.steps { shown = firstStep + max(0, reveal) }
             return overlay.layer(state, picture: Picture(source: shown, size: size), block: block, page: page, scale: scale)
+        }
+
+        /// Every source the overlay draws.
+        var sources: Set<Int> {
+            Set([source] + (firstStep.map { first in (0..<overlay.steps).map { first + $0 } } ?? []))
         }
     }
 
@@ -305,36 +322,31 @@ struct TextPictures: Sendable {
     /// Every look, source `firstSource + k` being `looks[k]`.
     private var looks: [TextLook] = []
     private var firstSource = 0
-    /// The whole looks, drawn to lay them out.
-    private(set) var drawn: [Int: Image] = [:]
 
     init() {}
 
     init(slides: [[TextOverlay]], screen: [TextOverlay], canvas: Canvas, firstSource: Int) throws {
         self.firstSource = firstSource
-        var looks: [TextLook] = [], drawn: [Int: Image] = [:]
+        var looks: [TextLook] = []
         func place(_ overlay: TextOverlay) throws -> Placed {
             let look = overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale)
-            let (image, block) = try look.render()
+            let (size, block) = try look.measure()
             let source = firstSource + looks.count
             looks.append(look)
-            drawn[source] = image
-            var placed = Placed(overlay: overlay, source: source, size: image.size, block: block)
+            var placed = Placed(overlay: overlay, source: source, size: size, block: block)
             if overlay.appear.kind == .typewriter || overlay.disappear.kind == .typewriter {
                 placed.firstStep = firstSource + looks.count
-                looks += (0..<overlay.characters).map { overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale, reveal: $0) }
+                looks += (0..<overlay.steps).map { overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale, step: $0) }
             }
             return placed
         }
         self.slides = try slides.map { try $0.map(place) }
         self.screen = try screen.map(place)
         self.looks = looks
-        self.drawn = drawn
     }
 
     /// The picture of text source `source`.
     func image(_ source: Int) throws -> Image {
-        if let image = drawn[source] { return image }
-        return try looks[source - firstSource].render().image
+        try looks[source - firstSource].render().image
     }
 }

@@ -80,11 +80,9 @@ public final class Storyboard: Sendable {
         // An input named twice is one source: its first place.
         let sources = inputs.indices.map { i in clips[i] != nil ? i : stills.first { inputs[$0] == inputs[i] }! }
         let preloaded = Set(sources).filter { clips[$0] == nil }.compactMap { source in byPath[inputs[source]].map { (source, $0) } }
-        // Text pictures are sources after the inputs; each overlay's whole look is drawn now,
-        // to lay it out, and kept.
+        // Text pictures are sources after the inputs, laid out now and drawn when first needed.
         let texts = try TextPictures(slides: job.overlays, screen: job.screenOverlays, canvas: job.preset.canvas, firstSource: inputs.count)
-        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded).merging(texts.drawn) { a, _ in a },
-                                 clipSources: Set(clips.keys)) { source in
+        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded), clipSources: Set(clips.keys)) { source in
             if source >= inputs.count { return try texts.image(source) }
             let path = inputs[source]
             let image = try Image.decode(path: path, limits: limits, threads: threads)
@@ -147,7 +145,15 @@ public final class Storyboard: Sendable {
         let count = timeline.screenCount
         // Every still picture the screens draw, by source: a source's full-size pixels go once all are made.
         let screenKeys = (0..<count).map { PictureCache.keys(in: screen($0), scale: canvas.scale).filter { !pictures.isClip($0.source) } }
-        screenSources.withLock { $0 = screenKeys.map { Set($0.map(\.source)) } }
+        // A slide's text goes with its screen; the screen's own text when it has ended (`didShow`).
+        screenSources.withLock { sources in
+            sources = screenKeys.map { Set($0.map(\.source)) }
+            if plan != nil {
+                for (slide, placed) in texts.slides.enumerated() where slide < sources.count {
+                    for overlay in placed { sources[slide].formUnion(overlay.sources) }
+                }
+            }
+        }
         let keysBySource = Dictionary(grouping: screenKeys.joined(), by: \.source).mapValues(Set.init)
         willPlan(frames.first ?? 0)
         let first = schedule.withLock { $0.current }
@@ -207,6 +213,11 @@ public final class Storyboard: Sendable {
     /// of order, they are made again).
     public func didShow(_ index: Int) {
         for entry in feeds.values where index >= entry.frames.upperBound { entry.feed.close() }
+        // Once a second, the pictures of the screen's text that has ended (captions) are let go.
+        if index % timeline.fps == 0, !texts.screen.isEmpty {
+            let time = Double(index) / Double(timeline.fps)
+            pictures.forget(sources: texts.screen.filter { ($0.overlay.end ?? .infinity) < time }.reduce(into: Set<Int>()) { $0.formUnion($1.sources) })
+        }
         let screen = screen(of: index)
         let moved = shown.withLock { shown -> Bool in
             guard screen > shown else { return false }

@@ -131,6 +131,11 @@ public struct TextStyle: Hashable, Sendable {
         strong:                 # bold on a coloured box
           weight: black
           box: {color: "#e1306c", padding: 7, radius: 8}
+        caption:                # subtitles: bold, outlined, readable on any picture
+          size: 20
+          weight: bold
+          outline: {width: 2, color: "#000000"}
+          shadow: {offset: [0, 1], blur: 3, color: "#00000099"}
         """
 
     /// The shipped styles, read from `shippedYAML` over the default style.
@@ -237,6 +242,17 @@ struct TextLook: Hashable, Sendable {
 
     /// The look drawn, and where its block (the lines' box) sits in it, in pixels.
     func render() throws -> (image: Image, block: Rect) {
+        let made = try make(drawing: true)
+        return (made.image!, made.block)
+    }
+
+    /// The look laid out but not drawn: its picture's size and its block, in pixels.
+    func measure() throws -> (size: Size, block: Rect) {
+        let (size, block, _) = try make(drawing: false)
+        return (size, block)
+    }
+
+    private func make(drawing: Bool) throws -> (size: Size, block: Rect, image: Image?) {
         var picture = SegueTextPicture()
         var error = SegueAVError()
         let s = style, scale = scale
@@ -265,17 +281,19 @@ struct TextLook: Hashable, Sendable {
                 look.line_spacing = s.lineSpacing
                 look.letter_spacing = s.letterSpacing * scale
                 look.reveal = Int32(clamping: reveal ?? -1)
-                return segue_text_render(&look, &picture, &error)
+                return drawing ? segue_text_render(&look, &picture, &error) : segue_text_measure(&look, &picture, &error)
             }
         }
         defer { segue_text_picture_free(&picture) }
         guard status == 0 else { throw ExportError.text(what: "the text '\(text)'", reason: error.text) }
+        let block = Rect(x: picture.block_x, y: picture.block_y, width: picture.block_width, height: picture.block_height)
+        let size = Size(width: Double(picture.width), height: Double(picture.height))
+        guard drawing else { return (size, block, nil) }
         let count = Int(picture.width) * Int(picture.height)
         let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
             memcpy(buffer.baseAddress!, picture.pixels, count * 4)
             initialized = count
         }
-        return (Image(width: Int(picture.width), height: Int(picture.height), pixels: pixels, isOpaque: false),
-                Rect(x: picture.block_x, y: picture.block_y, width: picture.block_width, height: picture.block_height))
+        return (size, block, Image(width: Int(picture.width), height: Int(picture.height), pixels: pixels, isOpaque: false))
     }
 }

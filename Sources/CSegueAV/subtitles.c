@@ -1,0 +1,74 @@
+/* Subtitles: libavformat reads SRT and WebVTT files (its srt and webvtt demuxers), one packet
+ * a cue, with the cue's times; Segue takes the text from there. */
+#include "internal.h"
+#include "segue_subtitles.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The line of the file at byte `pos` (1-based). */
+static int line_at(const char *path, int64_t pos) {
+    if (pos < 0) return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    int line = 1;
+    for (int64_t i = 0; i < pos; i++) {
+        int c = fgetc(f);
+        if (c == EOF) break;
+        if (c == '\n') line++;
+    }
+    fclose(f);
+    return line;
+}
+
+int segue_subtitles_read(const char *path, SegueCueCallback each, void *context, SegueAVError *err) {
+    shim_begin();
+    AVFormatContext *format = NULL;
+    int ret = avformat_open_input(&format, path, NULL, NULL);
+    if (ret < 0) {
+        if (ret == AVERROR_INVALIDDATA) return shim_fail_text(err, ret, "not a subtitle file FFmpeg reads (SRT or WebVTT)");
+        return shim_fail(err, ret, "avformat_open_input");
+    }
+    if ((ret = avformat_find_stream_info(format, NULL)) < 0) {
+        avformat_close_input(&format);
+        return shim_fail(err, ret, "avformat_find_stream_info");
+    }
+    int stream = av_find_best_stream(format, AVMEDIA_TYPE_SUBTITLE, -1, -1, NULL, 0);
+    if (stream < 0) {
+        avformat_close_input(&format);
+        return shim_fail_text(err, AVERROR_INVALIDDATA, "the file holds no subtitles (expected SRT or WebVTT cues)");
+    }
+    AVRational tb = format->streams[stream]->time_base;
+    AVPacket *packet = av_packet_alloc();
+    if (!packet) { avformat_close_input(&format); return shim_fail_text(err, AVERROR(ENOMEM), "out of memory"); }
+    int cues = 0;
+    while ((ret = av_read_frame(format, packet)) >= 0) {
+        if (packet->stream_index != stream) { av_packet_unref(packet); continue; }
+        int line = line_at(path, packet->pos);
+        if (packet->pts == AV_NOPTS_VALUE || packet->duration < 0) {
+            char text[200];
+            snprintf(text, sizeof text, "the cue on line %d %s", line, packet->pts == AV_NOPTS_VALUE ? "has no time" : "ends before it starts");
+            av_packet_unref(packet);
+            ret = shim_fail_text(err, AVERROR_INVALIDDATA, text);
+            break;
+        }
+        /* Seconds as exact quotients: a cue at 100 ms starts at the same double as frame 3 of 30 fps. */
+        double start = (double)(packet->pts * tb.num) / tb.den;
+        double end = (double)((packet->pts + packet->duration) * tb.num) / tb.den;
+        char *text = malloc((size_t)packet->size + 1);
+        if (!text) { av_packet_unref(packet); ret = shim_fail_text(err, AVERROR(ENOMEM), "out of memory"); break; }
+        memcpy(text, packet->data, (size_t)packet->size);
+        text[packet->size] = 0;
+        each(start, end, text, line, context);
+        free(text);
+        cues++;
+        av_packet_unref(packet);
+    }
+    av_packet_free(&packet);
+    avformat_close_input(&format);
+    if (ret == AVERROR_EOF) ret = 0;
+    if (ret < 0 && err && err->code == 0) shim_fail(err, ret, "av_read_frame");
+    if (ret >= 0 && cues == 0) return shim_fail_text(err, AVERROR_INVALIDDATA, "the file holds no cues");
+    return ret < 0 ? ret : 0;
+}

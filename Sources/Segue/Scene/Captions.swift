@@ -1,0 +1,218 @@
+import CSegueAV
+import Foundation
+
+/// Subtitles burnt into the video: each cue of an SRT or WebVTT file (read by libavformat) a
+/// text overlay fixed to the screen while the cue lasts, frame-exact (frame i shows the cues
+/// active at i / fps); with `words`, the word being spoken highlighted or the words revealed
+/// as they come, at WebVTT's inline timestamps or, without them, the cue's time shared over
+/// its words by their length.
+public enum Captions {
+    public enum Words: String, CaseIterable, Sendable {
+        case none, highlight, reveal
+    }
+
+    /// One cue as the file has it.
+    struct Cue {
+        var start: Double
+        var end: Double
+        var text: String
+        var line: Int
+    }
+
+    /// Where captions sit by default: centred, their bottom at 80 % of the height, clear of
+    /// the bottom 20 % and top 14 % that Instagram and TikTok cover with their own controls.
+    static let defaultAt = Point(x: 0.5, y: 0.8)
+
+    /// The cues of `path`, in order.
+    static func cues(_ path: String) throws -> [Cue] {
+        final class Collected { var cues: [Cue] = [] }
+        let collected = Collected()
+        var error = SegueAVError()
+        let status = segue_subtitles_read(path, { start, end, text, line, context in
+            Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue().cues.append(
+                Cue(start: start, end: end, text: String(decoding: UnsafeRawBufferPointer(start: text!, count: strlen(text!)), as: UTF8.self), line: Int(line)))
+        }, Unmanaged.passUnretained(collected).toOpaque(), &error)
+        guard status == 0 else { throw ExportError.text(what: path, reason: error.text) }
+        return collected.cues
+    }
+
+    /// The overlays of a `captions:` value: a file, or `{file, words, highlight, at, anchor,
+    /// width, style, and text style keys}`. Files are resolved by `resolve`.
+    public static func overlays(_ node: ConfigNode, key: String, preset: Preset, resolve: (String) -> String = { $0 }) throws -> [TextOverlay] {
+        let mapping: ConfigNode
+        if case .scalar = node.value {
+            mapping = ConfigNode(.mapping([(key: "file", value: node)]), origin: node.origin)
+        } else {
+            mapping = node
+        }
+        var r = try ConfigReader(mapping, path: key)
+        let fileNode = mapping["file"]
+        let file = resolve(try r.requiredText("file", expected: "an SRT or WebVTT file", "The subtitles: an SRT or WebVTT file, relative to the story."))
+        var style = preset.styles["caption"] ?? preset.text
+        if let name = r.raw("style", type: "text", "A named style for the captions; default: caption.") {
+            let wanted = try ConfigReader.string(name, key: r.fullKey("style"))
+            guard let named = preset.styles[wanted] else {
+                let names = preset.styles.keys.sorted()
+                throw PresetError.invalid(key: r.fullKey("style"), origin: name.origin, value: "'\(wanted)'",
+                                          expected: "one of the styles: \(names.joined(separator: ", "))" + (suggestion(for: wanted, among: names).map { "; did you mean '\($0)'?" } ?? ""))
+            }
+            style = named
+        }
+        try style.read(&r, resolve: resolve)
+        let words = Words(rawValue: try r.choice("words", default: "none", among: Words.allCases.map(\.rawValue),
+                                                 "Word by word: highlight colours the word being spoken, reveal shows words as they come, none shows each cue whole."))!
+        let highlight = try r.color("highlight", default: Color(red: 1, green: 0.83, blue: 0), "The spoken word's colour with words: highlight.")
+        let at = try r.numbers("at", default: [defaultAt.x, defaultAt.y], in: -1...2, expected: "[x, y]", "Where the captions' anchor sits, [x, y] in 0...1 of the screen.") { $0.count == 2 }
+        var anchor = Point(x: 0.5, y: 1)
+        if let node = r.raw("anchor", type: "text or [x, y]", "Which point of a caption sits at `at`; default: bottom.") {
+            anchor = try TextOverlay.anchor(node, key: r.fullKey("anchor"))
+        }
+        let width = try r.number("width", default: 0.85, in: 0...1, "Wrap width, a fraction of the screen's width; 0 for no wrapping.")
+        try r.finish()
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw PresetError.invalid(key: r.fullKey("file"), origin: fileNode?.origin ?? node.origin, value: "'\(file)'", expected: "a file that exists (no such file)")
+        }
+        let cues: [Cue]
+        do { cues = try Captions.cues(file) } catch let ExportError.text(_, reason) {
+            throw PresetError.invalid(key: r.fullKey("file"), origin: fileNode?.origin ?? node.origin, value: "'\(file)'", expected: "an SRT or WebVTT file (\(reason))")
+        }
+        func overlay(_ text: String, markup: Bool, from start: Double, to end: Double) -> TextOverlay {
+            var o = TextOverlay(text: text, style: style)
+            o.markup = markup
+            o.at = Point(x: at[0], y: at[1])
+            o.anchor = anchor
+            o.width = width > 0 ? width : nil
+            o.start = start
+            o.end = end
+            return o
+        }
+        var overlays: [TextOverlay] = []
+        for cue in cues where cue.end > cue.start {
+            let parsed = CueText(cue.text)
+            switch words {
+            case .none:
+                overlays.append(overlay(parsed.markup, markup: true, from: cue.start, to: cue.end))
+            case .highlight, .reveal:
+                let spans = parsed.words
+                guard !spans.isEmpty else { continue }
+                let times = parsed.times(of: spans, from: cue.start, to: cue.end)
+                if times[0] > cue.start {
+                    var first = overlay(parsed.escaped(), markup: true, from: cue.start, to: times[0])
+                    if words == .reveal { first.shown = 0 }
+                    overlays.append(first)
+                }
+                for (k, span) in spans.enumerated() {
+                    let until = k + 1 < spans.count ? times[k + 1] : cue.end
+                    guard until > times[k] else { continue }
+                    if words == .highlight {
+                        overlays.append(overlay(parsed.escaped(highlighting: span, in: highlight), markup: true, from: times[k], to: until))
+                    } else {
+                        var o = overlay(parsed.plain, markup: false, from: times[k], to: until)
+                        o.shown = span.upperBound
+                        overlays.append(o)
+                    }
+                }
+            }
+        }
+        return overlays
+    }
+}
+
+/// A cue's text: what shows (without tags), bold, italic and underline kept as Pango markup,
+/// and WebVTT's inline timestamps (`<00:01.500>`) by where they stand in it.
+struct CueText {
+    /// The text as shown, tags removed and entities decoded.
+    var plain = ""
+    /// The same as Pango markup, with <b>, <i> and <u> kept.
+    var markup = ""
+    /// Inline timestamps: the seconds and the scalar offset in `plain` they stand before.
+    var marks: [(offset: Int, time: Double)] = []
+
+    init(_ raw: String) {
+        var offset = 0
+        var rest = Substring(raw)
+        func append(_ text: String) {
+            plain += text
+            markup += CueText.escape(text)
+            offset += text.unicodeScalars.count
+        }
+        while let c = rest.first {
+            if c == "<", let close = rest.firstIndex(of: ">") {
+                let tag = String(rest[rest.index(after: rest.startIndex)..<close])
+                rest = rest[rest.index(after: close)...]
+                if let time = CueText.timestamp(tag) {
+                    marks.append((offset, time))
+                } else if ["b", "/b", "i", "/i", "u", "/u"].contains(tag.lowercased()) {
+                    markup += "<\(tag.lowercased())>"
+                }
+                continue
+            }
+            if c == "&", let semicolon = rest.prefix(8).firstIndex(of: ";") {
+                let entity = String(rest[rest.startIndex...semicolon])
+                let decoded = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&nbsp;": "\u{A0}", "&quot;": "\"", "&apos;": "'",
+                               "&lrm;": "\u{200E}", "&rlm;": "\u{200F}"][entity]
+                if let decoded {
+                    append(decoded)
+                    rest = rest[rest.index(after: semicolon)...]
+                    continue
+                }
+            }
+            append(String(c))
+            rest = rest.dropFirst()
+        }
+        // Tags left open (a cue cut short) are closed, so the markup parses.
+        for tag in ["b", "i", "u"] {
+            let opened = markup.components(separatedBy: "<\(tag)>").count - markup.components(separatedBy: "</\(tag)>").count
+            if opened > 0 { markup += String(repeating: "</\(tag)>", count: opened) }
+        }
+    }
+
+    /// `hh:mm:ss.ttt` or `mm:ss.ttt` in seconds, or nil.
+    static func timestamp(_ tag: String) -> Double? {
+        let parts = tag.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isNumber || $0 == "." } }) else { return nil }
+        let numbers = parts.compactMap { Double($0) }
+        guard numbers.count == parts.count else { return nil }
+        return numbers.reduce(0) { $0 * 60 + $1 }
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// The words: scalar ranges of `plain` between white space.
+    var words: [Range<Int>] {
+        var spans: [Range<Int>] = [], start: Int?
+        for (i, scalar) in plain.unicodeScalars.enumerated() {
+            if scalar.properties.isWhitespace {
+                if let s = start { spans.append(s..<i); start = nil }
+            } else if start == nil {
+                start = i
+            }
+        }
+        if let s = start { spans.append(s..<plain.unicodeScalars.count) }
+        return spans
+    }
+
+    /// When each word is spoken: at the inline timestamp before it where the cue has them,
+    /// otherwise the cue's time shared over the words by their length.
+    func times(of words: [Range<Int>], from start: Double, to end: Double) -> [Double] {
+        if !marks.isEmpty {
+            return words.map { word in min(end, max(start, marks.last { $0.offset <= word.lowerBound }?.time ?? start)) }
+        }
+        let total = Double(words.reduce(0) { $0 + $1.count })
+        var before = 0
+        return words.map { word in
+            defer { before += word.count }
+            return start + (end - start) * Double(before) / total
+        }
+    }
+
+    /// `plain` as markup, the scalars of `word` in `colour`.
+    func escaped(highlighting word: Range<Int>? = nil, in colour: Color = .white) -> String {
+        let scalars = Array(plain.unicodeScalars)
+        func text(_ range: Range<Int>) -> String { CueText.escape(String(String.UnicodeScalarView(scalars[range]))) }
+        guard let word else { return text(0..<scalars.count) }
+        return text(0..<word.lowerBound) + "<span foreground=\"\(colour.description)\">" + text(word) + "</span>" + text(word.upperBound..<scalars.count)
+    }
+}
