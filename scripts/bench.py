@@ -11,6 +11,7 @@ p.add_argument("--compose-runs", type=int, default=5,
                help="rounds of the compose rates (a second or so each), whose one- and two-thread runs are paired round by round")
 p.add_argument("--baseline", help="another segue binary: compose rates only, this one and the baseline alternated, with ratios")
 p.add_argument("--threads", type=int, default=1, help="compositor threads of the --baseline comparison")
+p.add_argument("--only", help="only the exports whose names start with these, comma-separated (text10,story10,clips,...), and no compose rates")
 p.add_argument("--compose-only", action="store_true", help="the compose rates (and the instruction count) without the exports")
 args = p.parse_args()
 
@@ -96,6 +97,8 @@ def h264(path):
 
 
 def export(name, cmd, output, count, xfade=None):
+    if args.only and not any(name.startswith(p) for p in args.only.split(",")):
+        return
     print(f"  {name}", file=sys.stderr)
     run(cmd)
     got = frames(output)
@@ -124,6 +127,15 @@ def export(name, cmd, output, count, xfade=None):
                         default=statistics.median(a / b for a, b in zip(times["segue"], times["default"])),
                         xfade=statistics.median(a / b for a, b in zip(times["segue"], times["xfade"])) if xfade else None,
                         peak=max(peaks["segue"]), floor_peak=max(peaks["floor"])))
+
+
+def story_export(name, stem, story, count):
+    """Writes `story` to WORK/STEM.yaml and measures its export as `name`."""
+    path = os.path.join(args.work, f"{stem}.yaml")
+    with open(path, "w") as f:
+        f.write(story)
+    out = os.path.join(args.work, f"segue-{stem}.mp4")
+    export(name, [args.segue, "render", "--story", path, "--size", f"{W}x{H}", "--fps", str(FPS), "--force", "--quiet", "-o", out], out, count)
 
 
 def exports_table():
@@ -155,12 +167,29 @@ def exports_table():
         story += f"  - image: {photo}\n    hold: 1.5\n    motion: {motions[i % len(motions)]}\n"
         if i < 9:
             story += f"    transition: {{kind: {cuts[i % len(cuts)]}, duration: 0.5}}\n"
-    story_path = os.path.join(args.work, "story10.yaml")
-    with open(story_path, "w") as f:
-        f.write(story)
-    story10_out = os.path.join(args.work, "segue-story10.mp4")
-    export("story10 (motion, 6 kinds of cut)", [args.segue, "render", "--story", story_path, "--size", f"{W}x{H}", "--fps", str(FPS), "--force",
-                                               "--quiet", "-o", story10_out], story10_out, round(FPS * (1.5 * 10 + 0.5 * 9)))
+    story_export("story10 (motion, 6 kinds of cut)", "story10", story, round(FPS * (1.5 * 10 + 0.5 * 9)))
+
+    # text10: story10 with a styled title on every slide (popping in, riding on the page) and
+    # captions all through, the spoken word highlighted: text is drawn once per look.
+    styles = ["strong", "classic", "modern", "neon", "typewriter"]
+    text_story = ""
+    for line in story.splitlines(keepends=True):
+        text_story += line
+        if line.strip().startswith("hold:"):
+            n = text_story.count("- image:")
+            text_story += f"    overlays:\n      - {{text: \"Day {n} · ☀️ Lisbon\", style: {styles[n % len(styles)]}, at: [0.5, 0.2], in: pop}}\n"
+    words = "the light here is something else and we walk all day".split()
+    srt, t, n = "", 0.0, 1
+    while t < 19.5:
+        end = min(19.5, t + 1.8)
+        stamp = lambda x: "%02d:%02d:%02d,%03d" % (int(x) // 3600, int(x) // 60 % 60, int(x) % 60, round(x * 1000) % 1000)
+        srt += f"{n}\n{stamp(t)} --> {stamp(end)}\n{' '.join(words[(n * 3 + k) % len(words)] for k in range(5))}\n\n"
+        t, n = end + 0.2, n + 1
+    srt_path = os.path.join(args.work, "text10.srt")
+    with open(srt_path, "w") as f:
+        f.write(srt)
+    text_story = text_story.replace("slides:\n", "captions: {file: text10.srt, words: highlight}\nslides:\n", 1)
+    story_export("text10 (story10, titles, captions)", "text10", text_story, round(FPS * (1.5 * 10 + 0.5 * 9)))
 
     # clips: a story of three phone-sized clips and two photos joined by 0.5 s cubes. The clips are
     # made by FFmpeg (H.264, as phones record): 1080x1920 at 30 fps, 1920x1080 at 24 fps (filled
@@ -176,22 +205,19 @@ def exports_table():
     story = "preset: stories-cube\nset: {encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: fill, transition.duration: 0.5}\nslides:\n"
     for kind, path in [("image", photos[0]), ("clip", clips[0]), ("clip", clips[1]), ("image", photos[1]), ("clip", clips[2])]:
         story += f"  - {kind}: {os.path.abspath(path)}\n" + ("    hold: 1.5\n" if kind == "image" else "")
-    clips_path = os.path.join(args.work, "clips.yaml")
-    with open(clips_path, "w") as f:
-        f.write(story)
-    clips_out = os.path.join(args.work, "segue-clips.mp4")
-    export("clips (3 clips, 2 photos, cubes)", [args.segue, "render", "--story", clips_path, "--size", f"{W}x{H}", "--fps", str(FPS),
-                                                "--force", "--quiet", "-o", clips_out], clips_out, round(FPS * (1.5 + 3 + 3 + 1.5 + 3.5 + 4 * 0.5)))
+    story_export("clips (3 clips, 2 photos, cubes)", "clips", story, round(FPS * (1.5 + 3 + 3 + 1.5 + 3.5 + 4 * 0.5)))
 
-    # Memory however long the video: 60 seconds of stills, and a 60-second 1080x1920 clip.
-    long_out = os.path.join(args.work, "segue-60s.mp4")
-    _, long_rss, _ = run(segue("slide", long_out, ["--set", "hold=14.625"]))
-    long_clip = os.path.join(args.work, "clip-60s.mp4")
-    if not os.path.exists(long_clip):
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1080x1920:r=30:d=60", "-c:v", "libx264",
-                        "-preset", "ultrafast", "-pix_fmt", "yuv420p", long_clip], check=True)
-    clip60_out = os.path.join(args.work, "segue-clip-60s.mp4")
-    _, clip60_rss, _ = run([args.segue, "render", "--preset", "slide", "--force", "--quiet", *STORY4, long_clip, "-o", clip60_out])
+    long_rss = clip60_rss = None
+    if not args.only:
+        # Memory however long the video: 60 seconds of stills, and a 60-second 1080x1920 clip.
+        long_out = os.path.join(args.work, "segue-60s.mp4")
+        _, long_rss, _ = run(segue("slide", long_out, ["--set", "hold=14.625"]))
+        long_clip = os.path.join(args.work, "clip-60s.mp4")
+        if not os.path.exists(long_clip):
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1080x1920:r=30:d=60", "-c:v", "libx264",
+                            "-preset", "ultrafast", "-pix_fmt", "yuv420p", long_clip], check=True)
+        clip60_out = os.path.join(args.work, "segue-clip-60s.mp4")
+        _, clip60_rss, _ = run([args.segue, "render", "--preset", "slide", "--force", "--quiet", *STORY4, long_clip, "-o", clip60_out])
 
     print()
     print(f"{'export, 1080x1920 30 fps (median of %d rounds)' % args.runs:<36} {'frames':>6} {'segue s':>8} {'floor s':>8} {'÷ floor':>8} "
@@ -201,13 +227,16 @@ def exports_table():
         over_xfade = f"{e['xfade']:.2f}" if e["xfade"] else ""
         print(f"{e['name']:<36} {e['frames']:>6} {e['segue']:>8.2f} {e['floor']:>8.2f} {statistics.median(e['ratios']):>8.2f} {rounds:>16} "
               f"{'same' if e['same_bytes'] else 'DIFF':>6} {e['default']:>9.2f} {over_xfade:>8} {e['peak']:>8.0f} {e['floor_peak']:>9.0f}")
-    print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0]['peak']:.0f})")
+    if long_rss is not None:
+        print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0]['peak']:.0f})")
     print("floor: Segue's own yuv420p frames (-o frames.yuv) encoded by FFmpeg with Segue's x264 settings; bytes: whether its H.264")
     print("stream equals Segue's; ÷ ffmpeg: against FFmpeg's default settings, whose threaded lookahead Segue does not use")
 
 
 if not args.compose_only:
     exports_table()
+if args.only:
+    sys.exit(0)
 
 # Rendering alone (--format null: each band drawn in a scratch buffer, as an export draws it, and
 # dropped; no yuv420p conversion), every frame a transition frame, at 1080x1920;

@@ -18,9 +18,24 @@
 static pthread_mutex_t text_lock = PTHREAD_MUTEX_INITIALIZER;
 static PangoFontMap *text_fonts;
 
-static PangoFontMap *font_map(void) {
+static PangoContext *text_context;
+
+/* The one context every look is laid out in (made again when a font file is added): its
+ * fonts, once loaded and shaped, serve every later look. Unhinted outlines at fractional
+ * positions: the same shapes at any place and under any transform; grey antialiasing (no
+ * colour fringes on a turning page). */
+static PangoContext *layout_context(void) {
+    if (text_context) return text_context;
     if (!text_fonts) text_fonts = pango_cairo_font_map_new();
-    return text_fonts;
+    text_context = pango_font_map_create_context(text_fonts);
+    cairo_font_options_t *options = cairo_font_options_create();
+    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
+    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
+    pango_cairo_context_set_font_options(text_context, options);
+    cairo_font_options_destroy(options);
+    pango_context_set_round_glyph_positions(text_context, FALSE);
+    return text_context;
 }
 
 static void set_source(cairo_t *cr, uint32_t rgba) {
@@ -260,17 +275,7 @@ static int text_render(const SegueTextLook *look, SegueTextPicture *out, int dra
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&text_lock);
     int ret = 0;
-    PangoContext *context = pango_font_map_create_context(font_map());
-    /* Unhinted outlines at fractional positions: the same shapes at any place and under any
-     * transform; grey antialiasing (no colour fringes on a turning page). */
-    cairo_font_options_t *options = cairo_font_options_create();
-    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
-    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
-    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
-    pango_cairo_context_set_font_options(context, options);
-    cairo_font_options_destroy(options);
-    pango_context_set_round_glyph_positions(context, FALSE);
-    PangoLayout *layout = make_layout(context, look, err);
+    PangoLayout *layout = make_layout(layout_context(), look, err);
     cairo_surface_t *surface = NULL, *mask = NULL;
     cairo_t *cr = NULL;
     if (!layout) { ret = err ? err->code : AVERROR(EINVAL); goto done; }
@@ -304,9 +309,14 @@ static int text_render(const SegueTextLook *look, SegueTextPicture *out, int dra
         shadow.y0 += look->shadow_y; shadow.y1 += look->shadow_y;
         all = box_union(all, shadow);
     }
-    /* Whole pixels around everything drawn, one more for antialiasing. */
-    double x0 = floor(all.x0) - 1, y0 = floor(all.y0) - 1;
-    int width = (int)(ceil(all.x1) + 1 - x0), height = (int)(ceil(all.y1) + 1 - y0);
+    /* Whole pixels around everything drawn, one more for antialiasing, the layout shifted by
+     * less than a pixel so that its logical box starts on a whole pixel: a centred line sits
+     * at a fraction of a pixel in its wrap width, and drawn there its letters would not be
+     * the ones Pango draws for the line alone (pango-view's). */
+    Box lines = box_of(logical);
+    double fx = lines.x0 - floor(lines.x0), fy = lines.y0 - floor(lines.y0);
+    double x0 = floor(all.x0 - fx) - 1 + fx, y0 = floor(all.y0 - fy) - 1 + fy;
+    int width = (int)(ceil(all.x1 - x0) + 1), height = (int)(ceil(all.y1 - y0) + 1);
     if (all.x1 <= all.x0 || all.y1 <= all.y0) { x0 = floor(block.x0); y0 = floor(block.y0); width = height = 1; }
     if (width > 16384 || height > 16384) { ret = shim_fail_text(err, AVERROR(EINVAL), "the text is larger than 16384 pixels across"); goto done; }
 
@@ -375,7 +385,6 @@ done:
     if (surface) cairo_surface_destroy(surface);
     if (mask) cairo_surface_destroy(mask);
     if (layout) g_object_unref(layout);
-    g_object_unref(context);
     pthread_mutex_unlock(&text_lock);
     return ret;
 }
@@ -398,6 +407,7 @@ int segue_text_add_font(const char *path, char *family, size_t size, SegueAVErro
     } else {
         snprintf(family, size, "%s", (const char *)name);
         /* A new font map sees the font; looks drawn before are unchanged. */
+        if (text_context) { g_object_unref(text_context); text_context = NULL; }
         if (text_fonts) { g_object_unref(text_fonts); text_fonts = NULL; }
     }
     if (pattern) FcPatternDestroy(pattern);

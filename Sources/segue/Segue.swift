@@ -13,6 +13,10 @@ struct SegueCommand: ParsableCommand {
             that cannot be written, a failed batch job); 2 a usage or validation error (a bad \
             option, preset key or value, a missing or unsupported input, an output that \
             exists); 130 or 143 interrupted by SIGINT or SIGTERM (nothing is left at the output).
+
+            Needs at run time FFmpeg's libraries, LittleCMS, libheif, Pango and Cairo, and to \
+            draw text the Noto fonts (on Debian: fonts-noto-core, fonts-noto-mono, \
+            fonts-noto-color-emoji); 'segue fonts' lists the families it finds.
             """,
         version: ([SegueVersion.headline] + SegueVersion.libraries).joined(separator: "\n"),
         subcommands: [Render.self, Checksum.self, Batch.self, Presets.self, FontsCommand.self]

@@ -31,28 +31,29 @@ struct TextCLITests {
             """.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }
 
-    @Test("at rest, text is Pango's own pixels over the page: as sharp as pango-view draws it")
+    @Test("at rest at 1080x1920, text is Pango's own pixels over the page: as sharp as pango-view draws it")
     func crispAtRest() throws {
         let segue = try installedAlone(), folder = temporaryFolder()
         try flatPicture("blue.png", colour: "0x204080", in: folder)
+        // 20 points at canvas.scale 3: an em of 60 pixels.
         try story("""
               - image: blue.png
                 overlays:
-                  - {text: "Crisp Wg", size: 40, at: [0.5, 0.5]}
+                  - {text: "Crisp Wg", size: 20, at: [0.5, 0.5]}
             """, in: folder)
-        let r = try run(segue, ["render", "--story", "story.yaml", "--frames", "0", "-o", "frames"], in: folder)
+        let r = try run(segue, ["render", "--story", "story.yaml", "--size", "1080x1920", "--set", "canvas.scale=3", "--frames", "0", "-o", "frames"], in: folder)
         #expect(r.status == 0, "\(r.stderr)")
         let frame = try rgba(folder.appendingPathComponent("frames/frame-00000.png").path)
         let reference = folder.appendingPathComponent("pango.png").path
-        let p = try tool("pango-view", ["-q", "--pixels", "--font", "Noto Sans 40", "--hinting=none", "--hint-metrics=off", "--subpixel-positions",
+        let p = try tool("pango-view", ["-q", "--pixels", "--font", "Noto Sans 60", "--hinting=none", "--hint-metrics=off", "--subpixel-positions",
                                         "--antialias=gray", "--margin=0", "--background=#204080", "--foreground=#ffffff", "-o", reference, "--text", "Crisp Wg"])
         #expect(p.status == 0, "\(p.stderr)")
         let pango = try rgba(reference)
         // Pango's picture, placed where it matches the frame best: every pixel within a few
         // levels (the frame is the same text composited over the same colour).
         var best = (x: 0, y: 0, largest: Int.max)
-        for oy in 270..<330 {
-            for ox in 60..<160 {
+        for oy in (frame.height / 2 - 60)..<(frame.height / 2) {
+            for ox in (frame.width / 2 - 160)..<(frame.width / 2 - 60) {
                 var largest = 0
                 scan: for y in 0..<pango.height {
                     for x in 0..<pango.width {

@@ -179,8 +179,8 @@ public struct ConfigReader {
     }
 
     /// The node at `key` as written, for a caller that reads it itself; nil when absent.
-    public mutating func raw(_ key: String, type: String, _ meaning: String) -> ConfigNode? {
-        lookup(key, type, "(none)", "", meaning)
+    public mutating func raw(_ key: String, type: String, default value: String = "(none)", _ meaning: String) -> ConfigNode? {
+        lookup(key, type, value, "", meaning)
     }
 
     /// A reader for the nested mapping at `key` (an empty one if absent).

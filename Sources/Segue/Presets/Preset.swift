@@ -136,7 +136,7 @@ public struct Preset: Equatable, Sendable {
         var x = try r.section("text")
         try text.read(&x)
         try x.finish()
-        if let node = r.raw("styles", type: "mapping", "Named text styles, each a mapping of the text keys (font, size, color, outline, box, shadow, ...) over the default text; they add to or replace the shipped classic, modern, neon, typewriter and strong.") {
+        if let node = r.raw("styles", type: "mapping", default: "{}", "Named text styles, each a mapping of the text keys (font, size, color, outline, box, shadow, ...) over the default text; they add to or replace the shipped classic, modern, neon, typewriter, strong and caption.") {
             styles = try TextStyle.named(node, key: "styles", over: styles)
         }
         try r.finish()
@@ -209,6 +209,36 @@ public struct Preset: Equatable, Sendable {
             text += "\n## `transition.kind: \(kind.name)`\n\n\(kind.summary)\n\n"
             text += own.isEmpty ? "No keys of its own.\n" : table(own)
         }
+        // Text overlays and captions are keys of stories, not of presets, read by readers of
+        // their own: their schemas, from a read of a minimal item.
+        let overlay = ConfigReader.Schema(), captions = ConfigReader.Schema()
+        let item = ConfigNode(.mapping([("text", ConfigNode(.scalar("x", quoted: false), origin: .builtIn))]), origin: .builtIn)
+        _ = try? TextOverlay.read(item, key: "", base: TextStyle(), styles: TextStyle.shipped, schema: overlay)
+        _ = try? Captions.overlays(ConfigNode(.scalar("(none).srt", quoted: false), origin: .builtIn), key: "", preset: Preset(), schema: captions)
+        text += """
+
+            ## Text overlays (`overlays:` items of a slide or a story)
+
+            A slide's overlays ride on its page; a story's are fixed to the screen, their `start`
+            and `end` counted from the video's start. The style keys start from the preset's
+            `text` (or the named `style`).
+
+            \(table(overlay.fields))
+            ## Captions (`captions:` of a story)
+
+            A file alone (`captions: talk.srt`) or a mapping of these keys.
+
+            \(table(captions.fields))
+            ## Named text styles
+
+            Shipped with Segue, as this YAML; a preset's or a story's `styles:` adds to them or
+            replaces one by its name.
+
+            ```yaml
+            \(TextStyle.shippedYAML)
+            ```
+
+            """
         return text
     }
 

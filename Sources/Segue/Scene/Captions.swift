@@ -38,7 +38,8 @@ public enum Captions {
 
     /// The overlays of a `captions:` value: a file, or `{file, words, highlight, at, anchor,
     /// width, style, and text style keys}`. Files are resolved by `resolve`.
-    public static func overlays(_ node: ConfigNode, key: String, preset: Preset, resolve: (String) -> String = { $0 }) throws -> [TextOverlay] {
+    public static func overlays(_ node: ConfigNode, key: String, preset: Preset, resolve: (String) -> String = { $0 },
+                                schema: ConfigReader.Schema? = nil) throws -> [TextOverlay] {
         let mapping: ConfigNode
         if case .scalar = node.value {
             mapping = ConfigNode(.mapping([(key: "file", value: node)]), origin: node.origin)
@@ -46,6 +47,7 @@ public enum Captions {
             mapping = node
         }
         var r = try ConfigReader(mapping, path: key)
+        r.schema = schema
         let fileNode = mapping["file"]
         let file = resolve(try r.requiredText("file", expected: "an SRT or WebVTT file", "The subtitles: an SRT or WebVTT file, relative to the story."))
         var style = preset.styles["caption"] ?? preset.text

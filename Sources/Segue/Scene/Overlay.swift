@@ -185,11 +185,12 @@ extension TextOverlay {
 
     /// One overlay.
     static func read(_ item: ConfigNode, key: String, base: TextStyle, styles: [String: TextStyle],
-                     resolve: (String) -> String = { $0 }) throws -> TextOverlay {
+                     resolve: (String) -> String = { $0 }, schema: ConfigReader.Schema? = nil) throws -> TextOverlay {
         var r = try ConfigReader(item, path: key)
+        r.schema = schema
         let text = try r.requiredText("text", expected: "the words to show", "The words: UTF-8, any script, emoji; Pango markup when markup is true.")
         var style = base
-        if let name = r.raw("style", type: "text", "A named style (classic, modern, neon, typewriter, strong, or one of the preset's or story's styles); the keys below change it.") {
+        if let name = r.raw("style", type: "text", "A named style (classic, modern, neon, typewriter, strong, caption, or one of the preset's or story's styles); the keys below change it.") {
             let wanted = try ConfigReader.string(name, key: r.fullKey("style"))
             guard let named = styles[wanted] else {
                 let names = styles.keys.sorted()

@@ -43,6 +43,12 @@ public final class Storyboard: Sendable {
     private let screenSources = Locked<[Set<Int>]>([])
     /// The text overlays of each slide and of the screen, and their pictures' sources.
     private let texts: TextPictures
+    /// Each overlay's first picture, by the time it first shows (seconds of the video), drawn
+    /// a second ahead beside the export (`willPlan`) rather than when a frame waits for it;
+    /// and how many of them are asked for so far.
+    private let textsAhead: [(time: Double, keys: [PictureKey])]
+    private let textsAsked = Locked(0)
+    private let textQueue = DispatchQueue(label: "segue.text-ahead", qos: .utility)
 
     /// The storyboard of `job`; its clips' feeds decode for the frames the job writes.
     /// With `yielding`, the thread that prepares screens beside the export runs at a lower
@@ -139,6 +145,20 @@ public final class Storyboard: Sendable {
             }
         }
         clipEnds = clips.compactMapValues { $0.length.map { max(0, $0 - Storyboard.beforeTheEnd) } }
+        var ahead: [(time: Double, keys: [PictureKey])] = []
+        func first(_ placed: TextPictures.Placed, from origin: Double, length: Double) {
+            let start = max(0, placed.overlay.start)
+            guard let layer = placed.layer(at: start, length: length, page: canvas.bounds.size, scale: canvas.scale) else { return }
+            ahead.append((origin + start, PictureCache.keys(in: layer, scale: canvas.scale)))
+        }
+        for placed in texts.screen { first(placed, from: 0, length: timeline.seconds) }
+        if plan != nil {
+            for (slide, list) in texts.slides.enumerated() where slide < timeline.screenCount {
+                let span = timeline.timeOnScreen(slide)
+                for placed in list { first(placed, from: span.lowerBound, length: span.upperBound - span.lowerBound) }
+            }
+        }
+        textsAhead = ahead.sorted { $0.time < $1.time }
         feeds = Dictionary(uniqueKeysWithValues: drawn.map { slide, frames in
             (slide, (ClipFeed(clip: clips[slide]!, limits: limits, threads: threads), frames))
         })
@@ -196,6 +216,18 @@ public final class Storyboard: Sendable {
     public func willPlan(_ index: Int) {
         for entry in feeds.values where index + timeline.fps >= entry.frames.lowerBound && index <= entry.frames.upperBound {
             entry.feed.open()
+        }
+        if !textsAhead.isEmpty {
+            let soon = Double(index) / Double(timeline.fps) + 1
+            let (from, to) = textsAsked.withLock { asked -> (Int, Int) in
+                let from = asked
+                while asked < textsAhead.count && textsAhead[asked].time < soon { asked += 1 }
+                return (from, asked)
+            }
+            if to > from {
+                let keys = textsAhead[from..<to].flatMap(\.keys), pictures = pictures
+                textQueue.async { try? pictures.prepare(keys, threads: 1) }
+            }
         }
         let screen = screen(of: index)
         let moved = schedule.withLock { state -> Bool in

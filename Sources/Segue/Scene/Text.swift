@@ -61,7 +61,7 @@ public struct TextStyle: Hashable, Sendable {
     /// a name ending in .ttf, .otf, .ttc, .woff or .woff2) is added to fontconfig, resolved by
     /// `resolve`; a family must be one fontconfig has.
     mutating func read(_ r: inout ConfigReader, resolve: (String) -> String = { $0 }) throws {
-        if let node = r.raw("font", type: "text", "A font family fontconfig knows (or a list, comma-separated), or a font file (.ttf, .otf), relative to the file that names it.") {
+        if let node = r.raw("font", type: "text", default: font, "A font family fontconfig knows (or a list, comma-separated), or a font file (.ttf, .otf), relative to the file that names it.") {
             font = try TextStyle.font(node, key: r.fullKey("font"), resolve: resolve)
         }
         size = try r.number("size", default: size, in: 1...2000, "The em size in canvas points: 28 is 84 pixels at canvas.scale 3.")
@@ -74,20 +74,20 @@ public struct TextStyle: Hashable, Sendable {
         }
         italic = try r.flag("italic", default: italic, "Italic (or oblique) letters.")
         color = try r.color("color", default: color, "The letters' colour.")
-        if let node = r.raw("outline", type: "mapping", "An outline drawn outside the letters: {width: points, color}; none for no outline.") {
+        if let node = r.raw("outline", type: "mapping", default: outline.map { "{width: \(format($0.width)), color: \"\($0.color)\"}" } ?? "none", "An outline drawn outside the letters: {width: points, color}; none for no outline.") {
             outline = try TextStyle.part(node, key: r.fullKey("outline")) { o in
                 Outline(width: try o.number("width", default: outline?.width ?? 2, in: 0...200, "Outline width in points, outside the letters."),
                         color: try o.color("color", default: outline?.color ?? .black, "Outline colour."))
             }
         }
-        if let node = r.raw("box", type: "mapping", "A box behind each line: {color, padding: points, radius: points}; none for no box.") {
+        if let node = r.raw("box", type: "mapping", default: box.map { "{color: \"\($0.color)\", padding: \(format($0.padding)), radius: \(format($0.radius))}" } ?? "none", "A box behind each line: {color, padding: points, radius: points}; none for no box.") {
             box = try TextStyle.part(node, key: r.fullKey("box")) { b in
                 Box(color: try b.color("color", default: box?.color ?? .black, "Box colour."),
                     padding: try b.number("padding", default: box?.padding ?? 6, in: 0...500, "Room between the letters and the box's edge, in points."),
                     radius: try b.number("radius", default: box?.radius ?? 6, in: 0...500, "Corner radius in points."))
             }
         }
-        if let node = r.raw("shadow", type: "mapping", "A shadow: {offset: [x, y] points, blur: points, color}; at no offset and in the letters' colour it is a glow; none for no shadow.") {
+        if let node = r.raw("shadow", type: "mapping", default: shadow.map { "{offset: [\(format($0.x)), \(format($0.y))], blur: \(format($0.blur)), color: \"\($0.color)\"}" } ?? "none", "A shadow: {offset: [x, y] points, blur: points, color}; at no offset and in the letters' colour it is a glow; none for no shadow.") {
             shadow = try TextStyle.part(node, key: r.fullKey("shadow")) { s in
                 let offset = try s.numbers("offset", default: [shadow?.x ?? 0, shadow?.y ?? 1], in: -500...500, expected: "[x, y] in points",
                                            "How far the shadow falls, [x, y] points (y down).") { $0.count == 2 }
@@ -149,6 +149,8 @@ public struct TextStyle: Hashable, Sendable {
 
     /// Named styles from a `styles:` mapping, each read over the default style, added to `base`.
     static func named(_ node: ConfigNode, key: String, over base: [String: TextStyle], resolve: (String) -> String = { $0 }) throws -> [String: TextStyle] {
+        // `styles: {}` as `segue presets show` prints it (none of the preset's own), or none.
+        if case let .scalar(text, _) = node.value, ["{}", "none", ""].contains(text) { return base }
         guard case let .mapping(pairs) = node.value else {
             throw PresetError.wrongType(key: key, origin: node.origin, found: ConfigReader.kind(of: node), expected: "a mapping of style names to text keys")
         }
