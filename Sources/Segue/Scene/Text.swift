@@ -66,7 +66,7 @@ public struct TextStyle: Hashable, Sendable {
         }
         size = try r.number("size", default: size, in: 1...2000, "The em size in canvas points: 28 is 84 pixels at canvas.scale 3.")
         weight = try r.parsed("weight", default: weight, type: "text or number",
-                              expected: "a weight from 100 to 1000, or a name (" + TextStyle.weights.sorted { $0.value < $1.value }.map(\.key).joined(separator: ", ") + ")",
+                              expected: "a weight from 100 to 1000, or a name (" + TextStyle.weights.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key).joined(separator: ", ") + ")",
                               "How heavy the letters are: thin ... black, or 100 ... 1000.") { text in
             if let named = TextStyle.weights[text.lowercased()] { return named }
             guard let value = Int(text), (100...1000).contains(value) else { return nil }
