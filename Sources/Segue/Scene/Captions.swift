@@ -52,13 +52,7 @@ public enum Captions {
         let file = resolve(try r.requiredText("file", expected: "an SRT or WebVTT file", "The subtitles: an SRT or WebVTT file, relative to the story."))
         var style = preset.styles["caption"] ?? preset.text
         if let name = r.raw("style", type: "text", "A named style for the captions; default: caption.") {
-            let wanted = try ConfigReader.string(name, key: r.fullKey("style"))
-            guard let named = preset.styles[wanted] else {
-                let names = preset.styles.keys.sorted()
-                throw PresetError.invalid(key: r.fullKey("style"), origin: name.origin, value: "'\(wanted)'",
-                                          expected: "one of the styles: \(names.joined(separator: ", "))" + (suggestion(for: wanted, among: names).map { "; did you mean '\($0)'?" } ?? ""))
-            }
-            style = named
+            style = try TextStyle.named(name, key: r.fullKey("style"), among: preset.styles)
         }
         try style.read(&r, resolve: resolve)
         let words = Words(rawValue: try r.choice("words", default: "none", among: Words.allCases.map(\.rawValue),

@@ -191,13 +191,7 @@ extension TextOverlay {
         let text = try r.requiredText("text", expected: "the words to show", "The words: UTF-8, any script, emoji; Pango markup when markup is true.")
         var style = base
         if let name = r.raw("style", type: "text", "A named style (classic, modern, neon, typewriter, strong, caption, or one of the preset's or story's styles); the keys below change it.") {
-            let wanted = try ConfigReader.string(name, key: r.fullKey("style"))
-            guard let named = styles[wanted] else {
-                let names = styles.keys.sorted()
-                let hint = suggestion(for: wanted, among: names).map { "; did you mean '\($0)'?" } ?? ""
-                throw PresetError.invalid(key: r.fullKey("style"), origin: name.origin, value: "'\(wanted)'", expected: "one of the styles: \(names.joined(separator: ", "))\(hint)")
-            }
-            style = named
+            style = try TextStyle.named(name, key: r.fullKey("style"), among: styles)
         }
         try style.read(&r, resolve: resolve)
         var overlay = TextOverlay(text: text, style: style)

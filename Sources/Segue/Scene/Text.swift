@@ -165,6 +165,18 @@ public struct TextStyle: Hashable, Sendable {
         return styles
     }
 
+    /// The style a `style:` value names among `styles`; an unknown name lists them, with the
+    /// closest.
+    static func named(_ node: ConfigNode, key: String, among styles: [String: TextStyle]) throws -> TextStyle {
+        let wanted = try ConfigReader.string(node, key: key)
+        guard let named = styles[wanted] else {
+            let names = styles.keys.sorted()
+            let hint = suggestion(for: wanted, among: names).map { "; did you mean '\($0)'?" } ?? ""
+            throw PresetError.invalid(key: key, origin: node.origin, value: "'\(wanted)'", expected: "one of the styles: \(names.joined(separator: ", "))\(hint)")
+        }
+        return named
+    }
+
     /// Whether a `font` value names a file: a path, or a name with a font file's extension.
     static func namesFile(_ text: String) -> Bool {
         text.contains("/") || ["ttf", "otf", "ttc", "otc", "woff", "woff2", "pfb"].contains((text as NSString).pathExtension.lowercased())
