@@ -24,19 +24,22 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // Pango lays text out (HarfBuzz, fontconfig, bidi) and Cairo draws it.
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
-        // The C layer over FFmpeg, LittleCMS, libheif and PangoCairo, one file per concern
-        // (include/segue_av.h lists them): stills, clips, text, the soundtrack's sources and
+        // libwebp's demux and decode API reads animated WebP stickers, which FFmpeg cannot decode.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        // The C layer over FFmpeg, LittleCMS, libheif, PangoCairo and libwebp, one file per concern
+        // (include/segue_av.h lists them): stills, clips, stickers, text, the soundtrack's sources and
         // mixer, the MP4 and PNG writers, digests, host facts. Swift owns each C object
         // through a final class.
         .target(
             name: "CSegueAV",
-            dependencies: ["CFFmpeg", "CLittleCMS", "CHeif", "CPango"],
+            dependencies: ["CFFmpeg", "CLittleCMS", "CHeif", "CPango", "CWebP"],
             linkerSettings: [
                 .linkedLibrary("avformat"), .linkedLibrary("avcodec"),
                 .linkedLibrary("swscale"), .linkedLibrary("swresample"), .linkedLibrary("avutil"),
                 .linkedLibrary("lcms2"), .linkedLibrary("heif"),
                 .linkedLibrary("pangocairo-1.0"), .linkedLibrary("pango-1.0"), .linkedLibrary("cairo"),
                 .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("fontconfig"),
+                .linkedLibrary("webpdemux"), .linkedLibrary("webp"),
             ]
         ),
         // The per-pixel loops: plain C compiled for each vector width, and hand-written AVX2 and

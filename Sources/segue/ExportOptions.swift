@@ -20,6 +20,9 @@ struct ExportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The MP4's soundtrack (audio.file): an audio file FFmpeg decodes (MP3, M4A, WAV, FLAC, Ogg), trimmed, faded and looped to the video's length, or 'silence' for a silent AAC track. Set its start, volume, fadeIn, fadeOut and loop with --set audio.KEY=VALUE.", valueName: "FILE"))
     var audio: String?
 
+    @Option(help: ArgumentHelp("A picture fixed to the screen over every frame, a watermark (logo.image): PNG, WebP, GIF, ... By default a fifth of the width, in the bottom right corner; move or size it with --set logo.at=[x,y], logo.anchor, logo.width, logo.opacity.", valueName: "FILE"))
+    var logo: String?
+
     @Option(help: "Compositor threads; any number gives the same pixels. Defaults to the CPUs this process was given (affinity mask, cgroup quota, SLURM_CPUS_PER_TASK).")
     var threads: Int?
 
@@ -62,6 +65,7 @@ struct ExportOptions: ParsableArguments {
             let quoted = audio.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             sets.append("audio.file=\"\(quoted)\"")
         }
+        if let logo { sets.append("logo.image=\"\(logo.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"") }
         return sets
     }
 

@@ -37,7 +37,7 @@ struct RenderInputs: ParsableArguments {
     func export(options: ExportOptions, output: String, format: OutputFormat?) throws {
         let library = try options.library.library()
         var job: Job
-        var overlays: [TextOverlay] = []
+        var overlays: [Overlay] = []
         if let story {
             // The story's preset and keys first; the command line's options win over them.
             let story = try Story.load(story)
@@ -46,7 +46,7 @@ struct RenderInputs: ParsableArguments {
             job = try Job(preset: preset, slides: story.slides, output: output, format: format, frames: frames,
                           limits: options.limits, overwrite: options.force)
             if let node = story.overlays {
-                overlays = try TextOverlay.list(node, key: "overlays", base: preset.text, styles: preset.styles)
+                overlays = try Overlay.list(node, key: "overlays", base: preset.text, styles: preset.styles, limits: options.limits)
             }
             if let node = story.captions {
                 overlays += try Captions.overlays(node, key: "captions", preset: preset)
@@ -56,8 +56,8 @@ struct RenderInputs: ParsableArguments {
             job = try Job(preset: preset, inputs: inputs, output: output, format: format,
                           frames: frames, limits: options.limits, overwrite: options.force)
         }
-        job.screenOverlays = overlays + texts.enumerated().map { index, text in
-            var overlay = TextOverlay(text: text, style: job.preset.text)
+        job.screenOverlays = overlays + job.screenOverlays + texts.enumerated().map { index, text in
+            var overlay = Overlay(text: text, style: job.preset.text)
             overlay.at = Point(x: 0.5, y: min(0.8, 0.22 + 0.1 * Double(index)))
             return overlay
         }

@@ -3,7 +3,7 @@
  *
  * FFmpeg decodes still images and clips and encodes the MP4 (video, AAC soundtrack mixed
  * from the music and clips' own sound) and PNG frames; LittleCMS turns pictures to sRGB;
- * libheif decodes HEIF/AVIF; Pango lays text out and Cairo draws it; FFmpeg's digests give
+ * libheif decodes HEIF/AVIF; libwebp decodes animated WebP stickers; Pango lays text out and Cairo draws it; FFmpeg's digests give
  * framemd5 and SHA-256 fingerprints; a few host facts (library versions, CPUs, a no-replace rename). Every failure fills a
  * SegueAVError with the library's own message and the name of the call that failed, and
  * returns a negative code; nothing is printed.
@@ -15,6 +15,7 @@
 #include "segue_image.h"
 #include "segue_clip.h"
 #include "segue_text.h"
+#include "segue_sticker.h"
 #include "segue_subtitles.h"
 #include "segue_audio.h"
 #include "segue_encode.h"

@@ -280,7 +280,7 @@ final class ClipFeed: Sendable {
                                                Int32(width), Int32(height), Int32(clamping: threads), &error) else {
             throw ExportError.damagedClip(path: clip.path, reason: error.text)
         }
-        return ClipPicture(picture, width: key.width, height: key.height, orientation: orientation, conversion: conversion)
+        return ClipPicture(picture, width: key.width, height: key.height, orientation: orientation, effect: key.effect, conversion: conversion)
     }
 }
 
@@ -293,12 +293,14 @@ final class ClipPicture: @unchecked Sendable {
     private let picture: OpaquePointer
     private let width: Int, height: Int
     private let orientation: Orientation
+    private let effect: PictureEffect
     private let conversion: ClipConversion
     private let lock = NSLock()
     private var image: Image?
 
-    fileprivate init(_ picture: OpaquePointer, width: Int, height: Int, orientation: Orientation, conversion: ClipConversion) {
+    fileprivate init(_ picture: OpaquePointer, width: Int, height: Int, orientation: Orientation, effect: PictureEffect, conversion: ClipConversion) {
         self.picture = picture
+        self.effect = effect
         self.width = width
         self.height = height
         self.orientation = orientation
@@ -315,7 +317,8 @@ final class ClipPicture: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let image { return image }
-        let made = try conversion.convert(picture, width: width, height: height, orientation: orientation)
+        var made = try conversion.convert(picture, width: width, height: height, orientation: orientation)
+        if effect != .none { made = effect.apply(to: made) }
         image = made
         return made
     }

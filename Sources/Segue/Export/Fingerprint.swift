@@ -62,13 +62,22 @@ public enum Fingerprint {
                 return (String(index + 1), Canonical.object(part))
             }))
         }
-        // Text, as every key of every overlay says it (absent when there is none, so that
+        // Slides that fill their pages their own way.
+        if job.fills.contains(where: { $0.fit != p.fit || $0.background != p.canvas.background }) {
+            fields["fills"] = .array(job.fills.map { .string("\($0.fit.rawValue) \($0.background)") })
+        }
+        // Text and stickers, as every key of every overlay says it (absent when there is none, so that
         // videos without text keep their fingerprints).
         if job.overlays.contains(where: { !$0.isEmpty }) || !job.screenOverlays.isEmpty {
             fields["overlays"] = .object([
                 "slides": .array(job.overlays.map { .array($0.map { .string(String(reflecting: $0)) }) }),
                 "screen": .array(job.screenOverlays.map { .string(String(reflecting: $0)) }),
             ])
+            // Stickers by content, as inputs are.
+            let stickers = Set((job.overlays.joined() + job.screenOverlays).compactMap(\.sticker?.path)).sorted()
+            if !stickers.isEmpty {
+                fields["stickers"] = .array(try stickers.map { .string(try contentDigest(of: $0)) })
+            }
         }
         // The soundtrack counts where it is heard (an MP4), its music by content.
         if job.format == .mp4 {

@@ -95,10 +95,13 @@ public struct Job: Sendable {
     /// Clip slides by slide index: the clip, what its header says and the part played.
     public private(set) var clips: [Int: ClipSlide] = [:]
 
+    /// How each slide's picture fills its page, and the colour around it.
+    public private(set) var fills: [(fit: Fit, background: Color)] = []
+
     /// Text over each slide's page, by slide (empty lists for slides with none).
-    public private(set) var overlays: [[TextOverlay]] = []
+    public private(set) var overlays: [[Overlay]] = []
     /// Text over the whole video, fixed to the screen above the transitions.
-    public var screenOverlays: [TextOverlay] = []
+    public var screenOverlays: [Overlay] = []
 
     public init(preset: Preset, inputs: [String], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = CPUBudget.available(),
@@ -136,10 +139,12 @@ public struct Job: Sendable {
         if isStory || !preset.motion.isStill || !clips.isEmpty {
             plan = try StoryPlan(slides: slides, preset: preset, clips: clips)
         }
+        if let logo = preset.logo { screenOverlays.append(logo) }
+        fills = slides.map { ($0.fit ?? preset.fit, $0.background ?? preset.canvas.background) }
         var problems: [PresetError] = []
         overlays = slides.map { slide in
             guard let node = slide.overlays else { return [] }
-            do { return try TextOverlay.list(node, key: slide.key + ".overlays", base: preset.text, styles: preset.styles) } catch let error as PresetError {
+            do { return try Overlay.list(node, key: slide.key + ".overlays", base: preset.text, styles: preset.styles, limits: limits) } catch let error as PresetError {
                 problems += error.all
                 return []
             } catch {

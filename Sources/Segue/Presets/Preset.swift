@@ -77,7 +77,7 @@ public struct Preset: Equatable, Sendable {
     /// Seconds each input is shown still.
     public var hold = 2.0
     /// How each input fills the canvas.
-    public var fit: ContentsGravity = .fill
+    public var fit: Fit = .fill
     public var transition = TransitionSettings()
     /// Ken Burns motion of every slide that does not set its own.
     public var motion = Motion()
@@ -88,6 +88,8 @@ public struct Preset: Equatable, Sendable {
     public var text = TextStyle()
     /// Named text styles: the shipped ones (`TextStyle.shipped`) and the preset's own.
     public var styles = TextStyle.shipped
+    /// A picture fixed to the screen over every frame (a watermark); nil for none.
+    public var logo: Overlay?
 
     public init() {}
 
@@ -111,8 +113,7 @@ public struct Preset: Equatable, Sendable {
 
         fps = try r.integer("fps", default: 30, in: 1...240, "Frames per second.")
         hold = try r.number("hold", default: 2, in: 0...3600, "Seconds each input is shown still.")
-        fit = ContentsGravity(rawValue: try r.choice("fit", default: "fill", among: ContentsGravity.allCases.map(\.rawValue),
-                                                     "How an input fills the canvas: fill crops, fit letterboxes, stretch distorts."))!
+        fit = Fit(rawValue: try r.choice("fit", default: "fill", among: Fit.allCases.map(\.rawValue), "How an input fills the canvas: \(Fit.meanings)."))!
 
         var t = try r.section("transition")
         transition = try TransitionSettings(reading: &t)
@@ -136,6 +137,9 @@ public struct Preset: Equatable, Sendable {
         var x = try r.section("text")
         try text.read(&x)
         try x.finish()
+        var l = try r.section("logo")
+        logo = try Overlay.readSticker(&l, item: node["logo"] ?? ConfigNode(.mapping([]), origin: node.origin), limits: Limits(), base: Overlay.logoDefaults)
+        try l.finish()
         if let node = r.raw("styles", type: "mapping", default: "{}", "Named text styles, each a mapping of the text keys (font, size, color, outline, box, shadow, ...) over the default text; they add to or replace the shipped classic, modern, neon, typewriter, strong and caption.") {
             styles = try TextStyle.named(node, key: "styles", over: styles)
         }

@@ -60,9 +60,11 @@ extension Preset {
         }
         // Text overlays and captions are keys of stories, not of presets, read by readers of
         // their own: their schemas, from a read of a minimal item.
-        let overlay = ConfigReader.Schema(), captions = ConfigReader.Schema()
+        let overlay = ConfigReader.Schema(), captions = ConfigReader.Schema(), sticker = ConfigReader.Schema()
         let item = ConfigNode(.mapping([("text", ConfigNode(.scalar("x", quoted: false), origin: .builtIn))]), origin: .builtIn)
-        _ = try? TextOverlay.read(item, key: "", base: TextStyle(), styles: TextStyle.shipped, schema: overlay)
+        _ = try? Overlay.read(item, key: "", base: TextStyle(), styles: TextStyle.shipped, schema: overlay)
+        let stickerItem = ConfigNode(.mapping([("image", ConfigNode(.scalar("(none).png", quoted: false), origin: .builtIn))]), origin: .builtIn)
+        _ = try? Overlay.read(stickerItem, key: "", base: TextStyle(), styles: TextStyle.shipped, schema: sticker)
         _ = try? Captions.overlays(ConfigNode(.scalar("(none).srt", quoted: false), origin: .builtIn), key: "", preset: Preset(), schema: captions)
         text += """
 
@@ -73,6 +75,13 @@ extension Preset {
             `text` (or the named `style`).
 
             \(table(overlay.fields))
+            ## Stickers (`overlays:` items with `image:`)
+
+            A picture instead of words, placed, timed and animated by the same keys. A slide's
+            stickers ride on its page; a story's are fixed to the screen. An animated one (GIF,
+            APNG, animated WebP, WebM or MOV with alpha) plays at its own frame timing.
+
+            \(table(sticker.fields))
             ## Captions (`captions:` of a story)
 
             A file alone (`captions: talk.srt`) or a mapping of these keys.

@@ -20,6 +20,10 @@ public struct StorySlide: Sendable {
     /// Text over the slide's page, as written (font files resolved); read against the
     /// preset's styles when the job is made.
     public var overlays: ConfigNode?
+    /// How the picture fills the page; nil for the preset's `fit`.
+    public var fit: Fit?
+    /// The colour around a fitted picture (`fit: color`); nil for the canvas's background.
+    public var background: Color?
     /// Whether the slide names its file with `clip:`, which must then be a clip.
     public var declaredClip = false
     /// The clip keys the slide gives (`start`, `end`, ...), which a still image cannot take.
@@ -100,11 +104,23 @@ public struct StorySlide: Sendable {
         let transition = r.raw("transition", type: "text or mapping", "The cut to the next slide: cut, a transition's name, or {kind, duration, curve, ...}.")
         let motion = r.raw("motion", type: "text or mapping", "Ken Burns motion: in, out, left, right, up, down, none, or {kind, amount, curve, center}.")
         let clip = try noting { try StorySlide.clipSettings(&r, item: item) }
-        let overlays = r.raw("overlays", type: "[overlay]", "Text over the slide's page, turning and zooming with it: a list of {text, style, at, anchor, ...}.")
+        let overlays = r.raw("overlays", type: "[overlay]", "Text and stickers over the slide's page, turning and zooming with it: a list of {text or image, at, anchor, ...}.")
+        let fit = try noting {
+            Fit(rawValue: try r.choice("fit", default: "", among: Fit.allCases.map(\.rawValue), "How the picture fills the page; default: the preset's fit."))
+        } ?? nil
+        let background = try noting {
+            try r.parsed("background", default: Color?.none, type: "color", expected: "an opaque color: #RRGGBB or a name (black, white, ...)",
+                         "The colour around the fitted picture (fit: color); default: the canvas's background.") { text -> Color?? in
+                guard let color = Color(parsing: text), color.alpha == 1 else { return nil }
+                return .some(color)
+            }
+        } ?? nil
         _ = try noting { try r.finish() }
         if let first = problems.first { throw problems.count == 1 ? first : .several(problems) }
         var slide = StorySlide(image: file!, hold: hold, transition: transition, motion: motion, clip: clip?.settings, origin: item.origin)
-        slide.overlays = overlays?.resolvingFontFiles(resolve)
+        slide.overlays = overlays?.resolvingFiles(resolve)
+        slide.fit = fit
+        slide.background = background
         slide.declaredClip = clipNode != nil
         slide.clipKeys = clip?.given ?? []
         slide.key = name
@@ -177,7 +193,7 @@ public struct Story: Sendable {
             settings.append((key: "audio", value: ConfigNode.audio(audio, resolve: resolve)))
         }
         if let styles = r.raw("styles", type: "mapping", "Named text styles for this story, over the preset's: {name: {font, size, color, ...}}.") {
-            settings.append((key: "styles", value: styles.resolvingFontFiles(resolve)))
+            settings.append((key: "styles", value: styles.resolvingFiles(resolve)))
         }
         let overlays = r.raw("overlays", type: "[overlay]", "Text over the whole video, fixed to the screen above the transitions; start and end count from the video's start.")
         let captions = r.raw("captions", type: "file or mapping", "Subtitles burnt in: an SRT or WebVTT file, or {file, words: highlight|reveal|none, highlight, at, anchor, width, style, text keys}.")
@@ -188,7 +204,7 @@ public struct Story: Sendable {
         try r.finish()
         return Story(preset: preset.map { PresetLibrary.looksLikePath($0) ? resolve($0) : $0 }, settings: settings,
                      slides: try StorySlide.list(slidesNode, key: "slides", resolve: resolve),
-                     overlays: overlays?.resolvingFontFiles(resolve), captions: captions.map { Story.resolvingCaptionFile($0.resolvingFontFiles(resolve), resolve) })
+                     overlays: overlays?.resolvingFiles(resolve), captions: captions.map { Story.resolvingCaptionFile($0.resolvingFiles(resolve), resolve) })
     }
 }
 

@@ -39,7 +39,7 @@ public enum Captions {
     /// The overlays of a `captions:` value: a file, or `{file, words, highlight, at, anchor,
     /// width, style, and text style keys}`. Files are resolved by `resolve`.
     public static func overlays(_ node: ConfigNode, key: String, preset: Preset, resolve: (String) -> String = { $0 },
-                                schema: ConfigReader.Schema? = nil) throws -> [TextOverlay] {
+                                schema: ConfigReader.Schema? = nil) throws -> [Overlay] {
         let mapping: ConfigNode
         if case .scalar = node.value {
             mapping = ConfigNode(.mapping([(key: "file", value: node)]), origin: node.origin)
@@ -61,7 +61,7 @@ public enum Captions {
         let at = try r.numbers("at", default: [defaultAt.x, defaultAt.y], in: -1...2, expected: "[x, y]", "Where the captions' anchor sits, [x, y] in 0...1 of the screen.") { $0.count == 2 }
         var anchor = Point(x: 0.5, y: 1)
         if let node = r.raw("anchor", type: "text or [x, y]", "Which point of a caption sits at `at`; default: bottom.") {
-            anchor = try TextOverlay.anchor(node, key: r.fullKey("anchor"))
+            anchor = try Overlay.anchor(node, key: r.fullKey("anchor"))
         }
         let width = try r.number("width", default: 0.85, in: 0...1, "Wrap width, a fraction of the screen's width; 0 for no wrapping.")
         try r.finish()
@@ -72,8 +72,8 @@ public enum Captions {
         do { cues = try Captions.cues(file) } catch let ExportError.text(_, reason) {
             throw PresetError.invalid(key: r.fullKey("file"), origin: fileNode?.origin ?? node.origin, value: "'\(file)'", expected: "an SRT or WebVTT file (\(reason))")
         }
-        func overlay(_ text: String, markup: Bool, from start: Double, to end: Double) -> TextOverlay {
-            var o = TextOverlay(text: text, style: style)
+        func overlay(_ text: String, markup: Bool, from start: Double, to end: Double) -> Overlay {
+            var o = Overlay(text: text, style: style)
             o.markup = markup
             o.at = Point(x: at[0], y: at[1])
             o.anchor = anchor
@@ -82,7 +82,7 @@ public enum Captions {
             o.end = end
             return o
         }
-        var overlays: [TextOverlay] = []
+        var overlays: [Overlay] = []
         for cue in cues where cue.end > cue.start {
             let parsed = CueText(cue.text)
             switch words {

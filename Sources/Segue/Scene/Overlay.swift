@@ -1,10 +1,11 @@
 import CSegueAV
 import Foundation
 
-/// A text layer over a slide's page (it turns, flips and zooms with the page) or over the
-/// whole video (fixed to the screen, above the transitions): its words and style, where it
-/// sits, when it shows, and how it comes and goes. Every animation is a pure function of time.
-public struct TextOverlay: Hashable, Sendable {
+/// A layer of words or a sticker over a slide's page (it turns, flips and zooms with the
+/// page) or over the whole video (fixed to the screen, above the transitions): its words and
+/// style or its picture, where it sits, when it shows, and how it comes and goes. Every
+/// animation is a pure function of time.
+public struct Overlay: Hashable, Sendable {
     /// How an overlay comes in or goes out.
     public struct Appearance: Hashable, Sendable {
         public enum Kind: String, CaseIterable, Sendable {
@@ -22,6 +23,8 @@ public struct TextOverlay: Hashable, Sendable {
     }
 
     public var text: String
+    /// The picture shown instead of text; nil for text.
+    public var sticker: Sticker?
     /// The text is Pango markup (`<b>Day 1</b> in Lisbon`).
     public var markup = false
     public var style: TextStyle
@@ -47,6 +50,12 @@ public struct TextOverlay: Hashable, Sendable {
     public init(text: String, style: TextStyle = TextStyle()) {
         self.text = text
         self.style = style
+    }
+
+    public init(sticker: Sticker) {
+        self.text = ""
+        self.style = TextStyle()
+        self.sticker = sticker
     }
 
     /// The steps of a typewriter: one per character as a reader sees it (a grapheme: an
@@ -77,6 +86,8 @@ public struct TextOverlay: Hashable, Sendable {
         var shift: Double
         /// Steps a typewriter has typed; nil for all.
         var reveal: Int?
+        /// For an animated sticker, the start of the frame it shows (seconds into its pass).
+        var frame: Double?
     }
 
     /// Points a slide-in travels.
@@ -116,10 +127,10 @@ public struct TextOverlay: Hashable, Sendable {
             state.scale *= 0.5 + 0.5 * (1 + (c + 1) * q * q * q + c * q * q)
             state.opacity *= min(1, 3 * p)
         case .slideUp:
-            state.shift += (1 - easeOut) * TextOverlay.slideDistance * (coming ? 1 : -1)
+            state.shift += (1 - easeOut) * Overlay.slideDistance * (coming ? 1 : -1)
             state.opacity *= p
         case .slideDown:
-            state.shift -= (1 - easeOut) * TextOverlay.slideDistance * (coming ? 1 : -1)
+            state.shift -= (1 - easeOut) * Overlay.slideDistance * (coming ? 1 : -1)
             state.opacity *= p
         case .typewriter:
             let shown = Int((p * Double(steps)).rounded(.down))
@@ -135,11 +146,12 @@ public struct TextOverlay: Hashable, Sendable {
         return TextLook(text: text, markup: markup, style: style, width: width.map { $0 * pageWidth }, scale: scale, reveal: reveal)
     }
 
-    /// The overlay's layer in a page of `page` points, drawing `picture` (`pixels` big, its
-    /// block at `block`, in pixels) at `scale` pixels per point. Its block's anchor sits at
-    /// `at`, on whole pixels while nothing turns it.
-    func layer(_ state: State, picture: Picture, block: Rect, page: Size, scale: Double) -> Layer {
-        let w = picture.size.width, h = picture.size.height
+    /// The overlay's layer in a page of `page` points, drawing `picture` `pixels` big at
+    /// `scale` pixels per point; `block` is the part of it (in pixels) that `anchor` is taken
+    /// in (a text's block of lines; a sticker's whole picture). Its anchor sits at `at`, the
+    /// picture's corner on whole pixels while nothing turns it.
+    func layer(_ state: State, picture: Picture, pixels: Size, block: Rect, page: Size, scale: Double) -> Layer {
+        let w = pixels.width, h = pixels.height
         var layer = Layer(bounds: Rect(x: 0, y: 0, width: w / scale, height: h / scale), position: .zero)
         layer.anchorPoint = Point(x: (block.minX + anchor.x * block.width) / w, y: (block.minY + anchor.y * block.height) / h)
         // The picture's corner on a whole pixel: upright and unscaled, it is drawn as Cairo drew it.
@@ -153,23 +165,23 @@ public struct TextOverlay: Hashable, Sendable {
         layer.opacity = state.opacity
         layer.contents = .picture(picture)
         layer.contentsGravity = .stretch
-        layer.name = "text"
+        layer.name = sticker == nil ? "text" : "sticker"
         return layer
     }
 }
 
-extension TextOverlay {
+extension Overlay {
     /// Reads an `overlays:` list: each item a text overlay over `base` (a named `style`
     /// replaces it), every problem of every item thrown together. Font files are resolved by
     /// `resolve`.
     public static func list(_ node: ConfigNode, key: String, base: TextStyle, styles: [String: TextStyle],
-                     resolve: (String) -> String = { $0 }) throws -> [TextOverlay] {
+                     resolve: (String) -> String = { $0 }, limits: Limits = Limits()) throws -> [Overlay] {
         guard case let .sequence(items) = node.value else {
-            throw PresetError.wrongType(key: key, origin: node.origin, found: ConfigReader.kind(of: node), expected: "a list of overlays, each with text")
+            throw PresetError.wrongType(key: key, origin: node.origin, found: ConfigReader.kind(of: node), expected: "a list of overlays, each with text or an image")
         }
-        var overlays: [TextOverlay] = [], problems: [PresetError] = []
+        var overlays: [Overlay] = [], problems: [PresetError] = []
         for (index, item) in items.enumerated() {
-            do { overlays.append(try read(item, key: "\(key)[\(index + 1)]", base: base, styles: styles, resolve: resolve)) } catch let error as PresetError {
+            do { overlays.append(try read(item, key: "\(key)[\(index + 1)]", base: base, styles: styles, resolve: resolve, limits: limits)) } catch let error as PresetError {
                 problems += error.all
             }
         }
@@ -185,16 +197,17 @@ extension TextOverlay {
 
     /// One overlay.
     static func read(_ item: ConfigNode, key: String, base: TextStyle, styles: [String: TextStyle],
-                     resolve: (String) -> String = { $0 }, schema: ConfigReader.Schema? = nil) throws -> TextOverlay {
+                     resolve: (String) -> String = { $0 }, limits: Limits = Limits(), schema: ConfigReader.Schema? = nil) throws -> Overlay {
         var r = try ConfigReader(item, path: key)
         r.schema = schema
-        let text = try r.requiredText("text", expected: "the words to show", "The words: UTF-8, any script, emoji; Pango markup when markup is true.")
+        if item["image"] != nil, item["text"] == nil { return try readSticker(&r, item: item, limits: limits)! }
+        let text = try r.requiredText("text", expected: "the words to show (or image: a sticker's file)", "The words: UTF-8, any script, emoji; Pango markup when markup is true.")
         var style = base
         if let name = r.raw("style", type: "text", "A named style (classic, modern, neon, typewriter, strong, caption, or one of the preset's or story's styles); the keys below change it.") {
             style = try TextStyle.named(name, key: r.fullKey("style"), among: styles)
         }
         try style.read(&r, resolve: resolve)
-        var overlay = TextOverlay(text: text, style: style)
+        var overlay = Overlay(text: text, style: style)
         overlay.markup = try r.flag("markup", default: false, "The text is Pango markup: <b>, <i>, <span foreground=\"#ff0\">, ...")
         if overlay.markup {
             var error = SegueAVError()
@@ -202,15 +215,64 @@ extension TextOverlay {
                 throw PresetError.invalid(key: r.fullKey("text"), origin: item["text"]!.origin, value: "'\(text)'", expected: "Pango markup (\(error.text))")
             }
         }
-        let at = try r.numbers("at", default: [0.5, 0.5], in: -1...2, expected: "[x, y]", "Where the anchor sits, [x, y] in 0...1 of the page.") { $0.count == 2 }
-        overlay.at = Point(x: at[0], y: at[1])
-        if let node = r.raw("anchor", type: "text or [x, y]", "Which point of the text block sits at `at`: center, top, bottom, left, right, top-left, ..., or [x, y] in 0...1 of the block.") {
-            overlay.anchor = try anchor(node, key: r.fullKey("anchor"))
-        }
         let width = try r.number("width", default: 0.9, in: 0...1, "Wrap width, a fraction of the page's width; 0 for no wrapping.")
         overlay.width = width > 0 ? width : nil
-        overlay.rotation = try r.number("rotation", default: 0, in: -360...360, "Degrees, clockwise.")
-        overlay.start = try r.number("start", default: 0, in: 0...86400, "Seconds into the slide's time on screen (a story-level overlay: into the video) when it shows.")
+        try readPlacement(&r, item: item, into: &overlay)
+        return overlay
+    }
+
+    /// A sticker: `image` and its size, and the keys text has for where and when. With
+    /// `base` (a preset's logo), the image may be left out (no sticker: nil) and the other
+    /// keys default to `base`'s.
+    static func readSticker(_ r: inout ConfigReader, item: ConfigNode, limits: Limits, base: Overlay? = nil) throws -> Overlay? {
+        let meaning = "A sticker's picture: PNG, WebP, GIF, APNG, JPEG, or a WebM or MOV with alpha; relative to the file."
+        let path = base == nil ? try r.requiredText("image", expected: "a picture's file", meaning)
+            : try r.text("image", default: "", "The logo's picture (PNG, WebP, GIF, ...), fixed to the screen over every frame; none when empty. --logo FILE sets it.")
+        var overlay = base ?? Overlay(sticker: Sticker(path: path))
+        let width = try r.number("width", default: overlay.sticker?.width ?? 0, in: 0...4, "A sticker's width, a fraction of the page's width (its height follows its shape); 0: its own size in pixels.")
+        let height = try r.number("height", default: overlay.sticker?.height ?? 0, in: 0...4, "A sticker's height, a fraction of the page's height, instead of width.")
+        let loop = try r.flag("loop", default: true, "An animated sticker starts again at its end; false holds its last frame.")
+        try readPlacement(&r, item: item, into: &overlay)
+        guard !path.isEmpty else { return nil }
+        let key = r.fullKey("image"), origin = item["image"]?.origin ?? item.origin
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw PresetError.invalid(key: key, origin: origin, value: "'\(path)'", expected: "a file that exists (no such file)")
+        }
+        let info: SegueStickerInfo
+        do { info = try Sticker.probe(path, limits: limits) } catch let error as ExportError {
+            let reason: String
+            switch error {
+            case let .unreadableImage(_, why): reason = why
+            default: reason = "\(error)"
+            }
+            throw PresetError.invalid(key: key, origin: origin, value: "'\(path)'",
+                                      expected: "a picture or animation (PNG, WebP, GIF, APNG, JPEG, WebM or MOV with alpha): \(reason)")
+        }
+        if width > 0, height > 0, item["width"] != nil || item["height"] != nil {
+            throw PresetError.invalid(key: r.fullKey("height"), origin: item["height"]?.origin ?? item.origin, value: format(height),
+                                      expected: "width or height, not both (the other follows the picture's shape)")
+        }
+        var sticker = Sticker(path: path, width: width > 0 ? width : nil, height: width > 0 ? nil : (height > 0 ? height : nil))
+        sticker.frames = Int(info.frames)
+        sticker.loop = loop
+        overlay.sticker = sticker
+        overlay.text = ""
+        for (name, appearance) in [("in", overlay.appear), ("out", overlay.disappear)] where appearance.kind == .typewriter {
+            throw PresetError.invalid(key: r.fullKey(name), origin: item[name]?.origin ?? item.origin, value: "'typewriter'",
+                                      expected: "fade, pop, slide-up, slide-down or none (a sticker has no characters to type)")
+        }
+        return overlay
+    }
+
+    /// The keys text and stickers share: where the overlay sits, when it shows, how it comes and goes.
+    private static func readPlacement(_ r: inout ConfigReader, item: ConfigNode, into overlay: inout Overlay) throws {
+        let at = try r.numbers("at", default: [overlay.at.x, overlay.at.y], in: -1...2, expected: "[x, y]", "Where the anchor sits, [x, y] in 0...1 of the page.") { $0.count == 2 }
+        overlay.at = Point(x: at[0], y: at[1])
+        if let node = r.raw("anchor", type: "text or [x, y]", "Which point of the text block (or sticker) sits at `at`: center, top, bottom, left, right, top-left, ..., or [x, y] in 0...1 of the block.") {
+            overlay.anchor = try anchor(node, key: r.fullKey("anchor"))
+        }
+        overlay.rotation = try r.number("rotation", default: overlay.rotation, in: -360...360, "Degrees, clockwise.")
+        overlay.start = try r.number("start", default: overlay.start, in: 0...86400, "Seconds into the slide's time on screen (a story-level overlay: into the video) when it shows.")
         if let endNode = item["end"] {
             let end = try r.number("end", default: 0, in: 0...86400, "Seconds (as start) when it goes; default: when the slide (or video) ends.")
             guard end > overlay.start else {
@@ -222,9 +284,8 @@ extension TextOverlay {
         }
         overlay.appear = try appearance(&r, "in", "How it comes in: fade, pop, slide-up, slide-down, typewriter, none, or {kind, duration}.")
         overlay.disappear = try appearance(&r, "out", "How it goes out: as in.")
-        overlay.opacity = try r.number("opacity", default: 1, in: 0...1, "Opacity, 0...1.")
+        overlay.opacity = try r.number("opacity", default: overlay.opacity, in: 0...1, "Opacity, 0...1.")
         try r.finish()
-        return overlay
     }
 
     static func anchor(_ node: ConfigNode, key: String) throws -> Point {
@@ -266,44 +327,61 @@ extension TextOverlay {
 }
 
 extension ConfigNode {
-    /// This tree with every `font:` that names a file resolved by `resolve` (relative to the
-    /// file that names it).
-    func resolvingFontFiles(_ resolve: (String) -> String) -> ConfigNode {
+    /// This tree with every `font:` that names a file, and every sticker's `image:`,
+    /// resolved by `resolve` (relative to the file that names it).
+    func resolvingFiles(_ resolve: (String) -> String) -> ConfigNode {
         switch value {
         case .scalar: return self
-        case let .sequence(items): return ConfigNode(.sequence(items.map { $0.resolvingFontFiles(resolve) }), origin: origin)
+        case let .sequence(items): return ConfigNode(.sequence(items.map { $0.resolvingFiles(resolve) }), origin: origin)
         case let .mapping(pairs):
             return ConfigNode(.mapping(pairs.map { pair in
-                if pair.key == "font", case let .scalar(text, quoted) = pair.value.value, TextStyle.namesFile(text) {
+                if pair.key == "font" || pair.key == "image", case let .scalar(text, quoted) = pair.value.value,
+                   pair.key == "image" ? !text.isEmpty : TextStyle.namesFile(text) {
                     return (key: pair.key, value: ConfigNode(.scalar(resolve(text), quoted: quoted), origin: pair.value.origin))
                 }
-                return (key: pair.key, value: pair.value.resolvingFontFiles(resolve))
+                return (key: pair.key, value: pair.value.resolvingFiles(resolve))
             }), origin: origin)
         }
     }
 }
 
-/// The text overlays of a job as the storyboard draws them: each look a picture source after
-/// the job's inputs, laid out when the storyboard is made, drawn by Pango and Cairo when a
-/// frame first needs it, and cached like a picture until its overlay is gone.
-struct TextPictures: Sendable {
-    /// One overlay, laid out: its whole look's source, size and block, and the sources of a
+/// The overlays of a job as the storyboard draws them, each picture a source after the
+/// job's inputs: a text look laid out when the storyboard is made and drawn by Pango and
+/// Cairo when a frame first needs it; a still sticker decoded when the storyboard is made;
+/// an animated sticker's frames decoded in order as frames ask for them (`StickerFeed`).
+/// Each is cached like a picture until its overlay is gone.
+struct OverlayPictures: Sendable {
+    /// One overlay, laid out: its picture's source, size and block, and the sources of a
     /// typewriter's steps (step k shows k characters; the whole look shows them all).
     struct Placed: Sendable {
-        var overlay: TextOverlay
+        var overlay: Overlay
         var source: Int
+        /// The picture's own size, in pixels.
         var size: Size
-        /// The text block in the picture, in pixels.
+        /// The text block in the picture (a sticker's whole picture), in pixels.
         var block: Rect
+        /// The size it is drawn at, in pixels (a text's picture's own).
+        var drawn: Size
         var firstStep: Int?
+        /// An animated sticker's frames.
+        var feed: StickerFeed?
 
-        /// The overlay's layer at `time` (seconds from its slide's or the video's start), or
-        /// nil while it is not on screen.
+        /// How the overlay is drawn at `time` (seconds from its slide's or the video's
+        /// start), or nil while it is not on screen.
+        func state(at time: Double, length: Double) -> Overlay.State? {
+            guard var state = overlay.state(at: time, length: length) else { return nil }
+            if let feed { state.frame = feed.frameStart(at: time - overlay.start, loop: overlay.sticker?.loop ?? true) }
+            return state
+        }
+
+        /// The overlay's layer at `time`, or nil while it is not on screen.
         func layer(at time: Double, length: Double, page: Size, scale: Double) -> Layer? {
-            guard let state = overlay.state(at: time, length: length) else { return nil }
+            guard let state = state(at: time, length: length) else { return nil }
             var shown = source
             if let reveal = state.reveal, let firstStep, reveal < overlay.steps { shown = firstStep + max(0, reveal) }
-            return overlay.layer(state, picture: Picture(source: shown, size: size), block: block, page: page, scale: scale)
+            var picture = Picture(source: shown, size: size)
+            picture.time = state.frame
+            return overlay.layer(state, picture: picture, pixels: drawn, block: block, page: page, scale: scale)
         }
 
         /// Every source the overlay draws.
@@ -312,36 +390,72 @@ struct TextPictures: Sendable {
         }
     }
 
+    private enum Made: Sendable {
+        case look(TextLook)
+        case still(path: String)
+        case animated(StickerFeed)
+    }
+
     var slides: [[Placed]] = []
     var screen: [Placed] = []
-    /// Every look, source `firstSource + k` being `looks[k]`.
-    private var looks: [TextLook] = []
+    /// Still stickers, decoded to lay them out: the storyboard's cache starts with them.
+    private(set) var decoded: [Int: Image] = [:]
+    /// Every picture, source `firstSource + k` being `made[k]`.
+    private var made: [Made] = []
     private var firstSource = 0
+    private var limits = Limits()
 
     init() {}
 
-    init(slides: [[TextOverlay]], screen: [TextOverlay], canvas: Canvas, firstSource: Int) throws {
+    init(slides: [[Overlay]], screen: [Overlay], canvas: Canvas, firstSource: Int, limits: Limits = Limits()) throws {
         self.firstSource = firstSource
-        var looks: [TextLook] = []
-        func place(_ overlay: TextOverlay) throws -> Placed {
+        self.limits = limits
+        var made: [Made] = [], decoded: [Int: Image] = [:]
+        func place(_ overlay: Overlay) throws -> Placed {
+            let source = firstSource + made.count
+            if let sticker = overlay.sticker {
+                var size: Size, feed: StickerFeed?
+                if sticker.isAnimated {
+                    feed = try StickerFeed(path: sticker.path, limits: limits)
+                    size = feed!.size
+                    made.append(.animated(feed!))
+                } else {
+                    let image = try Image.decode(path: sticker.path, limits: limits)
+                    size = image.size
+                    decoded[source] = image
+                    made.append(.still(path: sticker.path))
+                }
+                let drawn = sticker.drawnPixels(of: size, page: canvas.bounds.size, scale: canvas.scale)
+                return Placed(overlay: overlay, source: source, size: size, block: Rect(size: Size(width: Double(drawn.width), height: Double(drawn.height))),
+                              drawn: Size(width: Double(drawn.width), height: Double(drawn.height)), feed: feed)
+            }
             let look = overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale)
             let (size, block) = try look.measure()
-            let source = firstSource + looks.count
-            looks.append(look)
-            var placed = Placed(overlay: overlay, source: source, size: size, block: block)
+            made.append(.look(look))
+            var placed = Placed(overlay: overlay, source: source, size: size, block: block, drawn: size)
             if overlay.appear.kind == .typewriter || overlay.disappear.kind == .typewriter {
-                placed.firstStep = firstSource + looks.count
-                looks += (0..<overlay.steps).map { overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale, step: $0) }
+                placed.firstStep = firstSource + made.count
+                made += (0..<overlay.steps).map { .look(overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale, step: $0)) }
             }
             return placed
         }
         self.slides = try slides.map { try $0.map(place) }
         self.screen = try screen.map(place)
-        self.looks = looks
+        self.made = made
+        self.decoded = decoded
     }
 
-    /// The picture of text source `source`.
-    func image(_ source: Int) throws -> Image {
-        try looks[source - firstSource].render().image
+    /// The sources whose pictures change with time (animated stickers).
+    var animatedSources: Set<Int> {
+        Set(made.indices.filter { if case .animated = made[$0] { true } else { false } }.map { $0 + firstSource })
+    }
+
+    /// The picture of source `source` (an animated sticker's frame that starts at `time`).
+    func image(_ source: Int, time: Double = 0) throws -> Image {
+        switch made[source - firstSource] {
+        case let .look(look): return try look.render().image
+        case let .still(path): return try Image.decode(path: path, limits: limits)
+        case let .animated(feed): return try feed.frame(startingAt: time)
+        }
     }
 }

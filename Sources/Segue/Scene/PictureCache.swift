@@ -19,18 +19,32 @@ public final class PictureCache: Sendable {
     private struct State {
         var decoded: [Int: Image]
         var entries: [PictureKey: Entry] = [:]
+        /// The keys of each animated source's pictures, oldest first.
+        var recent: [Int: [PictureKey]] = [:]
     }
 
     private let state: Locked<State>
     private let load: @Sendable (Int) throws -> Image
     /// Sources that are clips, whose pictures come with each frame's plan, not from the cache.
     let clipSources: Set<Int>
+    /// Sources whose picture changes with `PictureKey.time` (animated stickers): each time's
+    /// full-size picture comes from `frame`, and only their last few prepared pictures are kept.
+    private let animatedSources: Set<Int>
+    private let frame: @Sendable (Int, Double) throws -> Image
+
+    /// Prepared pictures kept of each animated source: frames composed side by side need a few.
+    static let animatedKept = 8
 
     /// A cache over sources that `load` decodes by index, with those in `preloaded` already
-    /// decoded (`load` decodes them again only if they are needed after they were let go).
-    public init(preloaded: [Int: Image] = [:], clipSources: Set<Int> = [], load: @escaping @Sendable (Int) throws -> Image) {
+    /// decoded (`load` decodes them again only if they are needed after they were let go);
+    /// an animated source's picture at a time comes from `frame`.
+    public init(preloaded: [Int: Image] = [:], clipSources: Set<Int> = [], animatedSources: Set<Int> = [],
+                frame: @escaping @Sendable (Int, Double) throws -> Image = { _, _ in fatalError("no animated sources") },
+                load: @escaping @Sendable (Int) throws -> Image) {
         self.load = load
         self.clipSources = clipSources
+        self.animatedSources = animatedSources
+        self.frame = frame
         state = Locked(State(decoded: preloaded))
     }
 
@@ -55,9 +69,19 @@ public final class PictureCache: Sendable {
         case let .pending(pending) where !mine:
             return try pending.wait()
         case let .pending(pending):
-            let outcome = Result { try source(key.source).resampled(from: key.crop, width: key.width, height: key.height, threads: threads) }
+            let animated = animatedSources.contains(key.source)
+            let outcome = Result {
+                let full = animated ? try frame(key.source, key.time) : try source(key.source)
+                return key.effect.apply(to: full.resampled(from: key.crop, width: key.width, height: key.height, threads: threads))
+            }
             state.withLock { state in
                 if case let .success(image) = outcome { state.entries[key] = .ready(image) } else { state.entries[key] = nil }
+                guard animated, case .success = outcome else { return }
+                state.recent[key.source, default: []].append(key)
+                while let old = state.recent[key.source], old.count > PictureCache.animatedKept {
+                    state.recent[key.source]!.removeFirst()
+                    if case .ready = state.entries[old[0]] { state.entries[old[0]] = nil }
+                }
             }
             pending.fulfil(outcome)
             return try outcome.get()

@@ -27,6 +27,11 @@ public final class Storyboard: Sendable {
     public let pictures: PictureCache
     /// One full-screen page per input.
     public let pages: [Layer]
+    /// What each page's picture sits over, made from the picture (`Fit.backdrop`).
+    private let backdrops: [PictureEffect]
+    /// The pages over their backdrops, as a video without a plan (no motion, no clips) shows
+    /// them through a transition that joins two pages.
+    private let shownPages: [Layer]
     private let stop = Cancellation()
     /// The clip slides' feeds, by slide, and the first and last frame each is drawn on.
     private let feeds: [Int: (feed: ClipFeed, frames: ClosedRange<Int>)]
@@ -42,7 +47,7 @@ public final class Storyboard: Sendable {
     /// The still sources each screen draws (set once the screens can be built, in init).
     private let screenSources = Locked<[Set<Int>]>([])
     /// The text overlays of each slide and of the screen, and their pictures' sources.
-    private let texts: TextPictures
+    private let texts: OverlayPictures
     /// Each overlay's first picture, by the time it first shows (seconds of the video), drawn
     /// a second ahead beside the export (`willPlan`) rather than when a frame waits for it;
     /// and how many of them are asked for so far.
@@ -87,8 +92,9 @@ public final class Storyboard: Sendable {
         let sources = inputs.indices.map { i in clips[i] != nil ? i : stills.first { inputs[$0] == inputs[i] }! }
         let preloaded = Set(sources).filter { clips[$0] == nil }.compactMap { source in byPath[inputs[source]].map { (source, $0) } }
         // Text pictures are sources after the inputs, laid out now and drawn when first needed.
-        let texts = try TextPictures(slides: job.overlays, screen: job.screenOverlays, canvas: job.preset.canvas, firstSource: inputs.count)
-        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded), clipSources: Set(clips.keys)) { source in
+        let texts = try OverlayPictures(slides: job.overlays, screen: job.screenOverlays, canvas: job.preset.canvas, firstSource: inputs.count, limits: limits)
+        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded).merging(texts.decoded) { a, _ in a }, clipSources: Set(clips.keys),
+                                 animatedSources: texts.animatedSources, frame: { try texts.image($0, time: $1) }) { source in
             if source >= inputs.count { return try texts.image(source) }
             let path = inputs[source]
             let image = try Image.decode(path: path, limits: limits, threads: threads)
@@ -101,7 +107,7 @@ public final class Storyboard: Sendable {
         let sizes = inputs.indices.map { clips[$0]?.info.size ?? sizeOf(inputs[$0]) }
         self.init(sizes: sizes, sources: sources, pictures: cache, preset: job.preset, plan: job.plan, timeline: job.timeline,
                   threads: job.threads, clips: clips, frames: job.frameIndices(count: job.timeline.frameCount), limits: limits,
-                  yielding: yielding, texts: texts)
+                  yielding: yielding, texts: texts, fills: job.fills)
     }
 
     /// A storyboard over images already in memory, input k being `images[k]`.
@@ -112,22 +118,26 @@ public final class Storyboard: Sendable {
 
     private init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, plan: StoryPlan?, timeline: Timeline, threads: Int,
                  clips: [Int: ClipSlide] = [:], frames: [Int] = [], limits: Limits = Limits(), yielding: Bool = false,
-                 texts: TextPictures = TextPictures()) {
+                 texts: OverlayPictures = OverlayPictures(), fills: [(fit: Fit, background: Color)] = []) {
         let canvas = preset.canvas
+        let fills = fills.isEmpty ? sizes.map { _ in (fit: preset.fit, background: canvas.background) } : fills
         self.canvas = canvas
         self.texts = texts
         self.pictures = pictures
         self.plan = plan
         self.timeline = timeline
         transition = preset.transition.transition
-        pages = zip(sources, sizes).map { source, size -> Layer in
+        backdrops = fills.map(\.fit.backdrop)
+        pages = zip(zip(sources, sizes), fills).map { input, fill -> Layer in
             var page = Layer(frame: canvas.bounds)
-            page.contents = .picture(Picture(source: source, size: size))
-            page.contentsGravity = preset.fit
-            page.backgroundColor = canvas.background
+            page.contents = .picture(Picture(source: input.0, size: input.1))
+            page.contentsGravity = fill.fit.gravity
+            page.backgroundColor = fill.background
             page.name = "page"
             return page
         }
+        // A whole-story transition lays out the pictures itself (cells, faces): no backdrops.
+        shownPages = type(of: transition).joinsTwoPages ? zip(pages, backdrops).map { $0.withBackdrop($1) } : pages
         cuts = plan?.cuts.map { $0.settings?.transition } ?? []
         // Each clip's feed, and the frames its slide is on screen for: read from the
         // timeline, no scene built.
@@ -146,7 +156,7 @@ public final class Storyboard: Sendable {
         }
         clipEnds = clips.compactMapValues { $0.length.map { max(0, $0 - Storyboard.beforeTheEnd) } }
         var ahead: [(time: Double, keys: [PictureKey])] = []
-        func first(_ placed: TextPictures.Placed, from origin: Double, length: Double) {
+        func first(_ placed: OverlayPictures.Placed, from origin: Double, length: Double) {
             let start = max(0, placed.overlay.start)
             guard let layer = placed.layer(at: start, length: length, page: canvas.bounds.size, scale: canvas.scale) else { return }
             ahead.append((origin + start, PictureCache.keys(in: layer, scale: canvas.scale)))
@@ -275,7 +285,7 @@ public final class Storyboard: Sendable {
 
     /// Still screen `index` (for a story, slide `index` at the start of its hold).
     public func screen(_ index: Int) -> Layer {
-        guard plan != nil else { return transition.screen(index, pages: pages, bounds: canvas.bounds) }
+        guard plan != nil else { return transition.screen(index, pages: shownPages, bounds: canvas.bounds) }
         let onScreen = timeline.timeOnScreen(index)
         return page(index, at: index == 0 ? 0 : onScreen.lowerBound + timeline.durations[index - 1])
     }
@@ -290,15 +300,15 @@ public final class Storyboard: Sendable {
         let overlays = index < texts.slides.count
             ? texts.slides[index].compactMap { $0.layer(at: time - span.lowerBound, length: length, page: canvas.bounds.size, scale: canvas.scale) } : []
         guard let plan, !plan.motions[index].isStill else {
-            guard !overlays.isEmpty else { return page }
+            guard !overlays.isEmpty else { return page.withBackdrop(backdrops[index]) }
             // Text rides on the page, and is cut at its edges as the page is.
             page.sublayers += overlays
             page.masksToBounds = true
-            return page
+            return page.withBackdrop(backdrops[index])
         }
         let t = length > 0 ? (time - span.lowerBound) / length : 0
         page = page.moving(plan.motions[index], at: t)
-        guard !overlays.isEmpty, !page.sublayers.isEmpty else { return page }
+        guard !overlays.isEmpty, !page.sublayers.isEmpty else { return page.withBackdrop(backdrops[index]) }
         // On a moving page the text moves with the picture: placed on the picture's layer
         // where the page sits in it.
         let big = 1 + plan.motions[index].amount
@@ -308,7 +318,7 @@ public final class Storyboard: Sendable {
             layer.position.y += (big - 1) / 2 * page.bounds.height
             return layer
         }
-        return page
+        return page.withBackdrop(backdrops[index])
     }
 
     /// The scene of frame `index`: its slides' pages, and the text fixed to the screen above them.
@@ -344,10 +354,10 @@ public final class Storyboard: Sendable {
         if let plan, !plan.motions[screen].isStill { return nil }
         // Text that comes, goes or moves makes frames of a hold differ.
         let time = Double(index) / Double(timeline.fps)
-        var overlays = texts.screen.map { $0.overlay.state(at: time, length: timeline.seconds) }
+        var overlays = texts.screen.map { $0.state(at: time, length: timeline.seconds) }
         if plan != nil, screen < texts.slides.count {
             let span = timeline.timeOnScreen(screen)
-            overlays += texts.slides[screen].map { $0.overlay.state(at: time - span.lowerBound, length: span.upperBound - span.lowerBound) }
+            overlays += texts.slides[screen].map { $0.state(at: time - span.lowerBound, length: span.upperBound - span.lowerBound) }
         }
         return Still(moment: moment, overlays: overlays)
     }
@@ -355,7 +365,7 @@ public final class Storyboard: Sendable {
     /// What a still frame shows: equal stills are equal frames.
     public struct Still: Equatable, Sendable {
         var moment: Moment
-        var overlays: [TextOverlay.State?]
+        var overlays: [Overlay.State?]
     }
 
     /// The scene of a moment of the timeline, for a video the preset's transition runs.
@@ -364,7 +374,7 @@ public final class Storyboard: Sendable {
         case let .hold(index):
             return .root(canvas.bounds, [screen(index)])
         case let .transition(step, progress, _):
-            return transition.scene(step: step, progress: progress, pages: pages, bounds: canvas.bounds)
+            return transition.scene(step: step, progress: progress, pages: shownPages, bounds: canvas.bounds)
         }
     }
 

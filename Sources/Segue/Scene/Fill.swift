@@ -1,0 +1,133 @@
+import CSegueKernels
+
+/// How a picture fills its page: cropped to cover it, letterboxed, stretched, or fitted
+/// over a backdrop made from the picture itself (a blurred copy, or a gradient between the
+/// colours of its top and bottom edges) or over a plain colour: what Instagram does with a
+/// landscape photo in a 9:16 story.
+public enum Fit: String, CaseIterable, Sendable, Codable {
+    case fill, fit, stretch
+    /// Fitted over a blurred, darkened copy of itself that covers the page.
+    case blur
+    /// Fitted over a vertical gradient between the dominant colours of its top and bottom edges.
+    case gradient
+    /// Fitted over the slide's (or canvas's) background colour.
+    case color
+
+    /// How the picture itself sits in the page.
+    public var gravity: ContentsGravity {
+        switch self {
+        case .fill: return .fill
+        case .stretch: return .stretch
+        case .fit, .blur, .gradient, .color: return .fit
+        }
+    }
+
+    /// What is made from the picture beneath it, if anything.
+    var backdrop: PictureEffect {
+        switch self {
+        case .blur: return .blur
+        case .gradient: return .gradient
+        default: return .none
+        }
+    }
+
+    static let meanings = "fill crops to cover the page, fit letterboxes, stretch distorts; blur fits the picture over a blurred copy of itself, gradient over a gradient between its top and bottom edges' colours, color over the background colour"
+}
+
+/// A picture made from a source rather than the source's pixels themselves.
+public enum PictureEffect: Hashable, Sendable {
+    case none
+    /// Blurred (about 4 % of the page's width), darkened a little; prepared at a fraction
+    /// of the size it is drawn at, which the blur makes invisible.
+    case blur
+    /// A vertical gradient between the dominant colours of the top and bottom edges.
+    case gradient
+
+    /// How much smaller than drawn the picture is prepared.
+    var reduction: Double {
+        switch self {
+        case .none: return 1
+        case .blur: return 8
+        case .gradient: return 16
+        }
+    }
+
+    /// The blur's radius in prepared pixels: 4 % of the drawn width.
+    static func blurRadius(preparedWidth: Int) -> Int { max(1, Int((Double(preparedWidth) * 0.04).rounded())) }
+
+    /// How dark a blurred backdrop is made: channels times 200 / 256.
+    static let darkening: UInt32 = 200
+
+    /// `image` (the source's part, resampled to the prepared size) made into this effect's picture.
+    func apply(to image: Image) -> Image {
+        switch self {
+        case .none:
+            return image
+        case .blur:
+            var pixels = image.pixels
+            let radius = PictureEffect.blurRadius(preparedWidth: image.width)
+            let status = pixels.withUnsafeMutableBufferPointer {
+                segue_blur_rgba($0.baseAddress, Int32(image.width), Int32(image.height), Int32(radius), PictureEffect.darkening)
+            }
+            precondition(status == 0, "out of memory blurring a backdrop")
+            return Image(width: image.width, height: image.height, pixels: pixels, isOpaque: image.isOpaque)
+        case .gradient:
+            let band = max(1, image.height / 10)
+            let top = PictureEffect.dominantColor(image, rows: 0..<band)
+            let bottom = PictureEffect.dominantColor(image, rows: (image.height - band)..<image.height)
+            var pixels = [UInt32](repeating: 0, count: image.width * image.height)
+            for y in 0..<image.height {
+                let t = image.height > 1 ? Double(y) / Double(image.height - 1) : 0
+                let c = (0..<4).map { top[$0] + (bottom[$0] - top[$0]) * t }
+                let p = c.enumerated().reduce(UInt32(0)) { $0 | UInt32(min(255, max(0, $1.element.rounded()))) << (8 * UInt32($1.offset)) }
+                for x in 0..<image.width { pixels[y * image.width + x] = p }
+            }
+            return Image(width: image.width, height: image.height, pixels: pixels, isOpaque: image.isOpaque)
+        }
+    }
+
+    /// The dominant colour of `rows` (premultiplied channels 0...255): the mean of the
+    /// pixels in the most populated cell of a coarse colour histogram (4 levels a channel),
+    /// so a sky's blue wins over a few bright clouds.
+    static func dominantColor(_ image: Image, rows: Range<Int>) -> [Double] {
+        var counts = [Int](repeating: 0, count: 64), sums = [[Double]](repeating: [0, 0, 0, 0], count: 64)
+        for y in rows {
+            for x in 0..<image.width {
+                let p = image[x, y]
+                let cell = Int((p & 0xC0) >> 6) | Int((p >> 8) & 0xC0) >> 4 | Int((p >> 16) & 0xC0) >> 2
+                counts[cell] += 1
+                for c in 0..<4 { sums[cell][c] += Double((p >> (8 * UInt32(c))) & 0xFF) }
+            }
+        }
+        let best = counts.indices.max { counts[$0] < counts[$1] }!
+        return sums[best].map { $0 / Double(max(1, counts[best])) }
+    }
+}
+
+extension Layer {
+    /// A page whose picture (its contents, or its moving picture layer's) sits over a
+    /// backdrop made from the same picture: the backdrop covers the page, the picture and
+    /// everything else on the page above it.
+    func withBackdrop(_ effect: PictureEffect) -> Layer {
+        guard effect != .none else { return self }
+        var page = self
+        if page.contents != nil {
+            // A still page: its picture becomes the first sublayer, so that the backdrop can go beneath it.
+            var picture = Layer(frame: Rect(size: bounds.size))
+            picture.contents = page.contents
+            picture.contentsGravity = page.contentsGravity
+            picture.name = (name ?? "page") + " picture"
+            page.contents = nil
+            page.sublayers.insert(picture, at: 0)
+        }
+        guard let first = page.sublayers.first, case var .picture(picture)? = first.contents else { return self }
+        picture.effect = effect
+        var backdrop = Layer(frame: Rect(size: bounds.size))
+        backdrop.contents = .picture(picture)
+        backdrop.contentsGravity = .fill
+        backdrop.name = (name ?? "page") + " backdrop"
+        page.sublayers.insert(backdrop, at: 0)
+        page.masksToBounds = true
+        return page
+    }
+}
