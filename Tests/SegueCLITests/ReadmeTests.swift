@@ -24,7 +24,7 @@ struct ReadmeTests {
     }
 
     /// Runs one README command in a fresh folder holding the files it names (a.jpg, b.jpg,
-    /// b.png, c.webp, music.mp3, clip.mov and a copy of Examples/), with the built segue first on the PATH. GNU
+    /// b.png, c.webp, logo.png, music.mp3, clip.mov and a copy of Examples/), with the built segue first on the PATH. GNU
     /// parallel's line runs its four shards in turn; a cluster recipe runs as every task of
     /// its array (Slurm's four, Kubernetes' four pods), with its /data folder made local,
     /// twice: the second time every job is skipped.
@@ -33,10 +33,10 @@ struct ReadmeTests {
         let folder = temporaryFolder()
         let examples = folder.appendingPathComponent("Examples")
         try FileManager.default.createDirectory(at: examples, withIntermediateDirectories: true)
-        for name in ["a.jpg", "b.png", "c.webp", "batch.yaml", "story.yaml", "text.yaml", "talk.vtt"] {
+        for name in ["a.jpg", "b.png", "c.webp", "batch.yaml", "story.yaml", "text.yaml", "talk.vtt", "stickers.yaml", "heart.gif", "logo.png"] {
             try FileManager.default.copyItem(atPath: example(name), toPath: examples.appendingPathComponent(name).path)
         }
-        for (name, source) in [("a.jpg", "a.jpg"), ("b.png", "b.png"), ("c.webp", "c.webp"), ("b.jpg", "a.jpg")] {
+        for (name, source) in [("a.jpg", "a.jpg"), ("b.png", "b.png"), ("c.webp", "c.webp"), ("b.jpg", "a.jpg"), ("logo.png", "logo.png")] {
             try FileManager.default.copyItem(atPath: example(source), toPath: folder.appendingPathComponent(name).path)
         }
         if command.contains("music.mp3") {

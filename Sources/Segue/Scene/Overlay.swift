@@ -268,17 +268,19 @@ extension Overlay {
     private static func readPlacement(_ r: inout ConfigReader, item: ConfigNode, into overlay: inout Overlay) throws {
         let at = try r.numbers("at", default: [overlay.at.x, overlay.at.y], in: -1...2, expected: "[x, y]", "Where the anchor sits, [x, y] in 0...1 of the page.") { $0.count == 2 }
         overlay.at = Point(x: at[0], y: at[1])
-        if let node = r.raw("anchor", type: "text or [x, y]", "Which point of the text block (or sticker) sits at `at`: center, top, bottom, left, right, top-left, ..., or [x, y] in 0...1 of the block.") {
+        let anchorName = anchors.first { $0.value == overlay.anchor }?.key ?? "[\(format(overlay.anchor.x)), \(format(overlay.anchor.y))]"
+        if let node = r.raw("anchor", type: "text or [x, y]", default: anchorName, "Which point of the text block (or sticker) sits at `at`: center, top, bottom, left, right, top-left, ..., or [x, y] in 0...1 of the block.") {
             overlay.anchor = try anchor(node, key: r.fullKey("anchor"))
         }
         overlay.rotation = try r.number("rotation", default: overlay.rotation, in: -360...360, "Degrees, clockwise.")
         overlay.start = try r.number("start", default: overlay.start, in: 0...86400, "Seconds into the slide's time on screen (a story-level overlay: into the video) when it shows.")
         if let endNode = item["end"] {
             let end = try r.number("end", default: 0, in: 0...86400, "Seconds (as start) when it goes; default: when the slide (or video) ends.")
-            guard end > overlay.start else {
+            // 0 is the default written out: while the slide (or video) lasts.
+            guard end > overlay.start || end == 0 else {
                 throw PresetError.invalid(key: r.fullKey("end"), origin: endNode.origin, value: format(end), expected: "a time after start (\(format(overlay.start)) s)")
             }
-            overlay.end = end
+            overlay.end = end == 0 ? nil : end
         } else {
             _ = try r.number("end", default: 0, in: 0...86400, "Seconds (as start) when it goes; default: when the slide (or video) ends.")
         }
@@ -303,7 +305,7 @@ extension Overlay {
     }
 
     static func appearance(_ r: inout ConfigReader, _ key: String, _ meaning: String) throws -> Appearance {
-        guard let node = r.raw(key, type: "text or mapping", meaning) else { return .none }
+        guard let node = r.raw(key, type: "text or mapping", default: "none", meaning) else { return .none }
         let kinds = Appearance.Kind.allCases.map(\.rawValue)
         func kind(_ node: ConfigNode, key: String) throws -> Appearance.Kind {
             let name = try ConfigReader.string(node, key: key)
