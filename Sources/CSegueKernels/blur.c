@@ -1,5 +1,5 @@
 /* A blur for backdrops: three box passes each way over premultiplied RGBA (close to a
- * Gaussian), edges extended, then every channel scaled (darkened). Integer arithmetic, so
+ * Gaussian), edges extended, then its colour scaled (darkened). Integer arithmetic, so
  * the bytes do not depend on the machine. */
 #include "pixels.h"
 #include <stdlib.h>
@@ -36,7 +36,10 @@ int segue_blur_rgba(uint32_t *pixels, int width, int height, int radius, uint32_
         }
         free(tmp);
     }
+    /* Darker, as opaque as it was: the colour channels scaled, alpha kept (still a valid
+     * premultiplied pixel, its colour only smaller). */
     if (k < 256)
-        for (size_t i = 0; i < (size_t)width * (size_t)height; i++) pixels[i] = scale(pixels[i], k);
+        for (size_t i = 0; i < (size_t)width * (size_t)height; i++)
+            pixels[i] = (scale(pixels[i], k) & 0x00FFFFFFu) | (pixels[i] & 0xFF000000u);
     return 0;
 }

@@ -190,6 +190,10 @@ struct StickerCLITests {
         let band = 100..<600, photo = 700..<1200
         let bandMean = band.map { y in (0..<1080).map { Int(blur.bytes[(y * 1080 + $0) * 4 + 1]) }.reduce(0, +) }.reduce(0, +) / (band.count * 1080)
         #expect(bandMean > 30, "the band above the photo is dark (\(bandMean)): not a copy of the photo")
+        #expect(stride(from: 3, to: blur.bytes.count, by: 4).allSatisfy { blur.bytes[$0] == 255 }, "the frame is not opaque everywhere")
+        // Darkened a little: the band's brightest green below the photo's.
+        let bandMax = band.map { y in (0..<1080).map { Int(blur.bytes[(y * 1080 + $0) * 4 + 1]) }.max()! }.max()!
+        #expect(bandMax < 240 && bandMax > 100, "the band is not a darkened copy: its brightest green is \(bandMax)")
         #expect(roughness(blur, band) * 50 < roughness(blur, photo), "the band is not blurred: \(roughness(blur, band)) against the photo's \(roughness(blur, photo))")
         // The photo itself, fitted, is the same as with fit: fit.
         var largest = 0

@@ -29,8 +29,8 @@ void segue_fill(uint32_t *pixels, size_t count, uint32_t value);
 void segue_blend_color_row(uint32_t *row, int count, uint32_t color);
 
 /* Blurs a premultiplied RGBA picture in place by three box passes of `radius` pixels each
- * way (about a Gaussian of sigma radius), the edges extended, then scales every channel by
- * k / 256 (256 leaves it). Returns -1 when out of memory. */
+ * way (about a Gaussian of sigma radius), the edges extended, then scales the colour
+ * channels by k / 256 (256 leaves them; alpha stays). Returns -1 when out of memory. */
 int segue_blur_rgba(uint32_t *pixels, int width, int height, int radius, uint32_t k);
 
 /* dst[y * width + x] = src[start + x * dx + y * dy] for the width x height pixels of dst: a

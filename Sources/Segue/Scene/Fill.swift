@@ -55,7 +55,7 @@ public enum PictureEffect: Hashable, Sendable {
     /// The blur's radius in prepared pixels: 4 % of the drawn width.
     static func blurRadius(preparedWidth: Int) -> Int { max(1, Int((Double(preparedWidth) * 0.04).rounded())) }
 
-    /// How dark a blurred backdrop is made: channels times 200 / 256.
+    /// How dark a blurred backdrop is made: colour channels times 200 / 256 (alpha kept).
     static let darkening: UInt32 = 200
 
     /// `image` (the source's part, resampled to the prepared size) made into this effect's picture.
@@ -111,6 +111,12 @@ extension Layer {
     func withBackdrop(_ effect: PictureEffect) -> Layer {
         guard effect != .none else { return self }
         var page = self
+        // A still page's picture sits fitted in a known place: the backdrop is drawn only in
+        // the bands it leaves (the rest would be drawn and then covered, every frame).
+        var bands: [Rect]?
+        if case let .picture(shown)? = contents, contentsGravity == .fit {
+            bands = Layer.bands(beside: ContentsGravity.fit.placement(of: shown.shownSize, in: Rect(size: bounds.size)).destination, in: bounds.size)
+        }
         if page.contents != nil {
             // A still page: its picture becomes the first sublayer, so that the backdrop can go beneath it.
             var picture = Layer(frame: Rect(size: bounds.size))
@@ -126,8 +132,40 @@ extension Layer {
         backdrop.contents = .picture(picture)
         backdrop.contentsGravity = .fill
         backdrop.name = (name ?? "page") + " backdrop"
-        page.sublayers.insert(backdrop, at: 0)
         page.masksToBounds = true
+        guard let bands else {
+            page.sublayers.insert(backdrop, at: 0)
+            return page
+        }
+        // Each band clips the whole backdrop (one prepared picture) to its part of the page.
+        page.sublayers.insert(contentsOf: bands.map { band in
+            var clip = Layer(frame: band)
+            clip.masksToBounds = true
+            clip.name = (name ?? "page") + " backdrop band"
+            var whole = backdrop
+            whole.position = Point(x: whole.position.x - band.minX, y: whole.position.y - band.minY)
+            clip.sublayers = [whole]
+            return clip
+        }, at: 0)
         return page
+    }
+
+    /// The parts of a page `size` big that `picture` (where a fitted picture lies) leaves
+    /// uncovered: above and below it, or left and right, each reaching a little under it so
+    /// no seam shows at its edge; none when it covers the page.
+    static func bands(beside picture: Rect, in size: Size) -> [Rect] {
+        let under = 2.0   // points under the picture's edge: two pixels or more
+        var bands: [Rect] = []
+        if picture.minY > 0.01 { bands.append(Rect(x: 0, y: 0, width: size.width, height: min(size.height, picture.minY + under))) }
+        if picture.maxY < size.height - 0.01 {
+            let top = max(0, picture.maxY - under)
+            bands.append(Rect(x: 0, y: top, width: size.width, height: size.height - top))
+        }
+        if picture.minX > 0.01 { bands.append(Rect(x: 0, y: 0, width: min(size.width, picture.minX + under), height: size.height)) }
+        if picture.maxX < size.width - 0.01 {
+            let left = max(0, picture.maxX - under)
+            bands.append(Rect(x: left, y: 0, width: size.width - left, height: size.height))
+        }
+        return bands
     }
 }
