@@ -207,6 +207,12 @@ def exports_table():
         story += f"  - {kind}: {os.path.abspath(path)}\n" + ("    hold: 1.5\n" if kind == "image" else "")
     story_export("clips (3 clips, 2 photos, cubes)", "clips", story, round(FPS * (1.5 + 3 + 3 + 1.5 + 3.5 + 4 * 0.5)))
 
+    # blurclip: the landscape clip alone in the portrait frame, fitted over a blurred copy of
+    # itself (fit: blur), against the same with fit: fill.
+    for fit in ["blur", "fill"]:
+        story = f"preset: stories-cube\nset: {{encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: {fit}}}\nslides:\n  - clip: {clips[1]}\n"
+        story_export(f"blurclip-{fit} (landscape clip)", f"blurclip-{fit}", story, round(FPS * 4))
+
     long_rss = clip60_rss = None
     if not args.only:
         # Memory however long the video: 60 seconds of stills, and a 60-second 1080x1920 clip.
