@@ -210,6 +210,29 @@ struct StickerCLITests {
         #expect(pixel(color, 540, 200) == [255, 128, 0])
     }
 
+    @Test("a landscape clip with fit: blur moves its blurred fill with it, and renders the same bytes every time")
+    func blurredClip() throws {
+        let segue = try installedAlone(), folder = temporaryFolder()
+        try ffmpegMake("land.mp4", ["-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=30:d=1", "-c:v", "libx264", "-pix_fmt", "yuv420p"], in: folder)
+        try story("slides:\n  - {clip: land.mp4, fit: blur}", size: "[1080, 1920]", in: folder)
+        // At 1080x1920 the backdrop is prepared at 136x240 (an eighth, even), cut from the clip in its own format.
+        var sums: [String] = []
+        for _ in 0..<2 {
+            let r = try run(segue, ["render", "--story", "story.yaml", "--frames", "0,1,2,3,15", "-o", "-"], in: folder)
+            #expect(r.status == 0, "\(r.stderr)")
+            sums.append(r.stdout)
+        }
+        #expect(sums[0] == sums[1], "two renders of the same blurred clip differ")
+        let lines = sums[0].split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: ",").last! }
+        #expect(lines.count == 5 && Set(lines).count >= 4, "the frames do not change with the clip: \(lines)")
+        let r = try run(segue, ["render", "--story", "story.yaml", "--frames", "0,15", "-o", "f"], in: folder)
+        #expect(r.status == 0, "\(r.stderr)")
+        let a = try rgba(folder.appendingPathComponent("f/frame-00000.png").path), b = try rgba(folder.appendingPathComponent("f/frame-00015.png").path)
+        // The band above the clip changes as the clip does (testsrc2 moves), blurred.
+        let changed = (100..<600).reduce(0) { n, y in n + (0..<1080).filter { x in abs(Int(a.bytes[(y * 1080 + x) * 4 + 1]) - Int(b.bytes[(y * 1080 + x) * 4 + 1])) > 2 }.count }
+        #expect(changed > 1000, "the blurred fill does not move with the clip (\(changed) pixels changed)")
+    }
+
     @Test("a sticker on a slide mid-cube lies inside its page's quad, turned with it")
     func turnsWithThePage() throws {
         let segue = try installedAlone(), folder = temporaryFolder()

@@ -83,9 +83,10 @@ struct PictureKey: Hashable, Sendable {
         case let .picture(picture):
             if let region = picture.region { crop.origin.x += region.minX; crop.origin.y += region.minY }
             if picture.effect != .none {
-                // A backdrop is smooth: prepared smaller, drawn stretched over its place.
-                width = max(1, Int((Double(width) / picture.effect.reduction).rounded()))
-                height = max(1, Int((Double(height) / picture.effect.reduction).rounded()))
+                // A backdrop is smooth: prepared smaller, drawn stretched over its place. Even
+                // sizes: a clip's 4:2:0 frame converted at an odd width reads past its rows.
+                width = 2 * max(1, Int((Double(width) / picture.effect.reduction / 2).rounded()))
+                height = 2 * max(1, Int((Double(height) / picture.effect.reduction / 2).rounded()))
                 let size = Size(width: Double(width), height: Double(height))
                 return (PictureKey(source: picture.source, crop: crop, width: width, height: height, time: picture.time ?? 0, effect: picture.effect),
                         gravity == .fit ? ContentsGravity.fit.placement(of: size, in: bounds).destination : bounds)
