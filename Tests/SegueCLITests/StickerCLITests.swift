@@ -287,6 +287,24 @@ struct StickerCLITests {
         }
     }
 
+    @Test("--logo marks every video of a batch")
+    func logoOnBatch() throws {
+        let segue = try installedAlone(), folder = temporaryFolder()
+        try flatPicture("a.png", colour: "black", in: folder)
+        try ffmpegMake("logo.png", ["-f", "lavfi", "-i", "color=white:s=100x50:d=1", "-frames:v", "1"], in: folder)
+        try """
+            jobs:
+              - {preset: slide, set: {canvas.size: [360, 640], canvas.scale: 1, hold: 0.5}, inputs: [a.png], output: one}
+              - {preset: slide, set: {canvas.size: [360, 640], canvas.scale: 1, hold: 0.5}, slides: [{image: a.png}], output: two}
+            """.write(to: folder.appendingPathComponent("batch.yaml"), atomically: true, encoding: .utf8)
+        let r = try run(segue, ["batch", "batch.yaml", "--logo", "logo.png", "--set", "logo.opacity=1"], in: folder)
+        #expect(r.status == 0, "\(r.stderr)")
+        for output in ["one", "two"] {
+            let f = try rgba(folder.appendingPathComponent("\(output)/frame-00000.png").path)
+            #expect(pixel(f, 342 - 36, 608 - 18) == [255, 255, 255], "\(output): no logo")
+        }
+    }
+
     @Test("bad stickers and fills: exit 2 naming the file, the key and what was expected; a file broken midway: exit 1; nothing written", arguments: [
         ("overlays: [{image: notes.txt}]", "overlays[1].image", "a picture or animation"),
         ("overlays: [{image: gone.png}]", "overlays[1].image", "no such file"),
@@ -307,7 +325,7 @@ struct StickerCLITests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.mp4").path))
     }
 
-    @Test("an animated sticker whose frames break midway fails the render naming the file (exit 1), nothing written; --logo with no such file: exit 2")
+    @Test("an animated sticker whose frames break midway fails the render naming the file (exit 1), nothing written; --logo with no such file, a sticker over --max-image-pixels: exit 2")
     func brokenMidway() throws {
         let segue = try installedAlone(), folder = temporaryFolder()
         try flatPicture("a.png", colour: "black", in: folder)
@@ -337,5 +355,10 @@ struct StickerCLITests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.mp4").path))
         let l = try run(segue, ["render", "a.png", "--logo", "nope.png", "-o", "out.mp4"], in: folder)
         #expect(l.status == 2 && l.stderr.contains("logo.image") && l.stderr.contains("nope.png"), "\(l.stderr)")
+        // A sticker over the pixel limit is refused before it is decoded.
+        try story("slides:\n  - {image: a.png, overlays: [{image: long.webp}]}", in: folder)
+        let big = try run(segue, ["render", "--story", "story.yaml", "--max-image-pixels", "10000", "-o", "out.mp4"], in: folder)
+        #expect(big.status == 2 && big.stderr.contains("long.webp") && big.stderr.contains("max-image-pixels"), "\(big.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.mp4").path))
     }
 }
