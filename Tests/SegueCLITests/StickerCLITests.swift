@@ -285,6 +285,17 @@ struct StickerCLITests {
             #expect(pixel(f, 342 - 36, 608 - 18) == [255, 255, 255], "frame \(index): no logo where it sits")
             #expect(pixel(f, 342 + 3, 608 + 3) == [0, 0, 0] && pixel(f, 342 - 75, 608 - 18) == [0, 0, 0], "frame \(index): the logo is too big")
         }
+        // A story's set: logo.image is relative to the story, as its other paths are.
+        let sub = folder.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("logo.png"), to: sub.appendingPathComponent("logo.png"))
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("a.png"), to: sub.appendingPathComponent("a.png"))
+        try "set: {canvas.size: [360, 640], canvas.scale: 1, logo.image: logo.png, logo.opacity: 1}\nslides:\n  - image: a.png\n"
+            .write(to: sub.appendingPathComponent("story.yaml"), atomically: true, encoding: .utf8)
+        let s = try run(segue, ["render", "--story", "sub/story.yaml", "--frames", "0", "-o", "g"], in: folder)
+        #expect(s.status == 0, "\(s.stderr)")
+        let g = try rgba(folder.appendingPathComponent("g/frame-00000.png").path)
+        #expect(pixel(g, 342 - 36, 608 - 18) == [255, 255, 255], "the story's logo is not there")
     }
 
     @Test("--logo marks every video of a batch")

@@ -188,7 +188,7 @@ public struct Story: Sendable {
         func resolve(_ p: String) -> String { p.hasPrefix("/") || folder.isEmpty ? p : Manifest.normalized(folder + "/" + p) }
         var r = try ConfigReader(root)
         let preset = try r.raw("preset", type: "text", "A preset's name or file, for the defaults.").map { try ConfigReader.string($0, key: "preset") }
-        var settings = try r.settings("set", "Preset keys, dotted or nested, as --set takes them.")
+        var settings = ConfigNode.resolvingLogo(try r.settings("set", "Preset keys, dotted or nested, as --set takes them."), resolve)
         if let audio = r.raw("audio", type: "audio", "The soundtrack: a file (relative to the story), 'silence', or a mapping with file, start, volume, fadeIn, fadeOut, loop.") {
             settings.append((key: "audio", value: ConfigNode.audio(audio, resolve: resolve)))
         }
