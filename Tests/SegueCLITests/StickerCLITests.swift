@@ -129,6 +129,20 @@ struct StickerCLITests {
         try checkTiming(starts, length: length, colours: [[255, 0, 0], [0, 255, 0], [0, 0, 255]], file: "anim.gif", end: 1.7, in: folder, segue: segue)
     }
 
+    @Test("an APNG sticker plays at its own frame times too")
+    func animatedPNG() throws {
+        let segue = try installedAlone(), folder = temporaryFolder()
+        try frameList(in: folder)
+        try ffmpegMake("anim.apng", ["-f", "concat", "-i", folder.appendingPathComponent("list.txt").path, "-vsync", "vfr", "-plays", "0", "-f", "apng"], in: folder)
+        let probe = try tool("ffprobe", ["-v", "error", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0", folder.appendingPathComponent("anim.apng").path])
+        let packets = probe.stdout.split(separator: "\n").map { $0.split(separator: ",").compactMap { Double($0) } }.filter { !$0.isEmpty }
+        #expect(packets.count == 3)
+        // The last frame lasts as the file says, or (when it does not say) as long as the one before it.
+        let starts = packets.map { $0[0] }
+        let last = packets.last!.count > 1 ? packets.last![1] : starts[2] - starts[1]
+        try checkTiming(starts, length: starts[2] + last, colours: [[255, 0, 0], [0, 255, 0], [0, 0, 255]], file: "anim.apng", end: 1.6, in: folder, segue: segue)
+    }
+
     @Test("an animated WebP sticker (libwebp) plays at its own frame durations and loops")
     func animatedWebP() throws {
         let segue = try installedAlone(), folder = temporaryFolder()
@@ -140,7 +154,7 @@ struct StickerCLITests {
         try checkTiming(starts, length: length, colours: [[255, 0, 0], [0, 255, 0], [0, 0, 255]], file: "anim.webp", end: 1.9, in: folder, segue: segue)
     }
 
-    @Test("a VP9 WebM sticker with alpha shows its alpha; loop: false holds its last frame")
+    @Test("a VP9 WebM sticker with alpha shows its alpha (and a ProRes 4444 MOV); loop: false holds its last frame")
     func webmAlpha() throws {
         let segue = try installedAlone(), folder = temporaryFolder()
         try flatPicture("blue.png", colour: "0x0000ff", in: folder)
@@ -161,6 +175,18 @@ struct StickerCLITests {
         // 1.5 s is past the 1 s clip: loop: false holds its last (green) frame.
         #expect(pixel(late, 220, 320)[1] > 240 && pixel(late, 220, 320)[0] < 15, "the last frame is not held: \(pixel(late, 220, 320))")
         #expect(zip(pixel(late, 140, 320), [0, 0, 255]).allSatisfy { abs($0 - $1) <= 2 })
+        // ProRes 4444 in MOV (yuva444p10le) carries alpha the same way.
+        // (Made from the source: FFmpeg's own VP9 decoder would drop the WebM's alpha.)
+        try ffmpegMake("alpha.mov", ["-f", "lavfi", "-i", "color=red:s=64x64:d=1:r=10,format=rgba,geq=r=255:g=0:b=0:a='if(lt(X,32),0,255)'", "-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", "yuva444p10le"], in: folder)
+        try story("""
+            slides:
+              - {image: blue.png, hold: 3, overlays: [{image: alpha.mov, width: 0.5}]}
+            """, in: folder)
+        let m = try run(segue, ["render", "--story", "story.yaml", "--frames", "3", "-o", "m"], in: folder)
+        #expect(m.status == 0, "\(m.stderr)")
+        let mov = try rgba(folder.appendingPathComponent("m/frame-00003.png").path)
+        #expect(zip(pixel(mov, 140, 320), [0, 0, 255]).allSatisfy { abs($0 - $1) <= 2 } && pixel(mov, 220, 320)[0] > 240,
+                "ProRes 4444: \(pixel(mov, 140, 320)) and \(pixel(mov, 220, 320))")
     }
 
     @Test("fit: blur puts a landscape photo over a blurred copy of itself; gradient runs between its edges' colours; color over the background")
