@@ -33,6 +33,11 @@ void segue_blend_color_row(uint32_t *row, int count, uint32_t color);
  * channels by k / 256 (256 leaves them; alpha stays). Returns -1 when out of memory. */
 int segue_blur_rgba(uint32_t *pixels, int width, int height, int radius, uint32_t k);
 
+/* Magnifies a premultiplied RGBA picture sw x sh into dst (dw x dh, at least as large each
+ * way) by bilinear interpolation, pixel centres aligned, edges clamped, weights in 1/256ths.
+ * Returns -1 when out of memory. */
+int segue_magnify_rgba(const uint32_t *src, int sw, int sh, uint32_t *dst, int dw, int dh);
+
 /* dst[y * width + x] = src[start + x * dx + y * dy] for the width x height pixels of dst: a
    picture turned or mirrored (dx, dy: ±1 or ± a stored row), in tiles so that the source
    columns a turn reads stay in the cache across the rows of a tile. */

@@ -274,13 +274,17 @@ final class ClipFeed: Sendable {
         var storedWidth: Int32 = 0, storedHeight: Int32 = 0
         segue_clip_size(decoder, &storedWidth, &storedHeight)
         let region = orientation.storedRect(of: key.crop, width: Double(storedWidth), height: Double(storedHeight))
-        let width = orientation.swapsAxes ? key.height : key.width, height = orientation.swapsAxes ? key.width : key.height
+        // A backdrop is cut smaller, made into its effect at the drawn size when converted.
+        let cut = key.effect.reducedSize(width: key.width, height: key.height)
+        let upright = key.effect == .none ? (width: key.width, height: key.height) : cut
+        let width = orientation.swapsAxes ? upright.height : upright.width, height = orientation.swapsAxes ? upright.width : upright.height
         var error = SegueAVError()
         guard let picture = segue_clip_picture(decoder, region.minX, region.minY, region.width, region.height,
                                                Int32(width), Int32(height), Int32(clamping: threads), &error) else {
             throw ExportError.damagedClip(path: clip.path, reason: error.text)
         }
-        return ClipPicture(picture, width: key.width, height: key.height, orientation: orientation, effect: key.effect, conversion: conversion)
+        return ClipPicture(picture, width: upright.width, height: upright.height, orientation: orientation,
+                           effect: key.effect, drawn: (key.width, key.height), conversion: conversion)
     }
 }
 
@@ -294,13 +298,17 @@ final class ClipPicture: @unchecked Sendable {
     private let width: Int, height: Int
     private let orientation: Orientation
     private let effect: PictureEffect
+    /// The size the effect's picture is drawn at.
+    private let drawn: (width: Int, height: Int)
     private let conversion: ClipConversion
     private let lock = NSLock()
     private var image: Image?
 
-    fileprivate init(_ picture: OpaquePointer, width: Int, height: Int, orientation: Orientation, effect: PictureEffect, conversion: ClipConversion) {
+    fileprivate init(_ picture: OpaquePointer, width: Int, height: Int, orientation: Orientation, effect: PictureEffect,
+                     drawn: (width: Int, height: Int), conversion: ClipConversion) {
         self.picture = picture
         self.effect = effect
+        self.drawn = drawn
         self.width = width
         self.height = height
         self.orientation = orientation
@@ -318,7 +326,11 @@ final class ClipPicture: @unchecked Sendable {
         defer { lock.unlock() }
         if let image { return image }
         var made = try conversion.convert(picture, width: width, height: height, orientation: orientation)
-        if effect != .none { made = effect.apply(to: made) }
+        if effect != .none {
+            let small = made
+            made = effect.apply(to: small, width: drawn.width, height: drawn.height, storage: conversion.pixels)
+            conversion.retire(small)
+        }
         image = made
         return made
     }
@@ -348,6 +360,12 @@ final class ClipConversion: Sendable {
 
     /// A drawn picture's memory, for the next of its size once nothing else holds it.
     func retire(_ image: Image) { spares.withLock { $0.retire([image]) } }
+
+    /// `count` pixels written by `write`, in the memory of a picture no longer shown when one
+    /// of that size is spare.
+    func pixels(count: Int, _ write: (UnsafeMutablePointer<UInt32>) -> Void) -> [UInt32] {
+        [UInt32](converted: count, reusing: spares.withLock { $0.take(count: count) }, write)
+    }
 
     /// `picture` converted to `width` x `height` RGBA (as shown, after `orientation` turns it).
     func convert(_ picture: OpaquePointer, width: Int, height: Int, orientation: Orientation) throws -> Image {

@@ -67,7 +67,7 @@ struct PictureKey: Hashable, Sendable {
     var height: Int
     /// The source's time, for sources that change (clips); 0 for stills.
     var time: Double = 0
-    /// What is made of the part (a backdrop), at `width` x `height`.
+    /// What is made of the part (a backdrop), drawn at `width` x `height`.
     var effect = PictureEffect.none
 
     /// The key of `contents` drawn in `bounds` (points) with `gravity` at `scale` pixels per
@@ -75,23 +75,14 @@ struct PictureKey: Hashable, Sendable {
     static func plan(_ contents: Contents, in bounds: Rect, gravity: ContentsGravity, scale: Double) -> (key: PictureKey, destination: Rect) {
         let pixels = Rect(x: 0, y: 0, width: bounds.width * scale, height: bounds.height * scale)
         let place = gravity.placement(of: contents.size, in: pixels)
-        var width = PictureKey.length(place.destination.width, within: pixels.width)
-        var height = PictureKey.length(place.destination.height, within: pixels.height)
+        let width = PictureKey.length(place.destination.width, within: pixels.width)
+        let height = PictureKey.length(place.destination.height, within: pixels.height)
         var crop = place.source
         let key: PictureKey
         switch contents {
         case let .picture(picture):
             if let region = picture.region { crop.origin.x += region.minX; crop.origin.y += region.minY }
-            if picture.effect != .none {
-                // A backdrop is smooth: prepared smaller, drawn stretched over its place. Even
-                // sizes: a clip's 4:2:0 frame converted at an odd width reads past its rows.
-                width = 2 * max(1, Int((Double(width) / picture.effect.reduction / 2).rounded()))
-                height = 2 * max(1, Int((Double(height) / picture.effect.reduction / 2).rounded()))
-                let size = Size(width: Double(width), height: Double(height))
-                return (PictureKey(source: picture.source, crop: crop, width: width, height: height, time: picture.time ?? 0, effect: picture.effect),
-                        gravity == .fit ? ContentsGravity.fit.placement(of: size, in: bounds).destination : bounds)
-            }
-            key = PictureKey(source: picture.source, crop: crop, width: width, height: height, time: picture.time ?? 0)
+            key = PictureKey(source: picture.source, crop: crop, width: width, height: height, time: picture.time ?? 0, effect: picture.effect)
         }
         // The prepared image has the shape it is drawn with: a fill is already cropped, a fit
         // is placed by its whole pixels.

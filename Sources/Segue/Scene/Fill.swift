@@ -43,7 +43,7 @@ public enum PictureEffect: Hashable, Sendable {
     /// A vertical gradient between the dominant colours of the top and bottom edges.
     case gradient
 
-    /// How much smaller than drawn the picture is prepared.
+    /// How much smaller than drawn the picture is made before the effect.
     var reduction: Double {
         switch self {
         case .none: return 1
@@ -52,37 +52,55 @@ public enum PictureEffect: Hashable, Sendable {
         }
     }
 
-    /// The blur's radius in prepared pixels: 4 % of the drawn width.
+    /// The size the source's part is resampled to before the effect, for a picture drawn
+    /// `width` x `height`: smaller by `reduction`, in even numbers (a clip's 4:2:0 part cut
+    /// to an odd width reads past its rows).
+    func reducedSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        (2 * max(1, Int((Double(width) / reduction / 2).rounded())), 2 * max(1, Int((Double(height) / reduction / 2).rounded())))
+    }
+
+    /// The blur's radius in reduced pixels: 4 % of the reduced width.
     static func blurRadius(preparedWidth: Int) -> Int { max(1, Int((Double(preparedWidth) * 0.04).rounded())) }
 
     /// How dark a blurred backdrop is made: colour channels times 200 / 256 (alpha kept).
     static let darkening: UInt32 = 200
 
-    /// `image` (the source's part, resampled to the prepared size) made into this effect's picture.
-    func apply(to image: Image) -> Image {
+    /// The effect's picture at `width` x `height` (the size it is drawn), made from `image`,
+    /// the source's part resampled to `reducedSize`: blurred there and magnified, so the
+    /// compositor copies it as it is. Its pixels are written into memory from `storage`
+    /// (a clip's pictures reuse those no longer shown).
+    func apply(to image: Image, width: Int, height: Int,
+               storage: (Int, (UnsafeMutablePointer<UInt32>) -> Void) -> [UInt32] = { count, write in [UInt32](converted: count, write) }) -> Image {
         switch self {
         case .none:
             return image
         case .blur:
-            var pixels = image.pixels
+            var small = image.pixels
             let radius = PictureEffect.blurRadius(preparedWidth: image.width)
-            let status = pixels.withUnsafeMutableBufferPointer {
+            var status = small.withUnsafeMutableBufferPointer {
                 segue_blur_rgba($0.baseAddress, Int32(image.width), Int32(image.height), Int32(radius), PictureEffect.darkening)
             }
-            precondition(status == 0, "out of memory blurring a backdrop")
-            return Image(width: image.width, height: image.height, pixels: pixels, isOpaque: image.isOpaque)
+            let pixels = storage(width * height) { out in
+                status |= small.withUnsafeBufferPointer {
+                    segue_magnify_rgba($0.baseAddress, Int32(image.width), Int32(image.height), out, Int32(width), Int32(height))
+                }
+            }
+            precondition(status == 0, "out of memory making a backdrop")
+            return Image(width: width, height: height, pixels: pixels, isOpaque: image.isOpaque)
         case .gradient:
             let band = max(1, image.height / 10)
             let top = PictureEffect.dominantColor(image, rows: 0..<band)
             let bottom = PictureEffect.dominantColor(image, rows: (image.height - band)..<image.height)
-            var pixels = [UInt32](repeating: 0, count: image.width * image.height)
-            for y in 0..<image.height {
-                let t = image.height > 1 ? Double(y) / Double(image.height - 1) : 0
-                let c = (0..<4).map { top[$0] + (bottom[$0] - top[$0]) * t }
-                let p = c.enumerated().reduce(UInt32(0)) { $0 | UInt32(min(255, max(0, $1.element.rounded()))) << (8 * UInt32($1.offset)) }
-                for x in 0..<image.width { pixels[y * image.width + x] = p }
+            let pixels = storage(width * height) { out in
+                for y in 0..<height {
+                    let t = height > 1 ? Double(y) / Double(height - 1) : 0
+                    let p = (0..<4).reduce(UInt32(0)) { p, c in
+                        p | UInt32(min(255, max(0, (top[c] + (bottom[c] - top[c]) * t).rounded()))) << (8 * UInt32(c))
+                    }
+                    segue_fill(out + y * width, width, p)
+                }
             }
-            return Image(width: image.width, height: image.height, pixels: pixels, isOpaque: image.isOpaque)
+            return Image(width: width, height: height, pixels: pixels, isOpaque: image.isOpaque)
         }
     }
 

@@ -72,7 +72,10 @@ public final class PictureCache: Sendable {
             let animated = animatedSources.contains(key.source)
             let outcome = Result {
                 let full = animated ? try frame(key.source, key.time) : try source(key.source)
-                return key.effect.apply(to: full.resampled(from: key.crop, width: key.width, height: key.height, threads: threads))
+                guard key.effect != .none else { return full.resampled(from: key.crop, width: key.width, height: key.height, threads: threads) }
+                let reduced = key.effect.reducedSize(width: key.width, height: key.height)
+                return key.effect.apply(to: full.resampled(from: key.crop, width: reduced.width, height: reduced.height, threads: threads),
+                                        width: key.width, height: key.height)
             }
             state.withLock { state in
                 if case let .success(image) = outcome { state.entries[key] = .ready(image) } else { state.entries[key] = nil }
