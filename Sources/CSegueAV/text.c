@@ -265,6 +265,14 @@ int segue_text_check_markup(const char *markup, SegueAVError *err) {
     return ret;
 }
 
+char *segue_text_plain(const char *markup) {
+    char *text = NULL;
+    if (!pango_parse_markup(markup, -1, 0, NULL, &text, NULL, NULL)) return NULL;
+    return text;
+}
+
+void segue_text_plain_free(char *text) { g_free(text); }
+
 static int text_render(const SegueTextLook *look, SegueTextPicture *out, int draw, SegueAVError *err);
 
 int segue_text_render(const SegueTextLook *look, SegueTextPicture *out, SegueAVError *err) { return text_render(look, out, 1, err); }

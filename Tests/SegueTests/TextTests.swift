@@ -169,6 +169,20 @@ struct TextTests {
         #expect(try TextLook(text: text, markup: false, style: style, width: nil, scale: 1, reveal: text.count).render().image.pixels == whole.image.pixels)
     }
 
+    @Test("a typewriter over markup counts the characters Pango shows: tags gone, entities and character references one each")
+    func typewriterOverMarkup() throws {
+        var overlay = Overlay(text: "<b>Día</b> &amp; &#x2600;&#65039; <span foreground=\"#ff0\">1</span>", style: TextStyle())
+        overlay.markup = true
+        #expect(overlay.plainText == "Día & ☀️ 1")
+        // Characters as a reader sees them: ☀️ (sun and its variation selector) is one.
+        #expect(overlay.steps == 9)
+        // Pango counts scalars: after "Día & ☀️" (8 characters), 9 of them.
+        #expect(overlay.scalars(inFirst: 8) == 9)
+        overlay.appear = .init(kind: .typewriter, duration: 0.9)
+        let halfway = try #require(overlay.state(at: 0.45, length: 2))
+        #expect(halfway.reveal == 4)
+    }
+
     @Test("sizes are canvas points: the same text at scale 2 is twice as large in pixels")
     func canvasPoints() throws {
         var style = TextStyle()

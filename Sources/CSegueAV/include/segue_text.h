@@ -55,6 +55,10 @@ int segue_text_measure(const SegueTextLook *look, SegueTextPicture *out, SegueAV
 
 /* Checks markup without drawing it: 0, or a negative code with Pango's message in err. */
 int segue_text_check_markup(const char *markup, SegueAVError *err);
+/* The text Pango markup shows (tags gone, entities and character references decoded), as
+ * Pango lays it out; NULL when it does not parse. Freed by segue_text_plain_free. */
+char *segue_text_plain(const char *markup);
+void segue_text_plain_free(char *text);
 
 /* Adds a font file to those fontconfig finds for the rest of the process and writes its
  * family name to `family`; a negative code when the file is not a font. */

@@ -67,15 +67,11 @@ public struct Overlay: Hashable, Sendable {
         plainText.prefix(steps).unicodeScalars.count
     }
 
-    /// The text without markup, as drawn.
+    /// The text without markup, as Pango draws it (entities and character references decoded).
     var plainText: String {
-        guard markup else { return text }
-        var plain = "", inTag = false
-        for c in text {
-            if c == "<" { inTag = true } else if c == ">" { inTag = false } else if !inTag { plain.append(c) }
-        }
-        return plain.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+        guard markup, let plain = segue_text_plain(text) else { return text }
+        defer { segue_text_plain_free(plain) }
+        return String(cString: plain)
     }
 
     /// How the overlay is drawn at one time: nil when it is not on screen.
