@@ -10,6 +10,9 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
 #include <libavutil/audio_fifo.h>
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
@@ -51,7 +54,45 @@ int shim_is_heif(const char *path);
 /* Decodes a HEIF picture, upright, to straight sRGB RGBA in out->rgba. */
 int shim_decode_heif(const char *path, int64_t max_pixels, int max_side, SegueDecodedImage *out, SegueAVError *err);
 
-/* ---- the MP4 writer and its soundtrack (encode.c, audio.c) ---- */
+/* ---- the soundtrack's sources and mix (audio.c, mix.c) ---- */
+
+#define AUDIO_RATE 48000
+#define AUDIO_FRAME 1024
+
+typedef struct AudioSource AudioSource;
+
+/* A file's sound given to one buffer source of the mixing graph, a frame at a time when the
+ * graph asks: 48 kHz planar float, timed in samples from 0, at most `limit` samples (-1: to
+ * its end, or for ever when looped). The file is opened at the first frame and closed at
+ * the end, so a sound heard late in a long video holds nothing until then. */
+typedef struct Feed {
+    AVFilterContext *buffer;
+    char *path;
+    double start;           /* seconds into the file */
+    int loop;               /* start again at its end, crossfading the seam */
+    int64_t limit;
+    int64_t given;
+    AudioSource *source;
+    AVAudioFifo *fifo;
+    int done;
+} Feed;
+
+/* The channels a file's feed gives (1 for mono, else 2), or a negative code with err filled. */
+int shim_feed_channels(const char *path, double start, SegueAVError *err);
+/* Gives the feed's buffer source its next frame, or its end. 0, or a negative code. */
+int shim_feed_give(Feed *f, SegueAVError *err);
+void shim_feed_close(Feed *f);
+
+/* The soundtrack's filter graph: every sound of `config` mixed for `total` samples, then
+ * `tail` (filters after the mix, "" for none), 48 kHz stereo planar float at its end. */
+typedef struct Mix Mix;
+Mix *shim_mix_open(const SegueAudioConfig *config, int64_t total, const char *tail, SegueAVError *err);
+/* The next `samples` samples of the mix into `frame` (fewer at its end; `samples` 0: the
+ * next frame as it comes, its metadata kept). 0, 1 at the end, or a negative code. */
+int shim_mix_pull(Mix *m, AVFrame *frame, int samples, SegueAVError *err);
+void shim_mix_free(Mix *m);
+
+/* ---- the MP4 writer and its soundtrack (encode.c, soundtrack.c) ---- */
 
 typedef struct Soundtrack Soundtrack;
 

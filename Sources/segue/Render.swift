@@ -51,6 +51,7 @@ struct RenderInputs: ParsableArguments {
             if let node = story.captions {
                 overlays += try Captions.overlays(node, key: "captions", preset: preset)
             }
+            if let node = story.voice { job.voices = try Voice.list(node, key: "voice") }
         } else {
             let preset = try Preset.load(self.preset ?? "stories-cube", overrides: options.presetOverrides, library: library)
             job = try Job(preset: preset, inputs: inputs, output: output, format: format,

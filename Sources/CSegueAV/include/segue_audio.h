@@ -1,6 +1,6 @@
 /*
- * The soundtrack's sources: the music and clips' own sound an MP4 mixes, and a probe of
- * an audio file.
+ * The soundtrack: the music, clips' own sound and voice tracks an MP4 mixes through one
+ * libavfilter graph, and a probe of an audio file.
  */
 #ifndef SEGUE_AUDIO_H
 #define SEGUE_AUDIO_H
@@ -13,10 +13,11 @@
 extern "C" {
 #endif
 
-/* A clip's own sound in the soundtrack: from `source_start` seconds of the file, mixed in at
- * `at` seconds of the video for at most `length` seconds (less if the sound ends first), with
- * a gain and raised-cosine fades at its start and end. */
-typedef struct SegueClipSound {
+/* A sound placed on the video's timeline (a clip's own sound, a voice track): `length`
+ * seconds from `source_start` seconds of the file, heard from `at` seconds of the video (less
+ * when the file ends first), at a linear gain, with equal-power (quarter-sine) fades over its
+ * first `fade_in` and last `fade_out` seconds. */
+typedef struct SegueSound {
     const char *path;
     double source_start;
     double at;
@@ -24,24 +25,50 @@ typedef struct SegueClipSound {
     double volume;
     double fade_in;
     double fade_out;
-} SegueClipSound;
+} SegueSound;
+
+/* A stretch of the video, in seconds, where the music is lowered under other sound. */
+typedef struct SegueDuck {
+    double start;
+    double end;
+} SegueDuck;
 
 /* The soundtrack of an MP4: AAC-LC, 48 kHz, stereo, 192 kbit/s, exactly as long as the video. */
 typedef struct SegueAudioConfig {
-    const char *path;    /* any audio FFmpeg decodes; NULL for a silent track */
-    double start;        /* seconds into the file where the soundtrack starts */
-    double volume;       /* linear gain */
+    const char *path;    /* the music: any audio FFmpeg decodes; NULL for none */
+    double start;        /* seconds into the file where the music starts */
+    double volume;       /* the music's linear gain */
     double fade_in;      /* seconds of a raised-cosine fade from silence at the start */
     double fade_out;     /* seconds of a raised-cosine fade to silence at the end */
     int loop;            /* repeat a file shorter than the video (a short crossfade at the seam) */
-    const struct SegueClipSound *clips; /* clips' own sound, mixed over the music */
-    int clip_count;
+    const SegueSound *sounds; /* clips' own sound and voice tracks, mixed with the music */
+    int sound_count;
+    const SegueDuck *ducks;   /* where the music is lowered, in order, not overlapping */
+    int duck_count;
+    double duck_gain;    /* the music's linear gain inside a duck (1: no ducking) */
+    double attack;       /* seconds the music takes to go down, from a duck's start */
+    double release;      /* seconds it takes to come back, from a duck's end */
+    double loudness;     /* the mix's integrated loudness in LUFS (EBU R128); 0: as it is */
+    double true_peak;    /* the ceiling in dBTP the mix keeps to when `loudness` is set */
 } SegueAudioConfig;
 
 /* Checks that `path` holds audio FFmpeg decodes, from `start` seconds: 0, or a negative code
  * with err filled (SEGUE_AV_UNSUPPORTED: no audio stream, or nothing decodable there).
  * `duration` receives the audio's length in seconds, -1 when the file does not say. */
 int segue_audio_probe(const char *path, double start, double *duration, SegueAVError *err);
+
+/* What the soundtrack's mix measures (EBU R128, the mix before any loudness change). */
+typedef struct SegueLoudness {
+    double integrated;   /* LUFS; -70 or less for silence */
+    double range;        /* LU */
+    double true_peak;    /* dBTP */
+} SegueLoudness;
+
+/* Mixes the soundtrack `config` describes for a video of `frames` frames at `fps`, through
+ * the filters `tail` after the mix ("" or NULL for none; its loudness setting is not
+ * applied), and measures it with FFmpeg's ebur128 filter; nothing is written. 0, or a
+ * negative code with err filled. */
+int segue_audio_measure(const SegueAudioConfig *config, int64_t frames, int fps, const char *tail, SegueLoudness *out, SegueAVError *err);
 
 #ifdef __cplusplus
 }

@@ -95,20 +95,6 @@ public struct ClipSlide: Sendable, Equatable {
     }
 }
 
-/// A clip's own sound in the soundtrack: `length` seconds from `sourceStart` of the file,
-/// heard from `at` seconds of the video, with raised-cosine fades.
-public struct ClipSound: Sendable, Equatable {
-    public var path: String
-    public var sourceStart: Double
-    public var at: Double
-    public var length: Double
-    public var volume: Double
-    public var fadeIn: Double
-    public var fadeOut: Double
-    /// The shortest fade, so a sound never starts or stops with a click.
-    static let edge = 0.02
-}
-
 /// The pictures of one clip slide, decoded in order on a thread of its own as the frames
 /// that show them are planned, each converted to RGBA once, when a frame first draws it.
 ///

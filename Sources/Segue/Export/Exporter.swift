@@ -83,7 +83,7 @@ public enum Exporter {
         switch job.format {
         case .mp4:
             return try MP4Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, encode: job.preset.encode,
-                               audio: job.preset.audio, clipSounds: job.clipSounds, frames: job.timeline.frameCount, fingerprint: fingerprint, replace: replace)
+                               soundtrack: job.soundtrack, frames: job.timeline.frameCount, fingerprint: fingerprint, replace: replace)
         case .png:
             return try PNGSink(folder: job.output, fingerprint: fingerprint, replace: replace)
         case .framemd5:

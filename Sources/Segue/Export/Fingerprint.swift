@@ -83,11 +83,21 @@ public enum Fingerprint {
         if job.format == .mp4 {
             let a = p.audio
             var audio: [String: Canonical] = ["start": .number(a.start), "volume": .number(a.volume), "fadeIn": .number(a.fadeIn),
-                                              "fadeOut": .number(a.fadeOut), "loop": .string(a.loop ? "true" : "false")]
+                                              "fadeOut": .number(a.fadeOut), "loop": .string(a.loop ? "true" : "false"),
+                                              "duck": .number(a.duck), "attack": .number(a.attack), "release": .number(a.release),
+                                              "loudness": .number(a.loudness ?? 0), "truePeak": .number(a.truePeak)]
             switch a.source {
             case nil: audio["source"] = .string("none")
             case .silence: audio["source"] = .string("silence")
             case let .file(path): audio["source"] = .string(try contentDigest(of: path))
+            }
+            if !job.voices.isEmpty {
+                audio["voices"] = .array(try job.voices.map { voice in
+                    var fields: [String: Canonical] = ["file": .string(try contentDigest(of: voice.file)), "at": .number(voice.at),
+                                                       "volume": .number(voice.volume), "start": .number(voice.start)]
+                    if let duration = voice.duration { fields["duration"] = .number(duration) }
+                    return .object(fields)
+                })
             }
             fields["audio"] = .object(audio)
         }

@@ -102,6 +102,8 @@ public struct Job: Sendable {
     public private(set) var overlays: [[Overlay]] = []
     /// Text over the whole video, fixed to the screen above the transitions.
     public var screenOverlays: [Overlay] = []
+    /// Voice tracks on the video's timeline, mixed with the music (which ducks under them).
+    public var voices: [Voice] = []
 
     public init(preset: Preset, inputs: [String], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = CPUBudget.available(),
@@ -192,26 +194,6 @@ public struct Job: Sendable {
             clips[index] = ClipSlide(path: slide.image, info: info, settings: settings)
         }
         return clips
-    }
-
-    /// The clips' own sound, where each plays in the video: from the start of its incoming
-    /// transition for as long as its slide is on screen (or its part lasts), faded in over
-    /// that transition and out over the outgoing one.
-    public var clipSounds: [ClipSound] {
-        guard let plan else { return [] }
-        let timeline = self.timeline
-        return clips.keys.sorted().compactMap { index in
-            let clip = clips[index]!
-            guard clip.settings.audio else { return nil }
-            let onScreen = timeline.timeOnScreen(index)
-            let length = min(clip.length ?? .infinity, onScreen.upperBound - onScreen.lowerBound)
-            let incoming = index > 0 ? plan.cuts[index - 1].duration : 0
-            let outgoing = index < plan.cuts.count ? plan.cuts[index].duration : 0
-            let playsToTheEnd = length >= onScreen.upperBound - onScreen.lowerBound
-            return ClipSound(path: clip.path, sourceStart: clip.settings.start, at: onScreen.lowerBound, length: length,
-                             volume: clip.settings.volume, fadeIn: max(incoming, ClipSound.edge),
-                             fadeOut: playsToTheEnd ? max(outgoing, ClipSound.edge) : ClipSound.edge)
-        }
     }
 
     /// The frames written, of `count`: those chosen, or all (a sheet samples the timeline).

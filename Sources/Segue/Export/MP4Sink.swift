@@ -10,10 +10,10 @@ public final class MP4Sink: FrameSink {
 
     /// `fingerprint`, if given, is kept in the file's metadata (see `Fingerprint`); an
     /// existing file at `path` is replaced only with `replace`.
-    /// `audio`, when it has a source, adds an AAC track exactly as long as the `frames`
+    /// `soundtrack`, when it has a track, adds an AAC track exactly as long as the `frames`
     /// frames of the video.
     public init(path: String, width: Int, height: Int, fps: Int, encode: Preset.EncodeSettings,
-                audio: Preset.AudioSettings = Preset.AudioSettings(), clipSounds: [ClipSound] = [], frames: Int = 0,
+                soundtrack: Soundtrack = Soundtrack(music: Preset.AudioSettings()), frames: Int = 0,
                 fingerprint: String? = nil, replace: Bool = false) throws {
         file = try StagedFile(target: path, replace: replace)
         var error = SegueAVError()
@@ -22,22 +22,13 @@ public final class MP4Sink: FrameSink {
                 encode.codec.encoderName.withCString { codec in
                     encode.speed.withCString { speed in
                         withOptionalCString(fingerprint) { tag in
-                            withOptionalCString(audio.file) { music in
-                                withClipSounds(clipSounds) { sounds in
-                                    var track = SegueAudioConfig(path: music, start: audio.start, volume: audio.volume,
-                                                                 fade_in: audio.fadeIn, fade_out: audio.fadeOut, loop: audio.loop ? 1 : 0,
-                                                                 clips: sounds.baseAddress, clip_count: Int32(sounds.count))
-                                    // A track when there is music (or silence asked for) or a clip's sound.
-                                    let hasTrack = audio.source != nil || !sounds.isEmpty
-                                    return withUnsafePointer(to: &track) { track in
-                                        var config = SegueEncoderConfig(path: tmp, format_name: format, codec_name: codec,
-                                                                        width: Int32(width), height: Int32(height), fps: Int32(fps),
-                                                                        crf: Int32(encode.crf), speed: speed, threads: Int32(encode.threads),
-                                                                        fingerprint: tag, audio: hasTrack ? track : nil,
-                                                                        frames: Int64(frames))
-                                        return segue_encoder_open(&config, &error)
-                                    }
-                                }
+                            soundtrack.withConfig { track in
+                                var config = SegueEncoderConfig(path: tmp, format_name: format, codec_name: codec,
+                                                                width: Int32(width), height: Int32(height), fps: Int32(fps),
+                                                                crf: Int32(encode.crf), speed: speed, threads: Int32(encode.threads),
+                                                                fingerprint: tag, audio: soundtrack.hasTrack ? track : nil,
+                                                                frames: Int64(frames))
+                                return segue_encoder_open(&config, &error)
                             }
                         }
                     }
@@ -88,15 +79,4 @@ public final class MP4Sink: FrameSink {
 func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
     guard let text else { return body(nil) }
     return text.withCString { body($0) }
-}
-
-/// `body` with the clips' sounds as C structures, their paths alive for the call.
-private func withClipSounds<R>(_ sounds: [ClipSound], _ body: (UnsafeBufferPointer<SegueClipSound>) -> R) -> R {
-    let paths = sounds.map { strdup($0.path) }
-    defer { paths.forEach { free($0) } }
-    let structures = zip(sounds, paths).map { sound, path in
-        SegueClipSound(path: path, source_start: sound.sourceStart, at: sound.at, length: sound.length,
-                       volume: sound.volume, fade_in: sound.fadeIn, fade_out: sound.fadeOut)
-    }
-    return structures.withUnsafeBufferPointer(body)
 }

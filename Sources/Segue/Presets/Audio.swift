@@ -22,6 +22,16 @@ extension Preset {
         public var fadeOut = 1.0
         /// Repeats a file shorter than the video.
         public var loop = true
+        /// Decibels the music is lowered by under a clip's sound or a voice (0: not lowered).
+        public var duck = -12.0
+        /// Seconds the music takes to go down, from the start of the sound it ducks under.
+        public var attack = 0.2
+        /// Seconds it takes to come back, from the end of that sound.
+        public var release = 0.5
+        /// The mix's integrated loudness in LUFS (EBU R128); nil: left as mixed.
+        public var loudness: Double?
+        /// The true-peak ceiling in dBTP the mix keeps to when `loudness` is set.
+        public var truePeak = -1.0
 
         public init() {}
 
@@ -37,6 +47,12 @@ extension Preset {
             fadeIn = try a.number("fadeIn", default: 0, in: 0...3600, "Seconds of a smooth fade from silence at the start.")
             fadeOut = try a.number("fadeOut", default: 1, in: 0...3600, "Seconds of a smooth fade to silence at the end.")
             loop = try a.flag("loop", default: true, "Repeat a file shorter than the video (a short crossfade where it starts again).")
+            duck = try a.number("duck", default: -12, in: -60...0, "Decibels the music is lowered by while a clip's own sound or a voice track plays (0: not at all).")
+            attack = try a.number("attack", default: 0.2, in: 0...10, "Seconds the music takes to go down, from the start of the sound it ducks under.")
+            release = try a.number("release", default: 0.5, in: 0...10, "Seconds the music takes to come back, from the end of that sound.")
+            let target = try a.number("loudness", default: 0, in: -70...0, "The mix's integrated loudness in LUFS (EBU R128, measured then applied in two passes), e.g. -14; 0: left as mixed.")
+            loudness = target < 0 ? target : nil
+            truePeak = try a.number("truePeak", default: -1, in: -9...0, "The true-peak ceiling in dBTP the mix keeps to when loudness is set.")
         }
 
         /// The file's path, when the soundtrack is music.

@@ -177,6 +177,8 @@ public struct Story: Sendable {
     public var overlays: ConfigNode?
     /// Subtitles burnt in, as written (files resolved).
     public var captions: ConfigNode?
+    /// Voice tracks, as written (files resolved); see `Voice.list`.
+    public var voice: ConfigNode?
 
     /// The largest story file read, in bytes.
     public static let maxFileSize = 1 << 20
@@ -196,6 +198,7 @@ public struct Story: Sendable {
             settings.append((key: "styles", value: styles.resolvingFiles(resolve)))
         }
         let overlays = r.raw("overlays", type: "[overlay]", "Text over the whole video, fixed to the screen above the transitions; start and end count from the video's start.")
+        let voice = r.raw("voice", type: "[voice]", "Voice tracks on the video's timeline: a list of files or {file, at, volume, start, duration}; the music ducks under them.")
         let captions = r.raw("captions", type: "file or mapping", "Subtitles burnt in: an SRT or WebVTT file, or {file, words: highlight|reveal|none, highlight, at, anchor, width, style, text keys}.")
         guard let slidesNode = r.raw("slides", type: "[slide]", "The slides, in order.") else {
             try r.finish()
@@ -204,11 +207,18 @@ public struct Story: Sendable {
         try r.finish()
         return Story(preset: preset.map { PresetLibrary.looksLikePath($0) ? resolve($0) : $0 }, settings: settings,
                      slides: try StorySlide.list(slidesNode, key: "slides", resolve: resolve),
-                     overlays: overlays?.resolvingFiles(resolve), captions: captions.map { Story.resolvingCaptionFile($0.resolvingFiles(resolve), resolve) })
+                     overlays: overlays?.resolvingFiles(resolve), captions: captions.map { Story.resolvingCaptionFile($0.resolvingFiles(resolve), resolve) },
+                     voice: voice.map { Story.resolvingVoiceFiles($0, resolve) })
     }
 }
 
 extension Story {
+    /// A `voice:` list with its files resolved (relative to the story).
+    static func resolvingVoiceFiles(_ node: ConfigNode, _ resolve: (String) -> String) -> ConfigNode {
+        guard case let .sequence(items) = node.value else { return node }
+        return ConfigNode(.sequence(items.map { resolvingCaptionFile($0, resolve) }), origin: node.origin)
+    }
+
     /// A `captions:` value with its file resolved (relative to the story).
     static func resolvingCaptionFile(_ node: ConfigNode, _ resolve: (String) -> String) -> ConfigNode {
         switch node.value {
