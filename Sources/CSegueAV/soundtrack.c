@@ -61,7 +61,7 @@ static int soundtrack_advance(SegueEncoder *e, Soundtrack *t, int64_t until, Seg
 
 /* Measurements of a limited mix at most, each correcting the gain for what the limiter took off
  * (a mix whose loudness is mostly in its peaks needs more than one). */
-#define LIMITED_PASSES 3
+#define LIMITED_PASSES 4
 
 /* The tail of the mix that brings it to `config->loudness` (EBU R128), measured first: a plain
  * gain when the true peak stays under the ceiling after it; otherwise the gain and FFmpeg's
@@ -80,13 +80,20 @@ static int loudness_tail(const SegueAudioConfig *config, int64_t frames, int fps
         snprintf(tail, size, "volume=%.17gdB:precision=double", gain);
         return 0;
     }
+    /* The loudness the limited mix has at a gain, found by the secant method from the
+     * unlimited one (the limiter only ever takes off, so the first guess is too quiet). */
+    double tried = 0, heard = measured.integrated;
     for (int pass = 0;; pass++) {
         snprintf(tail, size, "volume=%.17gdB:precision=double,aresample=%d,alimiter=limit=%.17g:attack=1:release=50:level=0:latency=1,aresample=%d",
                  gain, 4 * AUDIO_RATE, pow(10, config->true_peak / 20), AUDIO_RATE);
         if (pass == LIMITED_PASSES) break;
         if ((ret = segue_audio_measure(config, frames, fps, tail, &measured, err)) < 0) return ret;
         if (fabs(config->loudness - measured.integrated) < 0.1) break;
-        gain += config->loudness - measured.integrated;
+        double slope = (measured.integrated - heard) / (gain - tried);
+        if (!(slope > 0.05 && slope <= 1)) slope = 1;
+        tried = gain;
+        heard = measured.integrated;
+        gain += (config->loudness - measured.integrated) / slope;
     }
     return 0;
 }
