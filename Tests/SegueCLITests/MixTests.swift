@@ -250,3 +250,36 @@ struct MixTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 }
+
+@Suite("Voice tracks in a manifest job")
+struct BatchVoiceTests {
+    @Test("a manifest job's voice: is read relative to the manifest and heard where it is placed; a missing one is listed by --dry-run")
+    func batchVoice() throws {
+        let folder = temporaryFolder()
+        let sounds = folder.appendingPathComponent("sounds")
+        try FileManager.default.createDirectory(at: sounds, withIntermediateDirectories: true)
+        _ = try tone(seconds: 1, frequency: 1000, ext: "wav", in: sounds)
+        let manifest = folder.appendingPathComponent("jobs.yaml")
+        try """
+            jobs:
+              - output: out/one.mp4
+                preset: crossfade
+                set: {canvas.size: [64, 64]}
+                inputs: [\(example("a.jpg"))]
+                voice: [{file: sounds/tone-1000.0-1.0.wav, at: 0.5}]
+              - output: out/two.mp4
+                inputs: [\(example("a.jpg"))]
+                voice: [sounds/nothing.wav]
+
+            """.write(to: manifest, atomically: true, encoding: .utf8)
+        let dry = try segue(["batch", manifest.path, "--dry-run"])
+        let table = dry.stdout + dry.stderr
+        #expect(dry.status == 2 && table.contains("line 9") && table.contains("nothing.wav"), "\(table)")
+        let lines = try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        try lines.prefix(6).joined(separator: "\n").write(to: manifest, atomically: true, encoding: .utf8)
+        let r = try segue(["batch", manifest.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let x = try samples(folder.appendingPathComponent("out/one.mp4").path)
+        #expect(toneLevel(x, frequency: 1000, from: 0.3, length: 0.15) < -50 && abs(toneLevel(x, frequency: 1000, from: 0.7, length: 0.5) - 20 * log10(0.125)) < 0.5)
+    }
+}

@@ -18,6 +18,8 @@ public struct Manifest: Sendable {
         public var origin: ConfigOrigin
         /// The job's slides, when it gives `slides:` (a story) instead of `inputs:`.
         public var slides: [StorySlide]?
+        /// Voice tracks, as a story's `voice:` gives them.
+        public var voices: [Voice] = []
         /// What is wrong with the job as written (with the manifest's lines); a job with
         /// problems is listed, never run.
         public var problems: [String] = []
@@ -70,6 +72,8 @@ public struct Manifest: Sendable {
             if let audio = r.raw("audio", type: "audio", "The job's soundtrack: a file (relative to the manifest), 'silence', or a mapping with file, start, volume, fadeIn, fadeOut, loop.") {
                 settings.append((key: "audio", value: ConfigNode.audio(audio, resolve: resolve)))
             }
+            let voiceNode = r.raw("voice", type: "[voice]", "Voice tracks on the job's timeline, as a story's voice: gives them (files relative to the manifest).")
+            let voices = voiceNode.flatMap { node in attempt { try Voice.list(Story.resolvingVoiceFiles(node, resolve), key: "jobs[\(i + 1)].voice") } }
             let slidesNode = r.raw("slides", type: "[slide]", "The slides of a story, each with an image and optionally hold, motion, transition; instead of inputs.")
             let slides = slidesNode.flatMap { node in attempt { try StorySlide.list(node, key: "jobs[\(i + 1)].slides", resolve: resolve) } }
             var inputs = attempt { try r.texts("inputs", expected: "one or more image paths, like [a.jpg, b.png]", "The images, in order.") }
@@ -105,7 +109,7 @@ public struct Manifest: Sendable {
             entries.append(Entry(number: i + 1, name: name.isEmpty ? (output as NSString).lastPathComponent : name,
                                  preset: PresetLibrary.looksLikePath(preset) ? resolve(preset) : preset,
                                  settings: settings, inputs: slidesNode == nil ? inputs.map(resolve) : inputs, output: resolve(output),
-                                 format: format, origin: item.origin, slides: slides))
+                                 format: format, origin: item.origin, slides: slides, voices: voices ?? []))
         }
         // Outputs must differ, and no job may write over another's input.
         var writers: [String: Int] = [:]
@@ -352,6 +356,7 @@ public enum BatchRunner {
                 } ?? Job(preset: preset, inputs: entry.inputs, output: entry.output, format: entry.format,
                          limits: settings.limits, overwrite: settings.overwrite)
                 job.resume = settings.resume
+                job.voices = entry.voices
                 if let threads = settings.threads { job.threads = threads }
                 let found = job.problems()
                 guard found.isEmpty else {
