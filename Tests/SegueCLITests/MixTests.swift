@@ -69,11 +69,14 @@ struct MixTests {
                 hold: 2
 
             """
-        let ducked = try render("audio: {file: \(music), fadeOut: 0}\n" + slides, name: "ducked", in: folder).left
+        let (path, ducked) = try render("audio: {file: \(music), fadeOut: 0}\n" + slides, name: "ducked", in: folder)
         let alone = toneLevel(ducked, frequency: 440, from: 0.5, length: 1)
+        let right = try samples(path, channel: 1)
+        #expect(abs(toneLevel(right, frequency: 440, from: 0.5, length: 1) - alone) < 0.05, "mono music plays alike in both channels")
+        #expect(abs(toneLevel(right, frequency: 440, from: 2.3, length: 2.6) - toneLevel(ducked, frequency: 440, from: 2.3, length: 2.6)) < 0.05)
         let under = toneLevel(ducked, frequency: 440, from: 2.3, length: 2.6)
         let after = toneLevel(ducked, frequency: 440, from: 5.6, length: 1)
-        // Mono music plays at its own level (FFmpeg's sine: amplitude 1/8, -18.06 dBFS) in the left channel.
+        // Mono music plays at its own level (FFmpeg's sine: amplitude 1/8, -18.06 dBFS) in each channel.
         #expect(abs(alone - 20 * log10(0.125)) < 0.3, "music alone at \(alone) dBFS")
         #expect(abs(alone - under - 12) < 1, "music at \(alone) dB alone, \(under) dB under the clip")
         #expect(abs(after - alone) < 0.3, "music back at \(after) dB")

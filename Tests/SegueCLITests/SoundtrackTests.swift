@@ -10,10 +10,10 @@ func tone(seconds: Double, frequency: Double = 440, ext: String = "mp3", in fold
     return path
 }
 
-/// The MP4's left channel decoded by FFmpeg to 48 kHz float samples.
-func samples(_ mp4: String) throws -> [Float] {
-    let raw = mp4 + ".f32"
-    let r = try tool("ffmpeg", ["-v", "error", "-y", "-i", mp4, "-map", "0:a", "-af", "pan=mono|c0=c0", "-f", "f32le", "-ar", "48000", raw])
+/// One channel of the MP4's sound (0: left, 1: right) decoded by FFmpeg to 48 kHz float samples.
+func samples(_ mp4: String, channel: Int = 0) throws -> [Float] {
+    let raw = mp4 + ".\(channel).f32"
+    let r = try tool("ffmpeg", ["-v", "error", "-y", "-i", mp4, "-map", "0:a", "-af", "pan=mono|c0=c\(channel)", "-f", "f32le", "-ar", "48000", raw])
     #expect(r.status == 0, "\(r.stderr)")
     let data = try Data(contentsOf: URL(fileURLWithPath: raw))
     return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
