@@ -251,6 +251,19 @@ struct MixTests {
             #expect(r.stderr.contains("line \(line):") && r.stderr.contains(named), "line \(line), \(named) in: \(r.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: out))
+
+        // A voice placed after the video's end is a mistake, not silence.
+        try """
+            preset: crossfade
+            set: {canvas.size: [64, 64], hold: 2, transition.duration: 0}
+            voice: [{file: \(voice), at: 9}]
+            slides:
+              - image: \(example("a.jpg"))
+
+            """.write(to: story, atomically: true, encoding: .utf8)
+        let late = try segue(["render", "--story", story.path, "-o", out])
+        #expect(late.status == 2 && late.stderr.contains("voice[1]") && late.stderr.contains("line 3") && late.stderr.contains("after the video ends"), "\(late.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 }
 

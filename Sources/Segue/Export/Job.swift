@@ -276,6 +276,11 @@ public struct Job: Sendable {
         if format == .mp4, let file = preset.audio.file, let problem = Job.audioProblem(file, start: preset.audio.start) {
             problems.append(problem)
         }
+        let end = Double(frameCount) / Double(preset.fps)
+        for voice in voices where format == .mp4 && voice.at >= end {
+            problems.append(.audio(path: voice.file, reason: String(format: "%@ (%@) starts at %g s, after the video ends (it lasts %.2f s)",
+                                                                    voice.key, voice.origin.description, voice.at, end)))
+        }
         return problems
     }
 

@@ -38,6 +38,9 @@ public struct Voice: Sendable, Equatable {
     public var duration: Double?
     /// The file's sound from `start` to its end, in seconds; nil when the file does not say.
     public var available: Double?
+    /// Its key (`voice[2]`) and where it is written, for messages.
+    public var key = "voice"
+    public var origin = ConfigOrigin.builtIn
 
     public init(file: String, at: Double = 0, volume: Double = 1, start: Double = 0, duration: Double? = nil, available: Double? = nil) {
         self.file = file
@@ -68,6 +71,8 @@ public struct Voice: Sendable, Equatable {
         var r = try ConfigReader(node, path: key)
         let file = try r.requiredText("file", expected: "an audio file (MP3, M4A, WAV, FLAC, Ogg), relative to the story", "The voice's audio file, relative to the story.")
         var voice = Voice(file: file)
+        voice.key = key
+        voice.origin = item.origin
         voice.at = try r.number("at", default: 0, in: 0...86_400, "Seconds of the video where the voice starts.")
         voice.volume = try r.number("volume", default: 1, in: 0...16, "Linear gain of the voice.")
         voice.start = try r.number("start", default: 0, in: 0...86_400, "Seconds into the file where the voice starts.")
