@@ -152,6 +152,10 @@ def exports_table():
                             f"[b][v3]xfade=transition={kind}:duration=0.5:offset=6,format=yuv420p"
             xfade = ["ffmpeg", "-v", "error", "-y", *xfade_inputs, "-filter_complex", graph, *X264, os.path.join(args.work, f"xfade-{kind}.mp4")]
         export(f"story4 {t}", segue(t, out), out, 255, xfade)
+    # The same with x264's threaded lookahead (encode.deterministic: false): its "÷ ffmpeg" is
+    # against FFmpeg's default settings, which use that lookahead too.
+    out = os.path.join(args.work, "segue-threaded.mp4")
+    export("story4 stories-cube, deterministic: false", segue("stories-cube", out, ["--set", "encode.deterministic=false"]), out, 255)
 
     # heavy8: eight photos, short holds (0.3 s) and long cubes (0.7 s): mostly transition frames.
     nature = sorted(os.path.abspath(os.path.join(args.photos, n)) for n in os.listdir(args.photos) if n.endswith(".jpg"))

@@ -77,8 +77,9 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     } else if (strcmp(c->codec_name, "libx264") == 0) {
         /* x264's threaded lookahead decides on the frames that happen to have arrived, so its
          * output would depend on how fast frames come (a still hold's frames come at once):
-         * without it the bytes depend only on the frames and the settings. */
-        av_opt_set(cc->priv_data, "x264-params", "sync-lookahead=0", 0);
+         * without it the bytes depend only on the frames and the settings. Faster with it,
+         * when the bytes need not repeat. */
+        if (c->deterministic) av_opt_set(cc->priv_data, "x264-params", "sync-lookahead=0", 0);
     }
 
     if ((ret = avcodec_open2(cc, codec, NULL)) < 0) return open_failed(e, err, ret, "avcodec_open2");

@@ -27,6 +27,7 @@ typedef struct SegueEncoderConfig {
     const char *fingerprint; /* written as the metadata tag SEGUE_FINGERPRINT_TAG; NULL for none */
     const SegueAudioConfig *audio; /* NULL: no audio track */
     int64_t frames;      /* the video's frames, which the soundtrack's length follows */
+    int deterministic;   /* 1: the same bytes on every run (x264's lookahead in the calling thread) */
 } SegueEncoderConfig;
 
 /* The MP4 metadata key under which an export's job fingerprint is kept. */

@@ -44,7 +44,9 @@ public enum Fingerprint {
             "transition": .transition(p.transition),
             "motion": .motion(p.motion),
             "encode": .object(["codec": .string(p.encode.codec.rawValue), "crf": .number(Double(p.encode.crf)),
-                               "speed": .string(p.encode.speed), "threads": .number(Double(p.encode.threads))]),
+                               "speed": .string(p.encode.speed), "threads": .number(Double(p.encode.threads))]
+                              // Only when set, so that the default's fingerprints stay as they were.
+                              .merging(p.encode.deterministic ? [:] : ["deterministic": .string("false")]) { a, _ in a }),
             "inputs": .array(try job.inputs.map { .string(try contentDigest(of: $0)) }),
         ]
         if let plan = job.plan {

@@ -27,7 +27,7 @@ public final class MP4Sink: FrameSink {
                                                                 width: Int32(width), height: Int32(height), fps: Int32(fps),
                                                                 crf: Int32(encode.crf), speed: speed, threads: Int32(encode.threads),
                                                                 fingerprint: tag, audio: soundtrack.hasTrack ? track : nil,
-                                                                frames: Int64(frames))
+                                                                frames: Int64(frames), deterministic: encode.deterministic ? 1 : 0)
                                 return segue_encoder_open(&config, &error)
                             }
                         }

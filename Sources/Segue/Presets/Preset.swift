@@ -64,6 +64,9 @@ public struct Preset: Equatable, Sendable {
         /// Encoder threads. Fixed rather than the machine's core count, because the encoder's
         /// output bytes depend on it.
         public var threads: Int = 2
+        /// The same bytes on every run (x264's lookahead in the calling thread); false lets
+        /// x264 look ahead on a thread of its own: faster, the bytes depending on timing.
+        public var deterministic = true
     }
 
     /// The x264/x265 speed presets, fastest first.
@@ -128,6 +131,7 @@ public struct Preset: Equatable, Sendable {
         encode.crf = try e.integer("crf", default: 20, in: 0...51, "Constant rate factor: lower is better and larger.")
         encode.speed = try e.choice("speed", default: "medium", among: Preset.speeds, "Encoder speed preset: faster encodes bigger files.")
         encode.threads = try e.integer("threads", default: 2, in: 1...64, "Encoder threads; fixed so output bytes do not depend on the machine.")
+        encode.deterministic = try e.flag("deterministic", default: true, "The same MP4 bytes on every run (x264's lookahead in the encoding thread); false: x264's threaded lookahead, faster, the bytes depending on timing.")
         try e.finish()
 
         var a = try r.section("audio")
