@@ -28,14 +28,14 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // The C layer over FFmpeg, LittleCMS, libheif, PangoCairo and libwebp, one file per concern
         // (include/segue_av.h lists them): stills, clips, stickers, text, the soundtrack's sources and
-        // its libavfilter mix, the MP4 and PNG writers, digests, host facts. Swift owns each C object
+        // its libavfilter mix (libavfilter loaded when first needed, lavfi.c), the MP4 and PNG writers, digests, host facts. Swift owns each C object
         // through a final class.
         .target(
             name: "CSegueAV",
             dependencies: ["CFFmpeg", "CLittleCMS", "CHeif", "CPango", "CWebP"],
             linkerSettings: [
                 .linkedLibrary("avformat"), .linkedLibrary("avcodec"),
-                .linkedLibrary("swscale"), .linkedLibrary("swresample"), .linkedLibrary("avfilter"), .linkedLibrary("avutil"),
+                .linkedLibrary("swscale"), .linkedLibrary("swresample"), .linkedLibrary("avutil"),
                 .linkedLibrary("lcms2"), .linkedLibrary("heif"),
                 .linkedLibrary("pangocairo-1.0"), .linkedLibrary("pango-1.0"), .linkedLibrary("cairo"),
                 .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("fontconfig"),

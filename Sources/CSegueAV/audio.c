@@ -271,7 +271,7 @@ int shim_feed_give(Feed *f, SegueAVError *err) {
         /* Its end: the graph is told, and the file closed. */
         f->done = 1;
         shim_feed_close(f);
-        ret = av_buffersrc_add_frame_flags(f->buffer, NULL, 0);
+        ret = shim_lavfi.av_buffersrc_add_frame_flags(f->buffer, NULL, 0);
         return ret < 0 ? shim_fail(err, ret, "av_buffersrc_add_frame_flags (end)") : 0;
     }
     AVFrame *frame = av_frame_alloc();
@@ -284,7 +284,7 @@ int shim_feed_give(Feed *f, SegueAVError *err) {
     av_audio_fifo_read(f->fifo, (void **)frame->extended_data, n);
     frame->pts = f->given;
     f->given += n;
-    ret = av_buffersrc_add_frame_flags(f->buffer, frame, 0);
+    ret = shim_lavfi.av_buffersrc_add_frame_flags(f->buffer, frame, 0);
     av_frame_free(&frame);
     return ret < 0 ? shim_fail(err, ret, "av_buffersrc_add_frame_flags") : 0;
 }

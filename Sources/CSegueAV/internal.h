@@ -54,7 +54,21 @@ int shim_is_heif(const char *path);
 /* Decodes a HEIF picture, upright, to straight sRGB RGBA in out->rgba. */
 int shim_decode_heif(const char *path, int64_t max_pixels, int max_side, SegueDecodedImage *out, SegueAVError *err);
 
-/* ---- the soundtrack's sources and mix (audio.c, mix.c) ---- */
+/* ---- the soundtrack's sources and mix (audio.c, mix.c, lavfi.c) ---- */
+
+/* The libavfilter calls the mix makes, through shim_lavfi once shim_lavfi_load succeeded. */
+#define SHIM_LAVFI_CALLS(X) \
+    X(avfilter_graph_alloc) X(avfilter_graph_parse2) X(avfilter_graph_config) X(avfilter_graph_get_filter) \
+    X(avfilter_graph_free) X(avfilter_inout_free) X(av_buffersrc_add_frame_flags) \
+    X(av_buffersrc_get_nb_failed_requests) X(av_buffersink_get_samples) X(av_buffersink_get_frame)
+typedef struct ShimLavfi {
+#define SHIM_LAVFI_FIELD(name) __typeof__(name) *name;
+    SHIM_LAVFI_CALLS(SHIM_LAVFI_FIELD)
+#undef SHIM_LAVFI_FIELD
+} ShimLavfi;
+extern ShimLavfi shim_lavfi;
+/* Loads libavfilter (once, from any thread): 0, or a negative code with err filled. */
+int shim_lavfi_load(SegueAVError *err);
 
 #define AUDIO_RATE 48000
 #define AUDIO_FRAME 1024

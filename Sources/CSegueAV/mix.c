@@ -33,7 +33,7 @@ void shim_mix_free(Mix *m) {
     if (!m) return;
     for (int i = 0; i < m->feed_count; i++) { shim_feed_close(&m->feeds[i]); av_free(m->feeds[i].path); }
     av_free(m->feeds);
-    avfilter_graph_free(&m->graph);
+    shim_lavfi.avfilter_graph_free(&m->graph);
     av_free(m);
 }
 
@@ -114,10 +114,11 @@ static Feed *add_feed(Mix *m, const char *path, double start, int loop, int64_t 
 }
 
 Mix *shim_mix_open(const SegueAudioConfig *c, int64_t total, const char *tail, SegueAVError *err) {
+    if (shim_lavfi_load(err) < 0) return NULL;
     Mix *m = av_mallocz(sizeof *m);
     if (!m) { shim_fail(err, AVERROR(ENOMEM), "av_mallocz"); return NULL; }
     m->feeds = av_calloc(c->sound_count + 1, sizeof *m->feeds);
-    m->graph = avfilter_graph_alloc();
+    m->graph = shim_lavfi.avfilter_graph_alloc();
     if (!m->feeds || !m->graph) { shim_fail(err, AVERROR(ENOMEM), "avfilter_graph_alloc"); shim_mix_free(m); return NULL; }
     /* The graph's own filters run on the calling thread: the bytes never depend on threads. */
     m->graph->nb_threads = 1;
@@ -163,17 +164,17 @@ Mix *shim_mix_open(const SegueAudioConfig *c, int64_t total, const char *tail, S
     if (!av_bprint_is_complete(&b)) { shim_fail(err, AVERROR(ENOMEM), "av_bprintf"); goto fail; }
 
     AVFilterInOut *ins = NULL, *outs = NULL;
-    int ret = avfilter_graph_parse2(m->graph, b.str, &ins, &outs);
-    avfilter_inout_free(&ins);
-    avfilter_inout_free(&outs);
+    int ret = shim_lavfi.avfilter_graph_parse2(m->graph, b.str, &ins, &outs);
+    shim_lavfi.avfilter_inout_free(&ins);
+    shim_lavfi.avfilter_inout_free(&outs);
     if (ret < 0) { shim_fail(err, ret, "avfilter_graph_parse2 (the soundtrack's mix)"); goto fail; }
-    if ((ret = avfilter_graph_config(m->graph, NULL)) < 0) { shim_fail(err, ret, "avfilter_graph_config (the soundtrack's mix)"); goto fail; }
-    m->sink = avfilter_graph_get_filter(m->graph, "abuffersink@out");
+    if ((ret = shim_lavfi.avfilter_graph_config(m->graph, NULL)) < 0) { shim_fail(err, ret, "avfilter_graph_config (the soundtrack's mix)"); goto fail; }
+    m->sink = shim_lavfi.avfilter_graph_get_filter(m->graph, "abuffersink@out");
     for (int i = 0; i < m->feed_count; i++) {
         char name[40];
         if (c->path && i == 0) snprintf(name, sizeof name, "abuffer@music");
         else snprintf(name, sizeof name, "abuffer@sound%d", i);
-        m->feeds[i].buffer = avfilter_graph_get_filter(m->graph, name);
+        m->feeds[i].buffer = shim_lavfi.avfilter_graph_get_filter(m->graph, name);
         if (!m->feeds[i].buffer) { shim_fail_text(err, AVERROR_BUG, "the soundtrack's mix lost a source"); goto fail; }
     }
     av_bprint_finalize(&b, NULL);
@@ -190,7 +191,7 @@ static int mix_feed(Mix *m, SegueAVError *err) {
     unsigned most = 0;
     for (int i = 0; i < m->feed_count; i++) {
         if (m->feeds[i].done) continue;
-        unsigned asked = av_buffersrc_get_nb_failed_requests(m->feeds[i].buffer);
+        unsigned asked = shim_lavfi.av_buffersrc_get_nb_failed_requests(m->feeds[i].buffer);
         if (asked > most) { most = asked; best = i; }
     }
     if (best < 0) return shim_fail_text(err, AVERROR_BUG, "the soundtrack's mix waits for no source");
@@ -199,7 +200,7 @@ static int mix_feed(Mix *m, SegueAVError *err) {
 
 int shim_mix_pull(Mix *m, AVFrame *frame, int count, SegueAVError *err) {
     for (;;) {
-        int ret = count > 0 ? av_buffersink_get_samples(m->sink, frame, count) : av_buffersink_get_frame(m->sink, frame);
+        int ret = count > 0 ? shim_lavfi.av_buffersink_get_samples(m->sink, frame, count) : shim_lavfi.av_buffersink_get_frame(m->sink, frame);
         if (ret >= 0) return 0;
         if (ret == AVERROR_EOF) return 1;
         if (ret != AVERROR(EAGAIN)) return shim_fail(err, ret, "av_buffersink_get_samples (the soundtrack's mix)");

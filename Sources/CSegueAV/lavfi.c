@@ -1,0 +1,40 @@
+/*
+ * libavfilter, loaded when a soundtrack is first mixed rather than when Segue starts:
+ * Debian's build of it brings some thirty libraries more (filters for video, GPUs, text),
+ * about 12 MB and 35 ms at every start, which exports without sound, frame outputs and
+ * `segue --version` need not pay. The functions the mix calls are looked up once, here.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+
+ShimLavfi shim_lavfi;
+
+/* The shared object of the libavfilter Segue was built against. */
+#define LAVFI_NAME "libavfilter.so." AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR)
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char failure[256];
+
+static void load(void) {
+    void *library = dlopen(LAVFI_NAME, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(failure, sizeof failure, "the soundtrack needs FFmpeg's %s (Debian's libavfilter%d): %s",
+                 LAVFI_NAME, LIBAVFILTER_VERSION_MAJOR, dlerror());
+        return;
+    }
+#define LOOK_UP(name) \
+    if (!(shim_lavfi.name = (__typeof__(name) *)dlsym(library, #name))) { \
+        snprintf(failure, sizeof failure, "%s has no %s", LAVFI_NAME, #name); \
+        return; \
+    }
+    SHIM_LAVFI_CALLS(LOOK_UP)
+#undef LOOK_UP
+}
+
+int shim_lavfi_load(SegueAVError *err) {
+    pthread_once(&once, load);
+    return failure[0] ? shim_fail_text(err, AVERROR(ENOSYS), failure) : 0;
+}
