@@ -38,10 +38,16 @@ struct RenderInputs: ParsableArguments {
         let library = try options.library.library()
         var job: Job
         var overlays: [Overlay] = []
-        if let story {
+        // A GIF is 15 fps unless the command line or the story gives a rate.
+        let loaded = try story.map { try Story.load($0) }
+        var overrides = options.presetOverrides
+        if (format ?? OutputFormat.inferred(from: output)) == .gif, !overrides.contains(where: { $0.hasPrefix("fps=") }),
+           !(loaded?.settings.contains { $0.key == "fps" } ?? false) {
+            overrides.insert("fps=\(Preset.GIFSettings.defaultFPS)", at: 0)
+        }
+        if let story = loaded {
             // The story's preset and keys first; the command line's options win over them.
-            let story = try Story.load(story)
-            let preset = try Preset.load(self.preset ?? story.preset ?? "stories-cube", overrides: options.presetOverrides,
+            let preset = try Preset.load(self.preset ?? story.preset ?? "stories-cube", overrides: overrides,
                                          underlying: story.settings, library: library)
             job = try Job(preset: preset, slides: story.slides, output: output, format: format, frames: frames,
                           limits: options.limits, overwrite: options.force)
@@ -53,7 +59,7 @@ struct RenderInputs: ParsableArguments {
             }
             if let node = story.voice { job.voices = try Voice.list(node, key: "voice") }
         } else {
-            let preset = try Preset.load(self.preset ?? "stories-cube", overrides: options.presetOverrides, library: library)
+            let preset = try Preset.load(self.preset ?? "stories-cube", overrides: overrides, library: library)
             job = try Job(preset: preset, inputs: inputs, output: output, format: format,
                           frames: frames, limits: options.limits, overwrite: options.force)
         }

@@ -19,6 +19,7 @@
 #include "segue_subtitles.h"
 #include "segue_audio.h"
 #include "segue_encode.h"
+#include "segue_gif.h"
 #include "segue_hash.h"
 #include "segue_host.h"
 

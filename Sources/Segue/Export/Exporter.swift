@@ -65,18 +65,28 @@ public enum Exporter {
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
         let timeline = storyboard.timeline
         let indices = job.frameIndices(count: timeline.frameCount)
-        let sink = try makeSink(job, fingerprint: fingerprint)
-
-        let pipeline = FramePipeline(storyboard: storyboard, indices: indices, threads: job.threads, output: job.output, yielding: yielding)
-        let outcome = try pipeline.run(into: sink, cancellation: cancellation) { done in
-            progress?(ExportProgress(framesDone: done, frameCount: indices.count, elapsed: seconds(since: start)))
+        // A GIF's palette comes from every frame before any is written: the frames are composed
+        // twice (the same pixels each time), the first time for the palette.
+        var passes: [(storyboard: Storyboard, sink: () throws -> FrameSink)] = [(storyboard, { try makeSink(job, fingerprint: fingerprint) })]
+        if job.format == .gif, job.preset.gif.palette != .frame {
+            let canvas = job.preset.canvas
+            let palette = try GIFPaletteSink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, settings: job.preset.gif)
+            passes = [(storyboard, { palette }), (try Storyboard(job: job, yielding: yielding), { try makeSink(job, fingerprint: fingerprint, palette: palette) })]
+        }
+        var outcomes: [FramePipeline.Outcome] = []
+        for (pass, stage) in passes.enumerated() {
+            if cancellation?.isCancelled == true { throw ExportError.cancelled }
+            let pipeline = FramePipeline(storyboard: stage.storyboard, indices: indices, threads: job.threads, output: job.output, yielding: yielding)
+            outcomes.append(try pipeline.run(into: try stage.sink(), cancellation: cancellation) { done in
+                progress?(ExportProgress(framesDone: pass * indices.count + done, frameCount: passes.count * indices.count, elapsed: seconds(since: start)))
+            })
         }
         return ExportResult(output: job.output, format: job.format, frameCount: indices.count,
-                            framesComposed: outcome.composed, composeSeconds: outcome.composeSeconds,
-                            prepareSeconds: prepareSeconds + outcome.waitSeconds, seconds: seconds(since: start), fingerprint: fingerprint)
+                            framesComposed: outcomes.map(\.composed).reduce(0, +), composeSeconds: outcomes.map(\.composeSeconds).reduce(0, +),
+                            prepareSeconds: prepareSeconds + outcomes.map(\.waitSeconds).reduce(0, +), seconds: seconds(since: start), fingerprint: fingerprint)
     }
 
-    static func makeSink(_ job: Job, fingerprint: String?) throws -> FrameSink {
+    static func makeSink(_ job: Job, fingerprint: String?, palette: GIFPaletteSink? = nil) throws -> FrameSink {
         let canvas = job.preset.canvas
         // --resume replaces an output made from another fingerprint, as --force does.
         let replace = job.overwrite || job.resume
@@ -94,6 +104,9 @@ public enum Exporter {
         case .sheet:
             return try SheetSink(path: job.output, frameWidth: canvas.width, frameHeight: canvas.height,
                                  fingerprint: fingerprint, replace: replace)
+        case .gif:
+            return try GIFSink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, settings: job.preset.gif,
+                               palette: palette, fingerprint: fingerprint, replace: replace)
         case .null:
             return NullSink()
         }

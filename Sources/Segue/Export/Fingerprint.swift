@@ -123,7 +123,7 @@ public enum Fingerprint {
     static func sidecar(for output: String, format: OutputFormat) -> String? {
         switch format {
         case .png: return output + "/.segue-fingerprint"
-        case .framemd5, .yuv, .sheet:
+        case .framemd5, .yuv, .sheet, .gif:
             guard output != "-" else { return nil }
             let url = URL(fileURLWithPath: output)
             return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".segue-fingerprint"

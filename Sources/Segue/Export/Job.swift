@@ -14,6 +14,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case yuv
     /// One PNG contact sheet of frames sampled across the video.
     case sheet
+    /// An animated GIF (FFmpeg's two-pass palette), looping for ever by default.
+    case gif
     /// Nothing: frames are composed and dropped, to measure rendering alone.
     case null
 
@@ -27,6 +29,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case "framemd5", "md5": return .framemd5
         case "yuv": return .yuv
         case "png": return .sheet
+        case "gif": return .gif
         case "": return .png
         default:
             var isFolder: ObjCBool = false
@@ -255,7 +258,7 @@ public struct Job: Sendable {
             problems.append(.workBudget(frames: count, width: preset.canvas.width, height: preset.canvas.height, limit: limits.maxPixelFrames))
         }
         if let frames {
-            if format == .mp4 {
+            if format == .mp4 || format == .gif {
                 problems.append(.framesInMP4)
             } else if frames.maximum >= frameCount {
                 problems.append(.framePastEnd(selection: frames, frameCount: frameCount))

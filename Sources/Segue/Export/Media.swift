@@ -78,7 +78,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
             return "-o - writes to standard output, which only framemd5 and yuv output can go to (this job's format is \(format.rawValue))"
         case let .workBudget(frames, width, height, limit):
             return "this job would compose \(frames) frames of \(width)x\(height), over the budget of \(limit) pixel-frames (about an hour of 1080x1920 at 30 fps); raise it with --max-pixel-frames"
-        case .framesInMP4: return "--frames selects frames for png, framemd5, yuv and sheet output; an MP4 holds every frame"
+        case .framesInMP4: return "--frames selects frames for png, framemd5, yuv and sheet output; an MP4 or a GIF holds every frame"
         case let .framePastEnd(selection, count):
             return "--frames \(selection): frame \(selection.maximum) is past the last frame (\(count - 1)); this video has \(count) frames"
         case let .oddSize(width, height, format):

@@ -87,6 +87,8 @@ public struct Preset: Equatable, Sendable {
     public var encode = EncodeSettings()
     /// The MP4's soundtrack; PNG, framemd5 and sheet outputs have none.
     public var audio = AudioSettings()
+    /// How a GIF output is written.
+    public var gif = GIFSettings()
     /// The style of text overlays that name none (and of `--text`).
     public var text = TextStyle()
     /// Named text styles: the shipped ones (`TextStyle.shipped`) and the preset's own.
@@ -133,6 +135,10 @@ public struct Preset: Equatable, Sendable {
         encode.threads = try e.integer("threads", default: 2, in: 1...64, "Encoder threads; fixed so output bytes do not depend on the machine.")
         encode.deterministic = try e.flag("deterministic", default: true, "The same MP4 bytes on every run (x264's lookahead in the encoding thread); false: x264's threaded lookahead, faster, the bytes depending on timing.")
         try e.finish()
+
+        var g = try r.section("gif")
+        gif = try GIFSettings(reading: &g)
+        try g.finish()
 
         var a = try r.section("audio")
         audio = try AudioSettings(reading: &a)

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@Suite("GIF output")
+struct GIFTests {
+    let job = ["--preset", "stories-cube", "--size", "240x426", "--set", "canvas.scale=0.5", "--set", "hold=0.6"]
+    var inputs: [String] { [example("a.jpg"), example("b.png"), example("c.webp")] }
+
+    /// The MD5 of each decoded frame of a file, by FFmpeg.
+    func frameDigests(_ path: String) throws -> [String] {
+        let r = try tool("ffmpeg", ["-v", "error", "-i", path, "-f", "framemd5", "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    @Test("-o out.gif: 15 fps, looping for ever, at most 256 colours, delays that add up to the video, and FFmpeg's own two-pass palette command on the same frames decodes to the same pictures")
+    func gifAgainstFFmpeg() throws {
+        let folder = temporaryFolder()
+        let gif = folder.appendingPathComponent("story.gif").path
+        let r = try segue(["render"] + job + inputs + ["-o", gif])
+        #expect(r.status == 0, "\(r.stderr)")
+        let stream = try probe(gif, stream: "v:0", entries: "codec_name,r_frame_rate,nb_frames")
+        #expect(stream["codec_name"] == "gif" && stream["r_frame_rate"] == "15/1", "\(stream)")
+        // Loops for ever: the NETSCAPE2.0 extension with a loop count of 0.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: gif)))
+        let netscape = Array("NETSCAPE2.0".utf8)
+        let at = (0..<(bytes.count - netscape.count - 4)).first { Array(bytes[$0..<($0 + netscape.count)]) == netscape }
+        #expect(at.map { bytes[$0 + 11] == 3 && bytes[$0 + 12] == 1 && bytes[$0 + 13] == 0 && bytes[$0 + 14] == 0 } == true, "no endless loop")
+        // The frame delays (centiseconds) add up to the frames' time at 15 fps.
+        let delays = try tool("ffprobe", ["-v", "error", "-show_entries", "packet=duration", "-of", "csv=p=0", gif]).stdout.split(separator: "\n").compactMap { Int($0) }
+        let frames = delays.count
+        #expect(frames > 30 && abs(delays.reduce(0, +) - frames * 100 / 15) <= 1 && delays.allSatisfy { $0 == 6 || $0 == 7 }, "\(delays)")
+        // Colours: at most 256 in any frame.
+        let raw = folder.appendingPathComponent("frames.rgb").path
+        #expect(try tool("ffmpeg", ["-v", "error", "-i", gif, "-f", "rawvideo", "-pix_fmt", "rgb24", raw]).status == 0)
+        let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let size = 240 * 426 * 3
+        for frame in stride(from: 0, to: pixels.count, by: size * 10) {
+            var colours = Set<UInt32>()
+            for i in stride(from: frame, to: frame + size, by: 3) { colours.insert(UInt32(pixels[i]) << 16 | UInt32(pixels[i + 1]) << 8 | UInt32(pixels[i + 2])) }
+            #expect(colours.count <= 256 && colours.count > 16, "\(colours.count) colours in frame \(frame / size)")
+        }
+        // The independent reference: the same frames as PNGs, through FFmpeg's palettegen and paletteuse.
+        let pngs = folder.appendingPathComponent("frames").path
+        #expect(try segue(["render"] + job + inputs + ["--fps", "15", "-o", pngs]).status == 0)
+        let palette = folder.appendingPathComponent("palette.png").path, reference = folder.appendingPathComponent("ffmpeg.gif").path
+        #expect(try tool("ffmpeg", ["-v", "error", "-y", "-framerate", "15", "-i", pngs + "/frame-%05d.png", "-vf", "palettegen", palette]).status == 0)
+        #expect(try tool("ffmpeg", ["-v", "error", "-y", "-framerate", "15", "-i", pngs + "/frame-%05d.png", "-i", palette, "-lavfi", "paletteuse", reference]).status == 0)
+        let ours = try frameDigests(gif), theirs = try frameDigests(reference)
+        #expect(ours.count == frames && ours == theirs, "\(ours.count) frames; \(zip(ours, theirs).filter { $0 != $1 }.count) differ from FFmpeg's")
+    }
+
+    @Test("gif.loop, gif.palette and gif.dither change what they say; --fps sets the delays; --frames is refused for a GIF")
+    func gifSettings() throws {
+        let folder = temporaryFolder()
+        func render(_ name: String, _ extra: [String]) throws -> String {
+            let out = folder.appendingPathComponent(name + ".gif").path
+            let r = try segue(["render"] + job + inputs + extra + ["-o", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            return out
+        }
+        let once = try render("once", ["--set", "gif.loop=-1"])
+        #expect(!(try Data(contentsOf: URL(fileURLWithPath: once))).contains(Data("NETSCAPE2.0".utf8)), "gif.loop -1 plays once")
+        let plain = try frameDigests(try render("plain", []))
+        for (name, extra) in [("diff", ["--set", "gif.palette=diff"]), ("frame", ["--set", "gif.palette=frame"]), ("flat", ["--set", "gif.dither=none"])] {
+            let other = try frameDigests(try render(name, extra))
+            #expect(other.count == plain.count && other != plain, "\(name): \(other.count) frames")
+        }
+        let ten = try render("ten", ["--fps", "10"])
+        let delays = try tool("ffprobe", ["-v", "error", "-show_entries", "packet=duration", "-of", "csv=p=0", ten]).stdout.split(separator: "\n")
+        #expect(!delays.isEmpty && delays.allSatisfy { $0 == "10" }, "\(delays)")
+        let frames = try segue(["render"] + job + inputs + ["--frames", "0-3", "-o", folder.appendingPathComponent("x.gif").path])
+        #expect(frames.status == 2 && frames.stderr.contains("GIF"), "\(frames.stderr)")
+    }
+}
