@@ -88,10 +88,10 @@ struct RenderInputs: ParsableArguments {
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Renders images joined by a preset's transition to an MP4, PNG frames, frame checksums, raw yuv420p frames or a contact sheet.",
+        abstract: "Renders images joined by a preset's transition to an MP4, a GIF, PNG frames, frame checksums, raw yuv420p frames or a contact sheet.",
         discussion: """
             The format follows from OUTPUT unless --format says: '-' or a .framemd5 file \
-            is framemd5, a .mp4 file is MP4, a .yuv file is raw yuv420p frames (what the MP4's \
+            is framemd5, a .mp4 file is MP4, a .gif file is an animated GIF (15 fps unless --fps says), a .yuv file is raw yuv420p frames (what the MP4's \
             encoder is given, for another encoder), a .png file is a contact sheet, a name with no \
             extension (or an existing folder) is a folder of frame-NNNNN.png files, named by \
             frame index. Outputs are written under a temporary name and renamed into place \
@@ -106,7 +106,7 @@ struct Render: ParsableCommand {
 
     @OptionGroup var options: ExportOptions
 
-    @Option(help: ArgumentHelp("The output format: mp4, png, framemd5, yuv (raw yuv420p frames), sheet, or null (drawn as an export draws, band by band, and dropped: to time rendering).", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("The output format: mp4, gif, png, framemd5, yuv (raw yuv420p frames), sheet, or null (drawn as an export draws, band by band, and dropped: to time rendering).", valueName: "FORMAT"))
     var format: OutputFormat?
 
     @Option(name: .short, help: ArgumentHelp("The output: a file, a folder for PNG frames, or - for framemd5 (or yuv) on stdout.", valueName: "OUTPUT"))

@@ -69,6 +69,13 @@ struct GIFTests {
         let ten = try render("ten", ["--fps", "10"])
         let delays = try tool("ffprobe", ["-v", "error", "-show_entries", "packet=duration", "-of", "csv=p=0", ten]).stdout.split(separator: "\n")
         #expect(!delays.isEmpty && delays.allSatisfy { $0 == "10" }, "\(delays)")
+        // --resume keeps a GIF made from the same job and makes it again when a gif key changes.
+        let resumed = folder.appendingPathComponent("resumed.gif").path
+        #expect(try segue(["render"] + job + inputs + ["--resume", "-o", resumed]).status == 0)
+        let kept = try segue(["render"] + job + inputs + ["--resume", "-o", resumed])
+        #expect(kept.status == 0 && kept.stderr.contains("kept"), "\(kept.stderr)")
+        let remade = try segue(["render"] + job + inputs + ["--resume", "--set", "gif.loop=2", "-o", resumed])
+        #expect(remade.status == 0 && remade.stderr.contains("wrote"), "\(remade.stderr)")
         let frames = try segue(["render"] + job + inputs + ["--frames", "0-3", "-o", folder.appendingPathComponent("x.gif").path])
         #expect(frames.status == 2 && frames.stderr.contains("GIF"), "\(frames.stderr)")
     }

@@ -81,6 +81,11 @@ public enum Fingerprint {
                 fields["stickers"] = .array(try stickers.map { .string(try contentDigest(of: $0)) })
             }
         }
+        // A GIF's palette, dithering and looping count where they are used.
+        if job.format == .gif {
+            let g = p.gif
+            fields["gif"] = .object(["palette": .string(g.palette.rawValue), "dither": .string(g.dither), "loop": .number(Double(g.loop))])
+        }
         // The soundtrack counts where it is heard (an MP4), its music by content.
         if job.format == .mp4 {
             let a = p.audio
