@@ -1,6 +1,6 @@
 """The benchmark behind scripts/bench: runs each workload several times, side by side,
 and prints one table of medians, minimums, maximums, frame rates, peak memory and ratios."""
-import argparse, hashlib, os, re, shutil, statistics, subprocess, sys, time
+import argparse, hashlib, os, re, shlex, shutil, statistics, subprocess, sys, time
 
 p = argparse.ArgumentParser()
 p.add_argument("--segue", required=True)
@@ -138,6 +138,35 @@ def story_export(name, stem, story, count):
     export(name, [args.segue, "render", "--story", path, "--size", f"{W}x{H}", "--fps", str(FPS), "--force", "--quiet", "-o", out], out, count)
 
 
+def gif_export():
+    """A GIF of story4 against FFmpeg's own two-pass palette commands on the same frames, read
+    raw; alternated rounds. (segue s, ffmpeg s, median ratio, ratios), or None when not asked."""
+    name = "gif story4"
+    if args.only and not any(name.startswith(p) for p in args.only.split(",")):
+        return None
+    print(f"  {name}", file=sys.stderr)
+    out = os.path.join(args.work, "segue.gif")
+    cmd = [args.segue, "render", "--preset", "stories-cube", "--force", "--quiet", "--set", "hold=1.75", "--set", "transition.duration=0.5",
+           "--set", "fit=fill", "--size", "480x854", *photos, "-o", out]
+    run(cmd)
+    pngs = os.path.join(args.work, "gif-frames")
+    shutil.rmtree(pngs, ignore_errors=True)
+    run(cmd[:-2] + ["--fps", "15", "-o", pngs])
+    raw = os.path.join(args.work, "gif.rgba")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-framerate", "15", "-i", pngs + "/frame-%05d.png", "-f", "rawvideo", "-pix_fmt", "rgba", raw], check=True)
+    src = ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "480x854", "-r", "15", "-i", raw]
+    palette = os.path.join(args.work, "palette.png")
+    ffmpeg = ["bash", "-c", shlex.join(["ffmpeg", "-v", "error", "-y", *src, "-vf", "palettegen", palette]) + " && " +
+              shlex.join(["ffmpeg", "-v", "error", "-y", *src, "-i", palette, "-lavfi", "paletteuse", os.path.join(args.work, "ffmpeg.gif")])]
+    times = {"segue": [], "ffmpeg": []}
+    for r in range(args.runs):
+        for kind, c in ([("segue", cmd), ("ffmpeg", ffmpeg)] if r % 2 == 0 else [("ffmpeg", ffmpeg), ("segue", cmd)]):
+            times[kind].append(run(c)[0])
+    ratios = sorted(a / b for a, b in zip(times["segue"], times["ffmpeg"]))
+    os.remove(raw)
+    return statistics.median(times["segue"]), statistics.median(times["ffmpeg"]), statistics.median(ratios), ratios
+
+
 def exports_table():
     """The export rounds, the exports table and the memory figures."""
     print(f"exports, {args.runs} alternated rounds each", file=sys.stderr)
@@ -217,6 +246,8 @@ def exports_table():
         story = f"preset: stories-cube\nset: {{encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: {fit}}}\nslides:\n  - clip: {clips[1]}\n"
         story_export(f"blurclip-{fit} (landscape clip)", f"blurclip-{fit}", story, round(FPS * 4))
 
+    gif = gif_export()
+
     long_rss = clip60_rss = None
     if not args.only:
         # Memory however long the video: 60 seconds of stills, and a 60-second 1080x1920 clip.
@@ -237,6 +268,9 @@ def exports_table():
         over_xfade = f"{e['xfade']:.2f}" if e["xfade"] else ""
         print(f"{e['name']:<36} {e['frames']:>6} {e['segue']:>8.2f} {e['floor']:>8.2f} {statistics.median(e['ratios']):>8.2f} {rounds:>16} "
               f"{'same' if e['same_bytes'] else 'DIFF':>6} {e['default']:>9.2f} {over_xfade:>8} {e['peak']:>8.0f} {e['floor_peak']:>9.0f}")
+    if gif:
+        print(f"GIF, story4 stories-cube at 480x854, 15 fps: segue {gif[0]:.2f} s, FFmpeg's palettegen then paletteuse on the same frames "
+              f"(raw RGBA) {gif[1]:.2f} s: {gif[2]:.2f}× (rounds {' '.join(f'{x:.2f}' for x in gif[3])})")
     if long_rss is not None:
         print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0]['peak']:.0f})")
     print("floor: Segue's own yuv420p frames (-o frames.yuv) encoded by FFmpeg with Segue's x264 settings; bytes: whether its H.264")
