@@ -60,23 +60,26 @@ public enum Exporter {
         // An MP4's encoder sets the pace (x264's lookahead runs on this thread): the threads
         // that compose and prepare ahead of it yield to it, and take the time it leaves.
         let yielding = job.format == .mp4
-        let storyboard = try Storyboard(job: job, yielding: yielding)
+        var prepared: Storyboard? = try Storyboard(job: job, yielding: yielding)
         let prepareSeconds = seconds(since: start)
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
-        let timeline = storyboard.timeline
-        let indices = job.frameIndices(count: timeline.frameCount)
+        let indices = job.frameIndices(count: prepared!.timeline.frameCount)
+        // The first pass takes the storyboard made above (and nothing else keeps it after).
+        let first = { () -> Storyboard in defer { prepared = nil }; return prepared! }
         // A GIF's palette comes from every frame before any is written: the frames are composed
         // twice (the same pixels each time), the first time for the palette.
-        var passes: [(storyboard: Storyboard, sink: () throws -> FrameSink)] = [(storyboard, { try makeSink(job, fingerprint: fingerprint) })]
+        // Each pass's storyboard and sink are made when it starts: the second pass's pictures
+        // are prepared once the first pass's are let go.
+        var passes: [(storyboard: () throws -> Storyboard, sink: () throws -> FrameSink)] = [(first, { try makeSink(job, fingerprint: fingerprint) })]
         if job.format == .gif, job.preset.gif.palette != .frame {
             let canvas = job.preset.canvas
             let palette = try GIFPaletteSink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, settings: job.preset.gif)
-            passes = [(storyboard, { palette }), (try Storyboard(job: job, yielding: yielding), { try makeSink(job, fingerprint: fingerprint, palette: palette) })]
+            passes = [(first, { palette }), ({ try Storyboard(job: job, yielding: yielding) }, { try makeSink(job, fingerprint: fingerprint, palette: palette) })]
         }
         var outcomes: [FramePipeline.Outcome] = []
         for (pass, stage) in passes.enumerated() {
             if cancellation?.isCancelled == true { throw ExportError.cancelled }
-            let pipeline = FramePipeline(storyboard: stage.storyboard, indices: indices, threads: job.threads, output: job.output, yielding: yielding)
+            let pipeline = FramePipeline(storyboard: try stage.storyboard(), indices: indices, threads: job.threads, output: job.output, yielding: yielding)
             outcomes.append(try pipeline.run(into: try stage.sink(), cancellation: cancellation) { done in
                 progress?(ExportProgress(framesDone: pass * indices.count + done, frameCount: passes.count * indices.count, elapsed: seconds(since: start)))
             })
