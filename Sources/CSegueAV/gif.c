@@ -18,17 +18,7 @@ static void graph_free(Graph *g) {
 }
 
 static int graph_open(Graph *g, const char *description, SegueAVError *err) {
-    int ret = shim_lavfi_load(err);
-    if (ret < 0) return ret;
-    g->graph = shim_lavfi.avfilter_graph_alloc();
-    if (!g->graph) return shim_fail(err, AVERROR(ENOMEM), "avfilter_graph_alloc");
-    g->graph->nb_threads = 1;
-    AVFilterInOut *ins = NULL, *outs = NULL;
-    ret = shim_lavfi.avfilter_graph_parse2(g->graph, description, &ins, &outs);
-    shim_lavfi.avfilter_inout_free(&ins);
-    shim_lavfi.avfilter_inout_free(&outs);
-    if (ret < 0) return shim_fail(err, ret, "avfilter_graph_parse2 (the GIF's palette)");
-    if ((ret = shim_lavfi.avfilter_graph_config(g->graph, NULL)) < 0) return shim_fail(err, ret, "avfilter_graph_config (the GIF's palette)");
+    if (!(g->graph = shim_lavfi_graph(description, "the GIF's palette", err))) return err ? err->code : AVERROR_UNKNOWN;
     g->in = shim_lavfi.avfilter_graph_get_filter(g->graph, "buffer@in");
     g->palette = shim_lavfi.avfilter_graph_get_filter(g->graph, "buffer@palette");
     g->out = shim_lavfi.avfilter_graph_get_filter(g->graph, "buffersink@out");

@@ -69,6 +69,9 @@ typedef struct ShimLavfi {
 extern ShimLavfi shim_lavfi;
 /* Loads libavfilter (once, from any thread): 0, or a negative code with err filled. */
 int shim_lavfi_load(SegueAVError *err);
+/* A configured graph from FFmpeg's filtergraph `description`, its filters on the calling
+ * thread; NULL with err filled (naming `what`). Free with shim_lavfi.avfilter_graph_free. */
+AVFilterGraph *shim_lavfi_graph(const char *description, const char *what, SegueAVError *err);
 
 #define AUDIO_RATE 48000
 #define AUDIO_FRAME 1024

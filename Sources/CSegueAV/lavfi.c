@@ -38,3 +38,24 @@ int shim_lavfi_load(SegueAVError *err) {
     pthread_once(&once, load);
     return failure[0] ? shim_fail_text(err, AVERROR(ENOSYS), failure) : 0;
 }
+
+AVFilterGraph *shim_lavfi_graph(const char *description, const char *what, SegueAVError *err) {
+    if (shim_lavfi_load(err) < 0) return NULL;
+    AVFilterGraph *graph = shim_lavfi.avfilter_graph_alloc();
+    if (!graph) { shim_fail(err, AVERROR(ENOMEM), "avfilter_graph_alloc"); return NULL; }
+    /* The filters run on the calling thread: the bytes never depend on threads. */
+    graph->nb_threads = 1;
+    AVFilterInOut *ins = NULL, *outs = NULL;
+    int ret = shim_lavfi.avfilter_graph_parse2(graph, description, &ins, &outs);
+    shim_lavfi.avfilter_inout_free(&ins);
+    shim_lavfi.avfilter_inout_free(&outs);
+    char call[160];
+    if (ret < 0) snprintf(call, sizeof call, "avfilter_graph_parse2 (%s)", what);
+    else if ((ret = shim_lavfi.avfilter_graph_config(graph, NULL)) < 0) snprintf(call, sizeof call, "avfilter_graph_config (%s)", what);
+    if (ret < 0) {
+        shim_fail(err, ret, call);
+        shim_lavfi.avfilter_graph_free(&graph);
+        return NULL;
+    }
+    return graph;
+}

@@ -33,7 +33,7 @@ void shim_mix_free(Mix *m) {
     if (!m) return;
     for (int i = 0; i < m->feed_count; i++) { shim_feed_close(&m->feeds[i]); av_free(m->feeds[i].path); }
     av_free(m->feeds);
-    shim_lavfi.avfilter_graph_free(&m->graph);
+    if (m->graph) shim_lavfi.avfilter_graph_free(&m->graph);
     av_free(m);
 }
 
@@ -114,16 +114,15 @@ static Feed *add_feed(Mix *m, const char *path, double start, int loop, int64_t 
 }
 
 Mix *shim_mix_open(const SegueAudioConfig *c, int64_t total, const char *tail, SegueAVError *err) {
-    if (shim_lavfi_load(err) < 0) return NULL;
     Mix *m = av_mallocz(sizeof *m);
     if (!m) { shim_fail(err, AVERROR(ENOMEM), "av_mallocz"); return NULL; }
     m->feeds = av_calloc(c->sound_count + 1, sizeof *m->feeds);
-    m->graph = shim_lavfi.avfilter_graph_alloc();
-    if (!m->feeds || !m->graph) { shim_fail(err, AVERROR(ENOMEM), "avfilter_graph_alloc"); shim_mix_free(m); return NULL; }
-    /* The graph's own filters run on the calling thread: the bytes never depend on threads. */
-    m->graph->nb_threads = 1;
-    AVBPrint b;
+    if (!m->feeds) { shim_fail(err, AVERROR(ENOMEM), "av_calloc"); shim_mix_free(m); return NULL; }
+    /* The graph in `b`; the mix's input labels, as they are added, in `labels`. */
+    AVBPrint b, labels;
     av_bprint_init(&b, 0, AV_BPRINT_SIZE_UNLIMITED);
+    av_bprint_init(&labels, 0, AV_BPRINT_SIZE_UNLIMITED);
+    av_bprintf(&labels, "[base]");
     av_bprintf(&b, "anullsrc=r=%d:cl=stereo,atrim=end_sample=%" PRId64 "[base];", AUDIO_RATE, total);
     int inputs = 1;
     if (c->path) {
@@ -136,6 +135,7 @@ Mix *shim_mix_open(const SegueAudioConfig *c, int64_t total, const char *tail, S
         if (c->duck_count > 0 && c->duck_gain < 1) {
             if (print_ducks(&b, c, total) < 0) { shim_fail(err, AVERROR(ENOMEM), "av_calloc"); goto fail; }
         } else av_bprintf(&b, "[music];");
+        av_bprintf(&labels, "[music]");
         inputs++;
     }
     for (int i = 0; i < c->sound_count; i++) {
@@ -152,23 +152,14 @@ Mix *shim_mix_open(const SegueAudioConfig *c, int64_t total, const char *tail, S
         av_bprintf(&b, ",volume=%.17g", s->volume);
         if (at > 0) av_bprintf(&b, ",adelay=delays=%" PRId64 "S:all=1", at);
         av_bprintf(&b, "[s%d];", i);
+        av_bprintf(&labels, "[s%d]", i);
         inputs++;
     }
-    av_bprintf(&b, "[base]");
-    if (c->path) av_bprintf(&b, "[music]");
-    for (int i = 0; i < c->sound_count; i++)
-        if (samples(c->sounds[i].at) < total && samples(c->sounds[i].length) > 0) av_bprintf(&b, "[s%d]", i);
-    av_bprintf(&b, "amix=inputs=%d:normalize=0:duration=first", inputs);
+    av_bprintf(&b, "%samix=inputs=%d:normalize=0:duration=first", labels.str, inputs);
     if (tail && *tail) av_bprintf(&b, ",%s", tail);
     av_bprintf(&b, ",aformat=sample_fmts=fltp:sample_rates=%d:channel_layouts=stereo,abuffersink@out", AUDIO_RATE);
-    if (!av_bprint_is_complete(&b)) { shim_fail(err, AVERROR(ENOMEM), "av_bprintf"); goto fail; }
-
-    AVFilterInOut *ins = NULL, *outs = NULL;
-    int ret = shim_lavfi.avfilter_graph_parse2(m->graph, b.str, &ins, &outs);
-    shim_lavfi.avfilter_inout_free(&ins);
-    shim_lavfi.avfilter_inout_free(&outs);
-    if (ret < 0) { shim_fail(err, ret, "avfilter_graph_parse2 (the soundtrack's mix)"); goto fail; }
-    if ((ret = shim_lavfi.avfilter_graph_config(m->graph, NULL)) < 0) { shim_fail(err, ret, "avfilter_graph_config (the soundtrack's mix)"); goto fail; }
+    if (!av_bprint_is_complete(&b) || !av_bprint_is_complete(&labels)) { shim_fail(err, AVERROR(ENOMEM), "av_bprintf"); goto fail; }
+    if (!(m->graph = shim_lavfi_graph(b.str, "the soundtrack's mix", err))) goto fail;
     m->sink = shim_lavfi.avfilter_graph_get_filter(m->graph, "abuffersink@out");
     for (int i = 0; i < m->feed_count; i++) {
         char name[40];
@@ -178,9 +169,11 @@ Mix *shim_mix_open(const SegueAudioConfig *c, int64_t total, const char *tail, S
         if (!m->feeds[i].buffer) { shim_fail_text(err, AVERROR_BUG, "the soundtrack's mix lost a source"); goto fail; }
     }
     av_bprint_finalize(&b, NULL);
+    av_bprint_finalize(&labels, NULL);
     return m;
 fail:
     av_bprint_finalize(&b, NULL);
+    av_bprint_finalize(&labels, NULL);
     shim_mix_free(m);
     return NULL;
 }
