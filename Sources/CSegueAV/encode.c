@@ -1,4 +1,4 @@
-/* Encoding: the MP4 writer (video and its soundtrack), yuv420p pictures, metadata tags. */
+/* Encoding: the video writer (video and its soundtrack), yuv420p pictures, metadata tags. */
 #define _GNU_SOURCE
 #include "internal.h"
 
@@ -20,6 +20,8 @@ int shim_write_packets(SegueEncoder *e, AVCodecContext *codec, AVStream *stream,
 
 void segue_encoder_free(SegueEncoder *e) {
     if (!e) return;
+    sws_freeContext(e->rgba);
+    av_frame_free(&e->picture);
     if (e->format && e->format->pb) avio_closep(&e->format->pb);
     avformat_free_context(e->format);
     avcodec_free_context(&e->codec);
@@ -34,10 +36,62 @@ static SegueEncoder *open_failed(SegueEncoder *e, SegueAVError *err, int code, c
     return NULL;
 }
 
+/* The encoder's speed preset name (x264's) as libvpx's cpu-used: ultrafast 8 ... placebo 0. */
+static int vpx_cpu_used(const char *speed) {
+    static const char *names[] = { "placebo", "veryslow", "slower", "slow", "medium", "fast", "faster", "veryfast", "superfast", "ultrafast" };
+    for (int i = 0; i < 10; i++) if (strcmp(speed, names[i]) == 0) return i < 2 ? 0 : i - 1;
+    return 4;
+}
+
+/* Sets the options of the codec the config names on `cc`; 0 or a negative code. */
+static int set_codec_options(AVCodecContext *cc, const SegueEncoderConfig *c, SegueAVError *err) {
+    char number[32];
+    int ret = 0;
+    if (c->max_rate > 0) {
+        cc->rc_max_rate = (int64_t)c->max_rate * 1000;
+        cc->rc_buffer_size = c->max_rate * 2000;
+    }
+    if (strcmp(c->codec_name, "libx264") == 0 || strcmp(c->codec_name, "libx265") == 0) {
+        snprintf(number, sizeof number, "%d", c->crf);
+        if ((ret = av_opt_set(cc->priv_data, "preset", c->speed, 0)) < 0) return shim_fail(err, ret, "av_opt_set(preset)");
+        if ((ret = av_opt_set(cc->priv_data, "crf", number, 0)) < 0) return shim_fail(err, ret, "av_opt_set(crf)");
+        if (strcmp(c->codec_name, "libx265") == 0) {
+            av_opt_set(cc->priv_data, "x265-params", "log-level=error:open-gop=0", 0);
+        } else if (c->deterministic) {
+            /* x264's threaded lookahead decides on the frames that happen to have arrived, so
+             * its output would depend on how fast frames come (a still hold's frames come at
+             * once): without it the bytes depend only on the frames and the settings. Faster
+             * with it, when the bytes need not repeat. */
+            av_opt_set(cc->priv_data, "x264-params", "sync-lookahead=0", 0);
+        }
+    } else if (strcmp(c->codec_name, "libvpx-vp9") == 0) {
+        /* Constant quality (a bit rate of 0), or constrained quality under the cap. */
+        cc->bit_rate = c->max_rate > 0 ? (int64_t)c->max_rate * 1000 : 0;
+        av_opt_set_int(cc->priv_data, "crf", c->crf, 0);
+        av_opt_set_int(cc->priv_data, "cpu-used", vpx_cpu_used(c->speed), 0);
+        av_opt_set(cc->priv_data, "deadline", "good", 0);
+        av_opt_set_int(cc->priv_data, "row-mt", 1, 0);
+        cc->gop_size = 240;
+    } else if (strcmp(c->codec_name, "prores_ks") == 0) {
+        /* 4444 when there is alpha to keep, else 422 HQ. */
+        av_opt_set(cc->priv_data, "profile", strcmp(c->pixel_format, "yuva444p10le") == 0 ? "4444" : "hq", 0);
+        av_opt_set(cc->priv_data, "vendor", "apl0", 0);
+    } else if (strcmp(c->codec_name, "libwebp_anim") == 0) {
+        av_opt_set_double(cc->priv_data, "quality", c->crf, 0);
+        av_opt_set_int(cc->priv_data, "lossless", c->lossless, 0);
+    }
+    return 0;
+}
+
 SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err) {
     shim_begin();
+    enum AVPixelFormat pixels = av_get_pix_fmt(c->pixel_format ? c->pixel_format : "yuv420p");
     if (c->width <= 0 || c->height <= 0 || (c->width & 1) || (c->height & 1)) {
-        shim_fail_text(err, AVERROR(EINVAL), "yuv420p needs an even width and height");
+        shim_fail_text(err, AVERROR(EINVAL), "the video needs an even width and height");
+        return NULL;
+    }
+    if (pixels == AV_PIX_FMT_NONE || c->fps_num <= 0 || c->fps_den <= 0) {
+        shim_fail_text(err, AVERROR(EINVAL), "no such pixel format, or a frame rate that is not positive");
         return NULL;
     }
     SegueEncoder *e = av_mallocz(sizeof *e);
@@ -53,12 +107,13 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     e->codec = avcodec_alloc_context3(codec);
     if (!e->codec) return open_failed(e, err, AVERROR(ENOMEM), "avcodec_alloc_context3");
     AVCodecContext *cc = e->codec;
+    e->fps = (AVRational){ c->fps_num, c->fps_den };
     cc->width = c->width;
     cc->height = c->height;
-    cc->time_base = (AVRational){ 1, c->fps };
-    cc->framerate = (AVRational){ c->fps, 1 };
+    cc->time_base = av_inv_q(e->fps);
+    cc->framerate = e->fps;
     cc->sample_aspect_ratio = (AVRational){ 1, 1 };
-    cc->pix_fmt = AV_PIX_FMT_YUV420P;
+    cc->pix_fmt = pixels;
     cc->color_primaries = AVCOL_PRI_BT709;
     cc->color_trc = AVCOL_TRC_BT709;
     cc->colorspace = AVCOL_SPC_BT709;
@@ -67,20 +122,7 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     /* Closed GOPs: every keyframe starts a part that decodes on its own. */
     cc->flags |= AV_CODEC_FLAG_BITEXACT | AV_CODEC_FLAG_CLOSED_GOP;
     if (e->format->oformat->flags & AVFMT_GLOBALHEADER) cc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-
-    char crf[32];
-    snprintf(crf, sizeof crf, "%d", c->crf);
-    if ((ret = av_opt_set(cc->priv_data, "preset", c->speed, 0)) < 0) return open_failed(e, err, ret, "av_opt_set(preset)");
-    if ((ret = av_opt_set(cc->priv_data, "crf", crf, 0)) < 0) return open_failed(e, err, ret, "av_opt_set(crf)");
-    if (strcmp(c->codec_name, "libx265") == 0) {
-        av_opt_set(cc->priv_data, "x265-params", "log-level=error:open-gop=0", 0);
-    } else if (strcmp(c->codec_name, "libx264") == 0) {
-        /* x264's threaded lookahead decides on the frames that happen to have arrived, so its
-         * output would depend on how fast frames come (a still hold's frames come at once):
-         * without it the bytes depend only on the frames and the settings. Faster with it,
-         * when the bytes need not repeat. */
-        if (c->deterministic) av_opt_set(cc->priv_data, "x264-params", "sync-lookahead=0", 0);
-    }
+    if (set_codec_options(cc, c, err) < 0) { segue_encoder_free(e); return NULL; }
 
     if ((ret = avcodec_open2(cc, codec, NULL)) < 0) return open_failed(e, err, ret, "avcodec_open2");
 
@@ -88,11 +130,23 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     if (!e->stream) return open_failed(e, err, AVERROR(ENOMEM), "avformat_new_stream");
     e->stream->time_base = cc->time_base;
     e->stream->avg_frame_rate = cc->framerate;
+    e->stream->r_frame_rate = cc->framerate;
     if ((ret = avcodec_parameters_from_context(e->stream->codecpar, cc)) < 0)
         return open_failed(e, err, ret, "avcodec_parameters_from_context");
     if (strcmp(c->codec_name, "libx265") == 0) e->stream->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
-    e->fps = c->fps;
-    if (c->audio && (ret = shim_soundtrack_open(e, c->audio, c->frames, c->fps, err)) < 0) { segue_encoder_free(e); return NULL; }
+    if (pixels != AV_PIX_FMT_YUV420P) {
+        e->rgba = shim_scaler(c->width, c->height, AV_PIX_FMT_RGBA, c->width, c->height, pixels,
+                              SWS_POINT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_BITEXACT, 1);
+        e->picture = av_frame_alloc();
+        if (!e->rgba || !e->picture) return open_failed(e, err, AVERROR(ENOMEM), "sws_init_context");
+        /* Full-range RGB in, BT.709 limited range out, as the yuv420p path converts. */
+        const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
+        sws_setColorspaceDetails(e->rgba, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16);
+        e->picture->format = pixels;
+        e->picture->width = c->width;
+        e->picture->height = c->height;
+    }
+    if (c->audio && (ret = shim_soundtrack_open(e, c->audio, c->frames, e->fps, err)) < 0) { segue_encoder_free(e); return NULL; }
 
     e->packet = av_packet_alloc();
     if (!e->packet) return open_failed(e, err, AVERROR(ENOMEM), "av_packet_alloc");
@@ -101,12 +155,16 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     /* No edit list, as upload specifications ask: the B-frames' reordering delay is kept in
        negative composition offsets instead, so the first frame still shows at time 0. */
     AVDictionary *options = NULL;
-    av_dict_set(&options, "use_editlist", "0", 0);
-    if (c->fingerprint) {
-        av_dict_set(&e->format->metadata, SEGUE_FINGERPRINT_TAG, c->fingerprint, 0);
-        av_dict_set(&options, "movflags", "+faststart+negative_cts_offsets+use_metadata_tags", 0);
-    } else {
-        av_dict_set(&options, "movflags", "+faststart+negative_cts_offsets", 0);
+    if (c->fingerprint) av_dict_set(&e->format->metadata, SEGUE_FINGERPRINT_TAG, c->fingerprint, 0);
+    if (strcmp(c->format_name, "mp4") == 0 || strcmp(c->format_name, "mov") == 0) {
+        av_dict_set(&options, "use_editlist", "0", 0);
+        av_dict_set(&options, "movflags", c->fingerprint ? "+faststart+negative_cts_offsets+use_metadata_tags"
+                                                         : "+faststart+negative_cts_offsets", 0);
+    } else if (strcmp(c->format_name, "webm") == 0) {
+        /* The index (cues) at the front, as the MP4's is, for players that stream. */
+        av_dict_set(&options, "reserve_index_space", "200000", 0);
+    } else if (strcmp(c->format_name, "webp") == 0) {
+        av_dict_set_int(&options, "loop", c->loop, 0);
     }
     ret = avformat_write_header(e->format, &options);
     av_dict_free(&options);
@@ -158,17 +216,35 @@ void segue_yuv_frame_free(SegueYUVFrame *f) {
     av_free(f);
 }
 
-int segue_encoder_send(SegueEncoder *e, SegueYUVFrame *f, SegueAVError *err) {
-    shim_begin();
-    f->frame->pts = e->next_pts++;
+/* Encodes `frame` as the next frame and keeps the soundtrack up with it. */
+static int send_frame(SegueEncoder *e, AVFrame *frame, SegueAVError *err) {
+    frame->pts = e->next_pts++;
     /* Passed by reference: libavcodec keeps its own reference for as long as it needs the
      * picture (libx264 copies it in at once and lets go). */
-    int ret = avcodec_send_frame(e->codec, f->frame);
+    int ret = avcodec_send_frame(e->codec, frame);
     if (ret < 0) return shim_fail(err, ret, "avcodec_send_frame");
     if ((ret = drain_packets(e, err)) < 0) return ret;
     /* The soundtrack keeps up with the video, a frame's worth ahead of its time. */
     if (e->soundtrack) return shim_soundtrack_keep_up(e, e->soundtrack, e->next_pts + 1, err);
     return 0;
+}
+
+int segue_encoder_send(SegueEncoder *e, SegueYUVFrame *f, SegueAVError *err) {
+    shim_begin();
+    return send_frame(e, f->frame, err);
+}
+
+int segue_encoder_send_rgba(SegueEncoder *e, const uint8_t *rgba, int stride, SegueAVError *err) {
+    shim_begin();
+    if (!e->rgba) return shim_fail_text(err, AVERROR(EINVAL), "this encoder takes yuv420p pictures");
+    /* A buffer of its own for each picture, unless the encoder has let go of the last one. */
+    int ret = e->picture->buf[0] ? av_frame_make_writable(e->picture) : av_frame_get_buffer(e->picture, 0);
+    if (ret < 0) return shim_fail(err, ret, "av_frame_get_buffer");
+    const uint8_t *planes[1] = { rgba };
+    const int strides[1] = { stride };
+    ret = sws_scale(e->rgba, planes, strides, 0, e->codec->height, e->picture->data, e->picture->linesize);
+    if (ret < 0) return shim_fail(err, ret, "sws_scale");
+    return send_frame(e, e->picture, err);
 }
 
 int segue_encoder_finish(SegueEncoder *e, SegueAVError *err) {
@@ -183,6 +259,8 @@ int segue_encoder_finish(SegueEncoder *e, SegueAVError *err) {
     if ((ret = avio_closep(&e->format->pb)) < 0) return shim_fail(err, ret, "avio_closep");
     return 0;
 }
+
+int segue_has_encoder(const char *name) { return avcodec_find_encoder_by_name(name) != NULL; }
 
 int segue_media_tag(const char *path, const char *key, char *out, size_t size) {
     shim_begin();

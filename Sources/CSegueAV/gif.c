@@ -52,7 +52,7 @@ struct SegueGIFPalette {
     AVFrame *palette;     /* once finished */
 };
 
-SegueGIFPalette *segue_gif_palette_new(int width, int height, int fps, const char *stats_mode, SegueAVError *err) {
+SegueGIFPalette *segue_gif_palette_new(int width, int height, int fps_num, int fps_den, const char *stats_mode, SegueAVError *err) {
     shim_begin();
     SegueGIFPalette *p = av_mallocz(sizeof *p);
     if (!p) { shim_fail(err, AVERROR(ENOMEM), "av_mallocz"); return NULL; }
@@ -60,8 +60,8 @@ SegueGIFPalette *segue_gif_palette_new(int width, int height, int fps, const cha
     p->height = height;
     char description[256];
     snprintf(description, sizeof description,
-             "buffer@in=video_size=%dx%d:pix_fmt=rgba:time_base=1/%d:pixel_aspect=1/1,palettegen=stats_mode=%s,buffersink@out",
-             width, height, fps, stats_mode);
+             "buffer@in=video_size=%dx%d:pix_fmt=rgba:time_base=%d/%d:pixel_aspect=1/1,palettegen=stats_mode=%s,buffersink@out",
+             width, height, fps_den, fps_num, stats_mode);
     if (graph_open(&p->graph, description, err) < 0) { segue_gif_palette_free(p); return NULL; }
     return p;
 }
@@ -125,16 +125,16 @@ SegueGIF *segue_gif_open(const SegueGIFConfig *c, SegueAVError *err) {
     if (c->palette) {
         const AVFrame *pal = c->palette->palette;
         snprintf(description, sizeof description,
-                 "buffer@in=video_size=%dx%d:pix_fmt=rgba:time_base=1/%d:pixel_aspect=1/1[frames];"
-                 "buffer@palette=video_size=%dx%d:pix_fmt=%s:time_base=1/%d:pixel_aspect=1/1[palette];"
+                 "buffer@in=video_size=%dx%d:pix_fmt=rgba:time_base=%d/%d:pixel_aspect=1/1[frames];"
+                 "buffer@palette=video_size=%dx%d:pix_fmt=%s:time_base=%d/%d:pixel_aspect=1/1[palette];"
                  "[frames][palette]paletteuse=dither=%s%s,buffersink@out",
-                 c->width, c->height, c->fps, pal->width, pal->height, av_get_pix_fmt_name(pal->format), c->fps,
+                 c->width, c->height, c->fps_den, c->fps_num, pal->width, pal->height, av_get_pix_fmt_name(pal->format), c->fps_den, c->fps_num,
                  c->dither, c->diff ? ":diff_mode=rectangle" : "");
     } else {
         snprintf(description, sizeof description,
-                 "buffer@in=video_size=%dx%d:pix_fmt=rgba:time_base=1/%d:pixel_aspect=1/1,split[frames][stats];"
+                 "buffer@in=video_size=%dx%d:pix_fmt=rgba:time_base=%d/%d:pixel_aspect=1/1,split[frames][stats];"
                  "[stats]palettegen=stats_mode=single[palette];[frames][palette]paletteuse=new=1:dither=%s,buffersink@out",
-                 c->width, c->height, c->fps, c->dither);
+                 c->width, c->height, c->fps_den, c->fps_num, c->dither);
     }
     if (graph_open(&g->graph, description, err) < 0) return gif_failed(g, err, 0, NULL);
     if (c->palette) {
@@ -159,8 +159,8 @@ SegueGIF *segue_gif_open(const SegueGIFConfig *c, SegueAVError *err) {
     g->codec->width = c->width;
     g->codec->height = c->height;
     g->codec->pix_fmt = AV_PIX_FMT_PAL8;
-    g->codec->time_base = (AVRational){ 1, c->fps };
-    g->codec->framerate = (AVRational){ c->fps, 1 };
+    g->codec->time_base = (AVRational){ c->fps_den, c->fps_num };
+    g->codec->framerate = (AVRational){ c->fps_num, c->fps_den };
     g->codec->sample_aspect_ratio = (AVRational){ 1, 1 };
     g->codec->flags |= AV_CODEC_FLAG_BITEXACT;
     if ((ret = avcodec_open2(g->codec, codec, NULL)) < 0) return gif_failed(g, err, ret, "avcodec_open2 (gif)");

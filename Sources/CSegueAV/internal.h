@@ -101,9 +101,9 @@ int shim_feed_give(Feed *f, SegueAVError *err);
 void shim_feed_close(Feed *f);
 
 /* The soundtrack's filter graph: every sound of `config` mixed for `total` samples, then
- * `tail` (filters after the mix, "" for none), 48 kHz stereo planar float at its end. */
+ * `tail` (filters after the mix, "" for none), 48 kHz stereo float of `format` at its end. */
 typedef struct Mix Mix;
-Mix *shim_mix_open(const SegueAudioConfig *config, int64_t total, const char *tail, SegueAVError *err);
+Mix *shim_mix_open(const SegueAudioConfig *config, int64_t total, const char *tail, enum AVSampleFormat format, SegueAVError *err);
 /* The next `samples` samples of the mix into `frame` (fewer at its end; `samples` 0: the
  * next frame as it comes, its metadata kept). 0, 1 at the end, or a negative code. */
 int shim_mix_pull(Mix *m, AVFrame *frame, int samples, SegueAVError *err);
@@ -119,15 +119,20 @@ struct SegueEncoder {
     AVStream *stream;
     AVPacket *packet;
     int64_t next_pts;
-    int fps;
+    AVRational fps;
     int header_written;
+    struct SwsContext *rgba;    /* RGBA to the encoder's pixel format; NULL for yuv420p */
+    AVFrame *picture;           /* where it converts to */
     Soundtrack *soundtrack;     /* NULL: no audio track */
 };
 
 /* Writes every packet `codec` has ready into `stream`, interleaved with the other stream's. */
 int shim_write_packets(SegueEncoder *e, AVCodecContext *codec, AVStream *stream, SegueAVError *err);
-/* Adds the AAC track to e's file (before its header is written): as long as `frames` video frames. */
-int shim_soundtrack_open(SegueEncoder *e, const SegueAudioConfig *config, int64_t frames, int fps, SegueAVError *err);
+/* Adds the sound track to e's file (before its header is written): as long as `frames` video
+ * frames; AAC, or Opus in WebM. */
+int shim_soundtrack_open(SegueEncoder *e, const SegueAudioConfig *config, int64_t frames, AVRational fps, SegueAVError *err);
+/* The samples of sound in `frames` frames at `fps`. */
+int64_t shim_audio_samples(int64_t frames, AVRational fps);
 /* Makes and writes the soundtrack up to the time of video frame `frames`. */
 int shim_soundtrack_keep_up(SegueEncoder *e, Soundtrack *t, int64_t frames, SegueAVError *err);
 /* Makes the rest of the soundtrack and flushes its encoder. */

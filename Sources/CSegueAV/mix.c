@@ -15,7 +15,7 @@
  *   abuffer@sound0 [pan] afade in, afade out (quarter-sine), volume, adelay   [s0]
  *   ...
  *   [base][music][s0]... amix (normalize off: every track at its own gain), tail,
- *   aformat fltp 48 kHz stereo, abuffersink@out
+ *   aformat (fltp, or flt for Opus) 48 kHz stereo, abuffersink@out
  *
  * A mono file is spread to both channels at unity by `pan` (a plain stereo conversion lowers
  * each side by 3 dB). The feeds give frames only when the graph asks: `adelay` pads a sound
@@ -113,7 +113,7 @@ static Feed *add_feed(Mix *m, const char *path, double start, int loop, int64_t 
     return f->path ? f : NULL;
 }
 
-Mix *shim_mix_open(const SegueAudioConfig *c, int64_t total, const char *tail, SegueAVError *err) {
+Mix *shim_mix_open(const SegueAudioConfig *c, int64_t total, const char *tail, enum AVSampleFormat format, SegueAVError *err) {
     Mix *m = av_mallocz(sizeof *m);
     if (!m) { shim_fail(err, AVERROR(ENOMEM), "av_mallocz"); return NULL; }
     m->feeds = av_calloc(c->sound_count + 1, sizeof *m->feeds);
@@ -157,7 +157,7 @@ Mix *shim_mix_open(const SegueAudioConfig *c, int64_t total, const char *tail, S
     }
     av_bprintf(&b, "%samix=inputs=%d:normalize=0:duration=first", labels.str, inputs);
     if (tail && *tail) av_bprintf(&b, ",%s", tail);
-    av_bprintf(&b, ",aformat=sample_fmts=fltp:sample_rates=%d:channel_layouts=stereo,abuffersink@out", AUDIO_RATE);
+    av_bprintf(&b, ",aformat=sample_fmts=%s:sample_rates=%d:channel_layouts=stereo,abuffersink@out", av_get_sample_fmt_name(format), AUDIO_RATE);
     if (!av_bprint_is_complete(&b) || !av_bprint_is_complete(&labels)) { shim_fail(err, AVERROR(ENOMEM), "av_bprintf"); goto fail; }
     if (!(m->graph = shim_lavfi_graph(b.str, "the soundtrack's mix", err))) goto fail;
     m->sink = shim_lavfi.avfilter_graph_get_filter(m->graph, "abuffersink@out");
@@ -201,7 +201,7 @@ int shim_mix_pull(Mix *m, AVFrame *frame, int count, SegueAVError *err) {
     }
 }
 
-int segue_audio_measure(const SegueAudioConfig *config, int64_t frames, int fps, const char *tail, SegueLoudness *out, SegueAVError *err) {
+int segue_audio_measure(const SegueAudioConfig *config, int64_t frames, int fps_num, int fps_den, const char *tail, SegueLoudness *out, SegueAVError *err) {
     shim_begin();
     out->integrated = -70;
     out->range = 0;
@@ -209,7 +209,7 @@ int segue_audio_measure(const SegueAudioConfig *config, int64_t frames, int fps,
     AVBPrint chain;
     av_bprint_init(&chain, 0, AV_BPRINT_SIZE_UNLIMITED);
     av_bprintf(&chain, "%s%sebur128=peak=true:metadata=1", tail ? tail : "", tail && *tail ? "," : "");
-    Mix *m = av_bprint_is_complete(&chain) ? shim_mix_open(config, av_rescale(frames, AUDIO_RATE, fps), chain.str, err) : NULL;
+    Mix *m = av_bprint_is_complete(&chain) ? shim_mix_open(config, shim_audio_samples(frames, (AVRational){ fps_num, fps_den }), chain.str, AV_SAMPLE_FMT_FLTP, err) : NULL;
     av_bprint_finalize(&chain, NULL);
     if (!m) return err && err->code ? err->code : shim_fail(err, AVERROR(ENOMEM), "av_bprintf");
     AVFrame *frame = av_frame_alloc();

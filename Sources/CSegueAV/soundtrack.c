@@ -1,9 +1,11 @@
-/* The MP4's AAC track: the mix (mix.c) pulled a frame at a time as the video goes, encoded. */
+/* The video's sound track (AAC, or Opus in WebM): the mix (mix.c) pulled a frame at a time as
+ * the video goes, encoded. */
 #define _GNU_SOURCE
 #include "internal.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The soundtrack being made: its encoder, stream and mix, and where it has got to. */
 struct Soundtrack {
@@ -12,7 +14,8 @@ struct Soundtrack {
     AVFrame *frame;
     Mix *mix;
     int64_t total;          /* samples in all: the video's length */
-    int fps;                /* the video's frames per second */
+    AVRational fps;         /* the video's frames per second */
+    int64_t lead;           /* samples fed ahead of their time (the AAC priming) */
     int64_t sent;           /* samples handed to the encoder (soundtrack time minus the priming) */
 };
 
@@ -24,11 +27,16 @@ void shim_soundtrack_free(Soundtrack *t) {
     av_free(t);
 }
 
+int64_t shim_audio_samples(int64_t frames, AVRational fps) {
+    return av_rescale(frames, (int64_t)AUDIO_RATE * fps.den, fps.num);
+}
+
 /* The AAC encoder's priming: its first output samples come from before its first input. With
  * no edit list to tell players to drop them (upload specifications ask for none), the
  * soundtrack is fed to the encoder that many samples ahead: decoded sample j plays soundtrack
- * sample j, in sync with the video, and the track is exactly as long as the video. */
-static int64_t priming(const Soundtrack *t) { return t->encoder->initial_padding; }
+ * sample j, in sync with the video, and the track is exactly as long as the video. Opus's
+ * pre-skip is written in WebM's own header (CodecDelay), which players honour: none there. */
+static int64_t priming(const Soundtrack *t) { return t->lead; }
 
 static int soundtrack_encode(SegueEncoder *e, Soundtrack *t, AVFrame *frame, SegueAVError *err) {
     int ret = avcodec_send_frame(t->encoder, frame);
@@ -42,7 +50,7 @@ static int soundtrack_advance(SegueEncoder *e, Soundtrack *t, int64_t until, Seg
     int64_t lead = priming(t);
     while (t->sent + lead < until) {
         int64_t left = t->total - lead - t->sent;
-        int n = left < AUDIO_FRAME ? (int)left : AUDIO_FRAME;
+        int n = left < t->encoder->frame_size ? (int)left : t->encoder->frame_size;
         int ret = shim_mix_pull(t->mix, t->frame, n, err);
         if (ret < 0) return ret;
         if (ret == 1 || t->frame->nb_samples < n) {
@@ -68,11 +76,11 @@ static int soundtrack_advance(SegueEncoder *e, Soundtrack *t, int64_t until, Seg
  * lookahead limiter at four times the rate (where true peaks are measured), the gain then
  * corrected by measuring again for what the limiter took off. "" when loudness is left
  * as mixed. */
-static int loudness_tail(const SegueAudioConfig *config, int64_t frames, int fps, char *tail, size_t size, SegueAVError *err) {
+static int loudness_tail(const SegueAudioConfig *config, int64_t frames, AVRational fps, char *tail, size_t size, SegueAVError *err) {
     tail[0] = 0;
     if (config->loudness >= 0) return 0;
     SegueLoudness measured;
-    int ret = segue_audio_measure(config, frames, fps, "", &measured, err);
+    int ret = segue_audio_measure(config, frames, fps.num, fps.den, "", &measured, err);
     if (ret < 0) return ret;
     if (measured.integrated <= -70) return 0;      /* silence stays silence */
     double gain = config->loudness - measured.integrated;
@@ -87,7 +95,7 @@ static int loudness_tail(const SegueAudioConfig *config, int64_t frames, int fps
         snprintf(tail, size, "volume=%.17gdB:precision=double,aresample=%d,alimiter=limit=%.17g:attack=1:release=50:level=0:latency=1,aresample=%d",
                  gain, 4 * AUDIO_RATE, pow(10, config->true_peak / 20), AUDIO_RATE);
         if (pass == LIMITED_PASSES) break;
-        if ((ret = segue_audio_measure(config, frames, fps, tail, &measured, err)) < 0) return ret;
+        if ((ret = segue_audio_measure(config, frames, fps.num, fps.den, tail, &measured, err)) < 0) return ret;
         if (fabs(config->loudness - measured.integrated) < 0.1) break;
         double slope = (measured.integrated - heard) / (gain - tried);
         if (!(slope > 0.05 && slope <= 1)) slope = 1;
@@ -98,29 +106,33 @@ static int loudness_tail(const SegueAudioConfig *config, int64_t frames, int fps
     return 0;
 }
 
-/* Adds the AAC track: AAC-LC, 48 kHz, stereo, 192 kbit/s, through FFmpeg's own encoder. */
-int shim_soundtrack_open(SegueEncoder *e, const SegueAudioConfig *config, int64_t frames, int fps, SegueAVError *err) {
+/* Adds the sound track: AAC-LC at 192 kbit/s through FFmpeg's own encoder, or in WebM Opus at
+ * 160 kbit/s through libopus; 48 kHz stereo. */
+int shim_soundtrack_open(SegueEncoder *e, const SegueAudioConfig *config, int64_t frames, AVRational fps, SegueAVError *err) {
     Soundtrack *t = av_mallocz(sizeof *t);
     if (!t) return shim_fail(err, AVERROR(ENOMEM), "av_mallocz");
     e->soundtrack = t;
-    t->total = av_rescale(frames, AUDIO_RATE, fps);
+    t->total = shim_audio_samples(frames, fps);
     t->fps = fps;
-    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_AAC);
-    if (!codec) return shim_fail_text(err, AVERROR_ENCODER_NOT_FOUND, "this FFmpeg has no AAC encoder");
+    int opus = strcmp(e->format->oformat->name, "webm") == 0;
+    const AVCodec *codec = opus ? avcodec_find_encoder_by_name("libopus") : avcodec_find_encoder(AV_CODEC_ID_AAC);
+    if (!codec) return shim_fail_text(err, AVERROR_ENCODER_NOT_FOUND, opus ? "this FFmpeg has no libopus encoder" : "this FFmpeg has no AAC encoder");
     t->encoder = avcodec_alloc_context3(codec);
     if (!t->encoder) return shim_fail(err, AVERROR(ENOMEM), "avcodec_alloc_context3");
     AVCodecContext *cc = t->encoder;
     cc->sample_rate = AUDIO_RATE;
-    cc->sample_fmt = AV_SAMPLE_FMT_FLTP;
+    /* libopus takes interleaved samples. */
+    cc->sample_fmt = opus ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP;
     AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
     av_channel_layout_copy(&cc->ch_layout, &stereo);
-    cc->bit_rate = 192000;
-    cc->profile = FF_PROFILE_AAC_LOW;
+    cc->bit_rate = opus ? 160000 : 192000;
+    if (!opus) cc->profile = FF_PROFILE_AAC_LOW;
     cc->time_base = (AVRational){ 1, AUDIO_RATE };
     cc->flags |= AV_CODEC_FLAG_BITEXACT;
     if (e->format->oformat->flags & AVFMT_GLOBALHEADER) cc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     int ret = avcodec_open2(cc, codec, NULL);
-    if (ret < 0) return shim_fail(err, ret, "avcodec_open2 (aac)");
+    if (ret < 0) return shim_fail(err, ret, opus ? "avcodec_open2 (libopus)" : "avcodec_open2 (aac)");
+    t->lead = opus ? 0 : cc->initial_padding;
     t->stream = avformat_new_stream(e->format, NULL);
     if (!t->stream) return shim_fail(err, AVERROR(ENOMEM), "avformat_new_stream");
     t->stream->time_base = cc->time_base;
@@ -129,7 +141,7 @@ int shim_soundtrack_open(SegueEncoder *e, const SegueAudioConfig *config, int64_
     if (!t->frame) return shim_fail(err, AVERROR(ENOMEM), "av_frame_alloc");
     char tail[512];
     if ((ret = loudness_tail(config, frames, fps, tail, sizeof tail, err)) < 0) return ret;
-    t->mix = shim_mix_open(config, t->total, tail, err);
+    t->mix = shim_mix_open(config, t->total, tail, cc->sample_fmt, err);
     if (!t->mix) return err ? err->code : AVERROR_UNKNOWN;
     /* The first samples, which the priming plays in their place, are dropped. */
     int64_t lead = priming(t) < t->total ? priming(t) : t->total;
@@ -141,7 +153,7 @@ int shim_soundtrack_open(SegueEncoder *e, const SegueAudioConfig *config, int64_
 }
 
 int shim_soundtrack_keep_up(SegueEncoder *e, Soundtrack *t, int64_t frames, SegueAVError *err) {
-    return soundtrack_advance(e, t, av_rescale(frames, AUDIO_RATE, t->fps), err);
+    return soundtrack_advance(e, t, shim_audio_samples(frames, t->fps), err);
 }
 
 int shim_soundtrack_finish(SegueEncoder *e, Soundtrack *t, SegueAVError *err) {

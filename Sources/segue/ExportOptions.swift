@@ -11,8 +11,14 @@ struct ExportOptions: ParsableArguments {
             transform: PixelSize.init(parsing:))
     var size: PixelSize?
 
-    @Option(help: "Frames per second (fps).")
-    var fps: Int?
+    @Option(help: ArgumentHelp("Frames per second (fps), 1 to 240: a whole number, or 29.97, 23.976, 59.94 (the exact NTSC rates 30000/1001, ...), or a fraction N/D.", valueName: "RATE"),
+            transform: { text in
+                guard let rate = FrameRate(parsing: text), (1...240).contains(rate.value) else {
+                    throw ValidationError("--fps \(text): expected a frame rate from 1 to 240: 30, 29.97, 23.976, 59.94 or a fraction N/D.")
+                }
+                return rate
+            })
+    var fps: FrameRate?
 
     @Option(help: ArgumentHelp("The video codec (encode.codec): h264 or hevc.", valueName: "CODEC"))
     var codec: Preset.Codec?
@@ -48,7 +54,6 @@ struct ExportOptions: ParsableArguments {
 
     func validate() throws {
         if force && resume { throw ValidationError("--force and --resume: choose one (--force renders every output again; --resume keeps those up to date).") }
-        if let fps, !(1...240).contains(fps) { throw ValidationError("--fps \(fps): expected 1...240.") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads \(threads): expected 1...256.") }
         if let maxImagePixels, maxImagePixels < 1 { throw ValidationError("--max-image-pixels \(maxImagePixels): expected a positive number.") }
         if let maxPixelFrames, !(maxPixelFrames >= 1) { throw ValidationError("--max-pixel-frames \(maxPixelFrames): expected a positive number.") }
@@ -59,7 +64,7 @@ struct ExportOptions: ParsableArguments {
     var presetOverrides: [String] {
         var sets = overrides
         if let size { sets.append("canvas.size=[\(size.width), \(size.height)]") }
-        if let fps { sets.append("fps=\(fps)") }
+        if let fps { sets.append("fps=\"\(fps)\"") }
         if let codec { sets.append("encode.codec=\(codec.rawValue)") }
         if let audio {
             let quoted = audio.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")

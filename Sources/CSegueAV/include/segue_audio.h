@@ -64,11 +64,11 @@ typedef struct SegueLoudness {
     double true_peak;    /* dBTP */
 } SegueLoudness;
 
-/* Mixes the soundtrack `config` describes for a video of `frames` frames at `fps`, through
- * the filters `tail` after the mix ("" or NULL for none; its loudness setting is not
+/* Mixes the soundtrack `config` describes for a video of `frames` frames at fps_num/fps_den
+ * frames per second, through the filters `tail` after the mix ("" or NULL for none; its loudness setting is not
  * applied), and measures it with FFmpeg's ebur128 filter; nothing is written. 0, or a
  * negative code with err filled. */
-int segue_audio_measure(const SegueAudioConfig *config, int64_t frames, int fps, const char *tail, SegueLoudness *out, SegueAVError *err);
+int segue_audio_measure(const SegueAudioConfig *config, int64_t frames, int fps_num, int fps_den, const char *tail, SegueLoudness *out, SegueAVError *err);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /*
- * Outputs: the MP4 writer (H.264/HEVC video from yuv420p pictures, and its AAC soundtrack),
- * metadata tags, single frames as PNG.
+ * Outputs: the video writer (H.264/HEVC in MP4, VP9 and Opus in WebM, ProRes in MOV, animated
+ * WebP; from yuv420p pictures, or from RGBA when the format keeps alpha), metadata tags,
+ * single frames as PNG.
  */
 #ifndef SEGUE_ENCODE_H
 #define SEGUE_ENCODE_H
@@ -16,16 +17,21 @@ extern "C" {
 
 typedef struct SegueEncoderConfig {
     const char *path;    /* output file; the container follows from format_name */
-    const char *format_name; /* "mp4" */
-    const char *codec_name;  /* "libx264" or "libx265" */
+    const char *format_name; /* "mp4", "mov", "webm" or "webp" */
+    const char *codec_name;  /* "libx264", "libx265", "libvpx-vp9", "prores_ks" or "libwebp_anim" */
+    const char *pixel_format; /* what the encoder gets: "yuv420p" (segue_encoder_send), or
+                                 "yuva420p", "yuv422p10le", "yuva444p10le" (segue_encoder_send_rgba) */
     int width;           /* even, > 0 */
     int height;          /* even, > 0 */
-    int fps;             /* frames per second, > 0 */
-    int crf;             /* constant rate factor */
+    int fps_num, fps_den; /* frames per second as a fraction: 30/1, 30000/1001 */
+    int crf;             /* constant rate factor (the codec's own scale); WebP: quality 0...100 */
+    int max_rate;        /* kbit/s the video may not exceed (over a buffer of twice that); 0: no cap */
+    int loop;            /* WebP: 0 plays for ever, N times */
+    int lossless;        /* WebP: lossless frames */
     const char *speed;   /* encoder preset name, e.g. "veryfast" */
     int threads;         /* encoder threads, >= 1; fixed so bytes do not depend on the machine */
     const char *fingerprint; /* written as the metadata tag SEGUE_FINGERPRINT_TAG; NULL for none */
-    const SegueAudioConfig *audio; /* NULL: no audio track */
+    const SegueAudioConfig *audio; /* NULL: no audio track; AAC in MP4 and MOV, Opus in WebM */
     int64_t frames;      /* the video's frames, which the soundtrack's length follows */
     int deterministic;   /* 1: the same bytes on every run (x264's lookahead in the calling thread) */
 } SegueEncoderConfig;
@@ -47,12 +53,18 @@ SegueYUVFrame *segue_yuv_frame_new(int width, int height, SegueAVError *err);
 int segue_yuv_frame_planes(SegueYUVFrame *frame, uint8_t *planes[3], int strides[3], SegueAVError *err);
 void segue_yuv_frame_free(SegueYUVFrame *frame);
 /* Encodes `frame` as the next frame (timed 0, 1, 2, ...); sending the same picture again
- * encodes it again, as a still hold needs. */
+ * encodes it again, as a still hold needs. For a yuv420p encoder. */
 int segue_encoder_send(SegueEncoder *encoder, SegueYUVFrame *frame, SegueAVError *err);
+/* Encodes straight (not premultiplied) RGBA as the next frame, converted to the encoder's
+ * pixel format (BT.709, limited range, alpha kept). For an encoder of another pixel format. */
+int segue_encoder_send_rgba(SegueEncoder *encoder, const uint8_t *rgba, int stride, SegueAVError *err);
 /* Flushes the encoder and writes the trailer (moving the index to the front). */
 int segue_encoder_finish(SegueEncoder *encoder, SegueAVError *err);
 /* Frees everything; an unfinished file is closed as it is (the caller deletes it). */
 void segue_encoder_free(SegueEncoder *encoder);
+
+/* 1 when this FFmpeg has an encoder of that name (libvpx-vp9, libopus, ...), else 0. */
+int segue_has_encoder(const char *name);
 
 /* Reads the metadata tag `key` of a media file into out (NUL-terminated). 0 when found,
  * 1 when the file has no such tag, a negative code when it cannot be read. */

@@ -15,7 +15,7 @@ extern "C" {
 /* The palette being gathered from the frames (the first pass). */
 typedef struct SegueGIFPalette SegueGIFPalette;
 /* `stats_mode`: palettegen's "full" (every pixel counts) or "diff" (pixels that change do). */
-SegueGIFPalette *segue_gif_palette_new(int width, int height, int fps, const char *stats_mode, SegueAVError *err);
+SegueGIFPalette *segue_gif_palette_new(int width, int height, int fps_num, int fps_den, const char *stats_mode, SegueAVError *err);
 /* One frame of straight (or opaque) RGBA. */
 int segue_gif_palette_add(SegueGIFPalette *palette, const uint8_t *rgba, int stride, SegueAVError *err);
 /* Makes the palette from everything added. */
@@ -26,7 +26,7 @@ void segue_gif_palette_free(SegueGIFPalette *palette);
 typedef struct SegueGIF SegueGIF;
 typedef struct SegueGIFConfig {
     const char *path;
-    int width, height, fps;
+    int width, height, fps_num, fps_den;  /* frames per second: fps_num / fps_den */
     int loop;                         /* -1: play once; 0: for ever; N: N more times */
     const char *dither;               /* paletteuse's dither: sierra2_4a, bayer, floyd_steinberg, none, ... */
     const SegueGIFPalette *palette;   /* finished; NULL: a palette per frame, in one pass */

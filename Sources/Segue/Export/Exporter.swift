@@ -48,18 +48,19 @@ public enum Exporter {
                            progress: ((ExportProgress) -> Void)? = nil) throws -> ExportResult {
         let start = DispatchTime.now()
         try job.validate()
-        // An MP4 always carries its fingerprint (in its metadata), so a later --resume can
-        // trust it; the other outputs keep theirs in a hidden file, written only with --resume.
-        let keepsFingerprint = job.format == .mp4 || (job.resume && job.output != "-" && job.format != .null)
+        // A video with sound (MP4, WebM, MOV) always carries its fingerprint (in its metadata),
+        // so a later --resume can trust it; the other outputs keep theirs in a hidden file,
+        // written only with --resume.
+        let keepsFingerprint = job.format.keepsFingerprintInside || (job.resume && job.output != "-" && job.format != .null)
         let fingerprint = try keepsFingerprint ? known ?? Fingerprint.of(job) : nil
         if job.resume, let fingerprint, Fingerprint.stored(output: job.output, format: job.format) == fingerprint {
             return ExportResult(output: job.output, format: job.format, frameCount: job.frameIndices(count: job.timeline.frameCount).count,
                                 framesComposed: 0, composeSeconds: 0, prepareSeconds: 0, seconds: seconds(since: start),
                                 skipped: true, fingerprint: fingerprint)
         }
-        // An MP4's encoder sets the pace (x264's lookahead runs on this thread): the threads
+        // A video's encoder sets the pace (x264's lookahead runs on this thread): the threads
         // that compose and prepare ahead of it yield to it, and take the time it leaves.
-        let yielding = job.format == .mp4
+        let yielding = job.format.isVideo
         var prepared: Storyboard? = try Storyboard(job: job, yielding: yielding)
         let prepareSeconds = seconds(since: start)
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
@@ -94,9 +95,9 @@ public enum Exporter {
         // --resume replaces an output made from another fingerprint, as --force does.
         let replace = job.overwrite || job.resume
         switch job.format {
-        case .mp4:
-            return try MP4Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, encode: job.preset.encode,
-                               soundtrack: job.soundtrack, frames: job.timeline.frameCount, fingerprint: fingerprint, replace: replace)
+        case .mp4, .webm, .mov, .webp:
+            return try VideoSink(path: job.output, format: job.format, preset: job.preset, soundtrack: job.soundtrack,
+                                 frames: job.timeline.frameCount, fingerprint: fingerprint, replace: replace)
         case .png:
             return try PNGSink(folder: job.output, fingerprint: fingerprint, replace: replace)
         case .framemd5:

@@ -38,7 +38,7 @@ public enum Fingerprint {
             "frames": .string(job.frames?.description ?? "all"),
             "canvas": .object(["width": .number(Double(p.canvas.width)), "height": .number(Double(p.canvas.height)),
                                "scale": .number(p.canvas.scale), "background": .string(p.canvas.background.description)]),
-            "fps": .number(Double(p.fps)),
+            "fps": p.fps.denominator == 1 ? .number(Double(p.fps.numerator)) : .string(p.fps.description),
             "hold": .number(p.hold),
             "fit": .string(p.fit.rawValue),
             "transition": .transition(p.transition),
@@ -46,7 +46,8 @@ public enum Fingerprint {
             "encode": .object(["codec": .string(p.encode.codec.rawValue), "crf": .number(Double(p.encode.crf)),
                                "speed": .string(p.encode.speed), "threads": .number(Double(p.encode.threads))]
                               // Only when set, so that the default's fingerprints stay as they were.
-                              .merging(p.encode.deterministic ? [:] : ["deterministic": .string("false")]) { a, _ in a }),
+                              .merging(p.encode.deterministic ? [:] : ["deterministic": .string("false")]) { a, _ in a }
+                              .merging(p.encode.maxRate == 0 ? [:] : ["maxRate": .number(Double(p.encode.maxRate))]) { a, _ in a }),
             "inputs": .array(try job.inputs.map { .string(try contentDigest(of: $0)) }),
         ]
         if let plan = job.plan {
@@ -86,8 +87,12 @@ public enum Fingerprint {
             let g = p.gif
             fields["gif"] = .object(["palette": .string(g.palette.rawValue), "dither": .string(g.dither), "loop": .number(Double(g.loop))])
         }
-        // The soundtrack counts where it is heard (an MP4), its music by content.
-        if job.format == .mp4 {
+        if job.format == .webp {
+            let w = p.webp
+            fields["webp"] = .object(["quality": .number(Double(w.quality)), "lossless": .string(w.lossless ? "true" : "false"), "loop": .number(Double(w.loop))])
+        }
+        // The soundtrack counts where it is heard (a video with sound), its music by content.
+        if job.format.hasSound {
             let a = p.audio
             var audio: [String: Canonical] = ["start": .number(a.start), "volume": .number(a.volume), "fadeIn": .number(a.fadeIn),
                                               "fadeOut": .number(a.fadeOut), "loop": .string(a.loop ? "true" : "false"),
@@ -124,21 +129,21 @@ public enum Fingerprint {
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// Where the fingerprint of an output of `format` is kept outside the output itself, if
-    /// it is (MP4s keep it inside).
+    /// it is (MP4, WebM and MOV files keep it inside).
     static func sidecar(for output: String, format: OutputFormat) -> String? {
         switch format {
         case .png: return output + "/.segue-fingerprint"
-        case .framemd5, .yuv, .sheet, .gif:
+        case .framemd5, .yuv, .sheet, .gif, .webp:
             guard output != "-" else { return nil }
             let url = URL(fileURLWithPath: output)
             return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".segue-fingerprint"
-        case .mp4, .null: return nil
+        case .mp4, .webm, .mov, .null: return nil
         }
     }
 
     /// The fingerprint kept with an existing output, if any.
     public static func stored(output: String, format: OutputFormat) -> String? {
-        if format == .mp4 {
+        if format.keepsFingerprintInside {
             var buffer = [CChar](repeating: 0, count: 256)
             guard FileManager.default.fileExists(atPath: output),
                   segue_media_tag(output, SEGUE_FINGERPRINT_TAG, &buffer, buffer.count) == 0 else { return nil }

@@ -44,10 +44,10 @@ final class GIFPaletteSink: FrameSink {
     let palette: OpaquePointer
     private let path: String
 
-    init(path: String, width: Int, height: Int, fps: Int, settings: Preset.GIFSettings) throws {
+    init(path: String, width: Int, height: Int, fps: FrameRate, settings: Preset.GIFSettings) throws {
         self.path = path
         var error = SegueAVError()
-        guard let made = segue_gif_palette_new(Int32(width), Int32(height), Int32(fps), settings.palette == .diff ? "diff" : "full", &error) else {
+        guard let made = segue_gif_palette_new(Int32(width), Int32(height), Int32(fps.numerator), Int32(fps.denominator), settings.palette == .diff ? "diff" : "full", &error) else {
             throw ExportError.encoder(path: path, reason: error.text)
         }
         palette = made
@@ -79,7 +79,7 @@ final class GIFSink: FrameSink {
     /// Kept alive while the GIF is written from it.
     private let palette: GIFPaletteSink?
 
-    init(path: String, width: Int, height: Int, fps: Int, settings: Preset.GIFSettings, palette: GIFPaletteSink?,
+    init(path: String, width: Int, height: Int, fps: FrameRate, settings: Preset.GIFSettings, palette: GIFPaletteSink?,
          fingerprint: String?, replace: Bool) throws {
         file = try StagedFile(target: path, replace: replace)
         self.fingerprint = fingerprint
@@ -87,7 +87,7 @@ final class GIFSink: FrameSink {
         var error = SegueAVError()
         let opened = file.temporary.withCString { tmp in
             settings.dither.withCString { dither in
-                var config = SegueGIFConfig(path: tmp, width: Int32(width), height: Int32(height), fps: Int32(fps), loop: Int32(settings.loop),
+                var config = SegueGIFConfig(path: tmp, width: Int32(width), height: Int32(height), fps_num: Int32(fps.numerator), fps_den: Int32(fps.denominator), loop: Int32(settings.loop),
                                             dither: dither, palette: palette?.palette, diff: settings.palette == .diff ? 1 : 0)
                 return segue_gif_open(&config, &error)
             }

@@ -16,11 +16,17 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case sheet
     /// An animated GIF (FFmpeg's two-pass palette), looping for ever by default.
     case gif
+    /// VP9 video and Opus sound in WebM (with alpha when the background is transparent).
+    case webm
+    /// ProRes in a QuickTime MOV: 4444 with alpha when the background is transparent, else 422 HQ.
+    case mov
+    /// An animated WebP (libwebp), looping for ever by default.
+    case webp
     /// Nothing: frames are composed and dropped, to measure rendering alone.
     case null
 
-    /// The format an output name implies: `-` or `.framemd5`/`.md5` is framemd5, `.mp4` is
-    /// MP4, `.yuv` is raw yuv420p, `.png` is a contact sheet, a name with no extension (or an
+    /// The format an output name implies: `-` or `.framemd5`/`.md5` is framemd5, `.mp4`,
+    /// `.webm`, `.mov`, `.gif` and `.webp` are themselves, `.yuv` is raw yuv420p, `.png` is a contact sheet, a name with no extension (or an
     /// existing folder with another extension) is a folder of PNG frames.
     public static func inferred(from output: String) -> OutputFormat? {
         if output == "-" { return .framemd5 }
@@ -30,6 +36,9 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case "yuv": return .yuv
         case "png": return .sheet
         case "gif": return .gif
+        case "webm": return .webm
+        case "mov": return .mov
+        case "webp": return .webp
         case "": return .png
         default:
             var isFolder: ObjCBool = false
@@ -37,6 +46,17 @@ public enum OutputFormat: String, CaseIterable, Sendable {
             return folder ? .png : nil
         }
     }
+
+    /// Written by FFmpeg's video encoders (VideoSink).
+    public var isVideo: Bool { [.mp4, .webm, .mov, .webp].contains(self) }
+    /// A video with a sound track (the soundtrack keys apply).
+    public var hasSound: Bool { [.mp4, .webm, .mov].contains(self) }
+    /// Keeps the job's fingerprint in its own metadata, not beside it.
+    public var keepsFingerprintInside: Bool { hasSound }
+    /// Keeps the alpha of a transparent background.
+    public var keepsAlpha: Bool { [.mov, .webm, .webp, .png, .framemd5, .sheet, .null].contains(self) }
+    /// The outputs that keep alpha, for messages.
+    public static let alphaOutputs = ".mov (ProRes 4444), .webm (VP9 with alpha), .webp, and PNG frames"
 }
 
 /// A set of frame indices, written as `0,10,20-25`.
@@ -258,29 +278,34 @@ public struct Job: Sendable {
             problems.append(.workBudget(frames: count, width: preset.canvas.width, height: preset.canvas.height, limit: limits.maxPixelFrames))
         }
         if let frames {
-            if format == .mp4 || format == .gif {
+            if format.isVideo || format == .gif {
                 problems.append(.framesInMP4)
             } else if frames.maximum >= frameCount {
                 problems.append(.framePastEnd(selection: frames, frameCount: frameCount))
             }
         }
-        if format == .mp4 || format == .yuv, preset.canvas.width % 2 != 0 || preset.canvas.height % 2 != 0 {
+        if format.isVideo || format == .yuv, preset.canvas.width % 2 != 0 || preset.canvas.height % 2 != 0 {
             problems.append(.oddSize(width: preset.canvas.width, height: preset.canvas.height, format: format))
+        }
+        if preset.canvas.isTransparent, !format.keepsAlpha { problems.append(.noAlpha(format: format)) }
+        if let encoding = VideoEncoding(format: format, preset: preset) {
+            let needed = [encoding.codec] + (format.hasSound && soundtrack.hasTrack ? [encoding.audioCodec] : [])
+            for name in needed where segue_has_encoder(name) == 0 { problems.append(.missingEncoder(name: name, format: format)) }
         }
         // A clip's decoding work: its pictures over its time on screen, within the same budget.
         for (index, clip) in clips.sorted(by: { $0.key < $1.key }) {
             let onScreen = timeline.timeOnScreen(index)
-            let pictures = (onScreen.upperBound - onScreen.lowerBound) * (clip.info.frameRate ?? Double(preset.fps))
+            let pictures = (onScreen.upperBound - onScreen.lowerBound) * (clip.info.frameRate ?? preset.fps.value)
             let work = pictures * Double(clip.info.storedWidth * clip.info.storedHeight)
             if work > Double(limits.maxPixelFrames) {
                 problems.append(.clipTooLarge(path: clip.path, reason: String(format: "decoding %.0f pictures of %dx%d over its %.1f s on screen is over the budget of %d pixel-frames (raise it with --max-pixel-frames)", pictures, clip.info.storedWidth, clip.info.storedHeight, onScreen.upperBound - onScreen.lowerBound, limits.maxPixelFrames)))
             }
         }
-        if format == .mp4, let file = preset.audio.file, let problem = Job.audioProblem(file, start: preset.audio.start) {
+        if format.hasSound, let file = preset.audio.file, let problem = Job.audioProblem(file, start: preset.audio.start) {
             problems.append(problem)
         }
-        let end = Double(frameCount) / Double(preset.fps)
-        for voice in voices where format == .mp4 && voice.at >= end {
+        let end = preset.fps.time(ofFrame: frameCount)
+        for voice in voices where format.hasSound && voice.at >= end {
             problems.append(.audio(path: voice.file, reason: String(format: "%@ (%@) starts at %g s, after the video ends (it lasts %.2f s)",
                                                                     voice.key, voice.origin.description, voice.at, end)))
         }

@@ -24,6 +24,10 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case framesInMP4
     case framePastEnd(selection: FrameSelection, frameCount: Int)
     case oddSize(width: Int, height: Int, format: OutputFormat)
+    /// A transparent background asked of an output that has no alpha.
+    case noAlpha(format: OutputFormat)
+    /// An encoder this build of FFmpeg lacks.
+    case missingEncoder(name: String, format: OutputFormat)
     case cancelled
     /// The soundtrack cannot be used: no such file, no audio in it, nothing decodable, or
     /// `start` past its end.
@@ -78,11 +82,15 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
             return "-o - writes to standard output, which only framemd5 and yuv output can go to (this job's format is \(format.rawValue))"
         case let .workBudget(frames, width, height, limit):
             return "this job would compose \(frames) frames of \(width)x\(height), over the budget of \(limit) pixel-frames (about an hour of 1080x1920 at 30 fps); raise it with --max-pixel-frames"
-        case .framesInMP4: return "--frames selects frames for png, framemd5, yuv and sheet output; an MP4 or a GIF holds every frame"
+        case .framesInMP4: return "--frames selects frames for png, framemd5, yuv and sheet output; a video (MP4, WebM, MOV, WebP) or a GIF holds every frame"
+        case let .noAlpha(format):
+            return "canvas.background is transparent, but \(format.rawValue) output has no alpha channel; the outputs that keep it: \(OutputFormat.alphaOutputs)"
+        case let .missingEncoder(name, format):
+            return "this build of FFmpeg has no \(name) encoder, which \(format.rawValue) output needs; Debian's libavcodec59 (or libavcodec-extra59) has it"
         case let .framePastEnd(selection, count):
             return "--frames \(selection): frame \(selection.maximum) is past the last frame (\(count - 1)); this video has \(count) frames"
         case let .oddSize(width, height, format):
-            let what = format == .mp4 ? "MP4 video (yuv420p)" : "yuv420p output"
+            let what = format == .yuv ? "yuv420p output" : "\(format.rawValue.uppercased()) video (4:2:0)"
             return "canvas.size \(width)x\(height): \(what) needs an even width and height; try \(width + width % 2)x\(height + height % 2)"
         case let .text(what, reason): return "\(what): cannot draw it: \(reason)"
         case .cancelled: return "cancelled; nothing was written"
@@ -185,15 +193,24 @@ extension Array where Element == UInt32 {
 }
 
 extension FrameBuffer {
+    /// Calls `body` with the frame's pixels with straight alpha (as files store them): the
+    /// pixels themselves when the frame is opaque, else a straight copy in `scratch`.
+    func withStraightAlpha<R>(scratch: inout [UInt32], _ body: (UnsafePointer<UInt8>) throws -> R) rethrows -> R {
+        let count = width * height
+        let opaque = (0..<count).allSatisfy { pixels[$0] >> 24 == 0xFF }
+        if opaque { return try pixels.withMemoryRebound(to: UInt8.self, capacity: count * 4) { try body($0) } }
+        if scratch.count != count { scratch = [UInt32](repeating: 0, count: count) }
+        return try scratch.withUnsafeMutableBufferPointer { straight in
+            for i in 0..<count { straight[i] = unpremultiply(pixels[i]) }
+            return try UnsafeRawPointer(straight.baseAddress!).withMemoryRebound(to: UInt8.self, capacity: count * 4) { try body($0) }
+        }
+    }
+
     /// Writes the frame as a PNG file (straight alpha, as PNG stores it).
     public func writePNG(to path: String) throws {
         var error = SegueAVError()
-        let count = width * height
-        let opaque = (0..<count).allSatisfy { pixels[$0] >> 24 == 0xFF }
-        let straight: UnsafeMutablePointer<UInt32> = opaque ? pixels : .allocate(capacity: count)
-        defer { if !opaque { straight.deallocate() } }
-        if !opaque { for i in 0..<count { straight[i] = unpremultiply(pixels[i]) } }
-        let result = straight.withMemoryRebound(to: UInt8.self, capacity: count * 4) {
+        var scratch: [UInt32] = []
+        let result = withStraightAlpha(scratch: &scratch) {
             segue_png_write(path, $0, Int32(width), Int32(height), Int32(width * 4), &error)
         }
         guard result == 0 else { throw ExportError.output(path: path, reason: error.text) }

@@ -253,7 +253,7 @@ public final class FrameMD5Sink: FrameSink {
 
     /// `path` "-" writes to standard output. `fingerprint`, if given, is kept beside the
     /// file as `.NAME.segue-fingerprint`.
-    public init(path: String, width: Int, height: Int, fps: Int, fingerprint: String? = nil, replace: Bool = false) throws {
+    public init(path: String, width: Int, height: Int, fps: FrameRate, fingerprint: String? = nil, replace: Bool = false) throws {
         self.fingerprint = fingerprint
         output = try ByteOutput(path: path, replace: replace)
         pending = FrameMD5Sink.header(width: width, height: height, fps: fps)
@@ -261,12 +261,12 @@ public final class FrameMD5Sink: FrameSink {
 
     deinit { abort() }
 
-    public static func header(width: Int, height: Int, fps: Int) -> String {
+    public static func header(width: Int, height: Int, fps: FrameRate) -> String {
         """
         #format: frame checksums
         #version: 2
         #hash: MD5
-        #tb 0: 1/\(fps)
+        #tb 0: \(fps.denominator)/\(fps.numerator)
         #media_type 0: video
         #codec_id 0: rawvideo
         #dimensions 0: \(width)x\(height)

@@ -163,10 +163,10 @@ public struct Soundtrack: Sendable, Equatable {
 
     /// The mix's loudness before any normalisation, as FFmpeg's ebur128 filter measures it,
     /// for a video of `frames` frames at `fps`.
-    public func measure(frames: Int, fps: Int) throws -> SegueLoudness {
+    public func measure(frames: Int, fps: FrameRate) throws -> SegueLoudness {
         var result = SegueLoudness()
         var error = SegueAVError()
-        let status = withConfig { segue_audio_measure($0, Int64(frames), Int32(fps), "", &result, &error) }
+        let status = withConfig { segue_audio_measure($0, Int64(frames), Int32(fps.numerator), Int32(fps.denominator), "", &result, &error) }
         guard status == 0 else { throw ExportError.audio(path: music.file ?? sounds.first?.path ?? "(soundtrack)", reason: error.text) }
         return result
     }
@@ -197,7 +197,7 @@ extension Job {
     /// The voice tracks as placed: each for its duration, or to its file's end, never past
     /// the video's end.
     public var voiceSounds: [Sound] {
-        let end = Double(timeline.frameCount) / Double(preset.fps)
+        let end = preset.fps.time(ofFrame: timeline.frameCount)
         return voices.compactMap { voice in
             let length = min(voice.duration ?? voice.available ?? .infinity, voice.available ?? .infinity, end - voice.at)
             guard length > 0 else { return nil }

@@ -67,6 +67,9 @@ public struct Preset: Equatable, Sendable {
         /// The same bytes on every run (x264's lookahead in the calling thread); false lets
         /// x264 look ahead on a thread of its own: faster, the bytes depending on timing.
         public var deterministic = true
+        /// A cap on the video's bit rate in kbit/s (over a buffer of two seconds' worth), as
+        /// platforms' upload limits ask; 0 for none.
+        public var maxRate = 0
     }
 
     /// The x264/x265 speed presets, fastest first.
@@ -75,8 +78,8 @@ public struct Preset: Equatable, Sendable {
     public var description = ""
     /// Size in pixels, points-to-pixels scale, background.
     public var canvas = Canvas(width: 1080, height: 1920, scale: 3, background: .black)
-    /// Frames per second.
-    public var fps = 30
+    /// Frames per second, exactly (29.97 is 30000/1001).
+    public var fps: FrameRate = 30
     /// Seconds each input is shown still.
     public var hold = 2.0
     /// How each input fills the canvas.
@@ -89,6 +92,8 @@ public struct Preset: Equatable, Sendable {
     public var audio = AudioSettings()
     /// How a GIF output is written.
     public var gif = GIFSettings()
+    /// How an animated WebP output is written.
+    public var webp = WebPSettings()
     /// The style of text overlays that name none (and of `--text`).
     public var text = TextStyle()
     /// Named text styles: the shipped ones (`TextStyle.shipped`) and the preset's own.
@@ -110,13 +115,16 @@ public struct Preset: Equatable, Sendable {
         (canvas.width, canvas.height) = try c.integerPair("size", default: (1080, 1920), in: 2...16384,
                                                           "Output size in pixels, [width, height]; even for MP4.")
         canvas.scale = try c.number("scale", default: 3, in: 0.25...16, "Pixels per point; the scene is laid out in size ÷ scale points.")
-        canvas.background = try c.parsed("background", default: .black, type: "color", expected: "an opaque color: #RRGGBB or a name (black, white, ...)",
-                                         "Color beneath the pages.") { text in
-            Color(parsing: text).flatMap { $0.alpha == 1 ? $0 : nil }
+        canvas.background = try c.parsed("background", default: .black, type: "color", expected: "an opaque color (#RRGGBB or a name: black, white, ...) or transparent",
+                                         "Color beneath the pages; transparent keeps what no layer covers see-through, for the outputs with alpha (\(OutputFormat.alphaOutputs)).") { text in
+            text == "transparent" ? Color.clear : Color(parsing: text).flatMap { $0.alpha == 1 ? $0 : nil }
         }
         try c.finish()
 
-        fps = try r.integer("fps", default: 30, in: 1...240, "Frames per second.")
+        fps = try r.parsed("fps", default: FrameRate(30), type: "rate", expected: "a frame rate from 1 to 240: 30, 29.97 (30000/1001), 23.976, 59.94 or a fraction N/D",
+                           "Frames per second; 29.97, 23.976 and 59.94 are the exact NTSC rates (30000/1001, ...).") { text in
+            FrameRate(parsing: text).flatMap { (1...240).contains($0.value) ? $0 : nil }
+        }
         hold = try r.number("hold", default: 2, in: 0...3600, "Seconds each input is shown still.")
         fit = Fit(rawValue: try r.choice("fit", default: "fill", among: Fit.allCases.map(\.rawValue), "How an input fills the canvas: \(Fit.meanings)."))!
 
@@ -134,11 +142,16 @@ public struct Preset: Equatable, Sendable {
         encode.speed = try e.choice("speed", default: "medium", among: Preset.speeds, "Encoder speed preset: faster encodes bigger files.")
         encode.threads = try e.integer("threads", default: 2, in: 1...64, "Encoder threads; fixed so output bytes do not depend on the machine.")
         encode.deterministic = try e.flag("deterministic", default: true, "The same MP4 bytes on every run (x264's lookahead in the encoding thread); false: x264's threaded lookahead, faster, the bytes depending on timing.")
+        encode.maxRate = try e.integer("maxRate", default: 0, in: 0...1_000_000, "A cap on the video's bit rate in kbit/s (a buffer of two seconds' worth), as a platform's upload limit asks; 0: none, the rate factor alone decides.")
         try e.finish()
 
         var g = try r.section("gif")
         gif = try GIFSettings(reading: &g)
         try g.finish()
+
+        var w = try r.section("webp")
+        webp = try WebPSettings(reading: &w)
+        try w.finish()
 
         var a = try r.section("audio")
         audio = try AudioSettings(reading: &a)

@@ -85,6 +85,9 @@ public struct Canvas: Equatable, Sendable {
     public var scale: Double
     public var background: Color
 
+    /// Whether what no layer covers stays see-through (`background: transparent`).
+    public var isTransparent: Bool { background.alpha < 1 }
+
     public init(width: Int, height: Int, scale: Double, background: Color = .black) {
         self.width = width
         self.height = height

@@ -224,11 +224,11 @@ public final class Storyboard: Sendable {
     /// before its slide is first drawn, and the screens (still pictures) ahead of it are
     /// prepared as it comes near them.
     public func willPlan(_ index: Int) {
-        for entry in feeds.values where index + timeline.fps >= entry.frames.lowerBound && index <= entry.frames.upperBound {
+        for entry in feeds.values where index + timeline.fps.perSecond >= entry.frames.lowerBound && index <= entry.frames.upperBound {
             entry.feed.open()
         }
         if !textsAhead.isEmpty {
-            let soon = Double(index) / Double(timeline.fps) + 1
+            let soon = timeline.fps.time(ofFrame: index) + 1
             let (from, to) = textsAsked.withLock { asked -> (Int, Int) in
                 let from = asked
                 while asked < textsAhead.count && textsAhead[asked].time < soon { asked += 1 }
@@ -256,8 +256,8 @@ public final class Storyboard: Sendable {
     public func didShow(_ index: Int) {
         for entry in feeds.values where index >= entry.frames.upperBound { entry.feed.close() }
         // Once a second, the pictures of the screen's text that has ended (captions) are let go.
-        if index % timeline.fps == 0, !texts.screen.isEmpty {
-            let time = Double(index) / Double(timeline.fps)
+        if index % timeline.fps.perSecond == 0, !texts.screen.isEmpty {
+            let time = timeline.fps.time(ofFrame: index)
             pictures.forget(sources: texts.screen.filter { ($0.overlay.end ?? .infinity) < time }.reduce(into: Set<Int>()) { $0.formUnion($1.sources) })
         }
         let screen = screen(of: index)
@@ -325,7 +325,7 @@ public final class Storyboard: Sendable {
     public func scene(at index: Int) -> Layer {
         var root = pagesScene(at: index)
         if !texts.screen.isEmpty {
-            let time = Double(index) / Double(timeline.fps)
+            let time = timeline.fps.time(ofFrame: index)
             root.sublayers += texts.screen.compactMap { $0.layer(at: time, length: timeline.seconds, page: canvas.bounds.size, scale: canvas.scale) }
         }
         return root
@@ -335,7 +335,7 @@ public final class Storyboard: Sendable {
     private func pagesScene(at index: Int) -> Layer {
         let moment = timeline.moment(at: index)
         guard plan != nil else { return scene(moment) }
-        let time = Double(index) / Double(timeline.fps)
+        let time = timeline.fps.time(ofFrame: index)
         switch moment {
         case let .hold(screen):
             return .root(canvas.bounds, [page(screen, at: time)])
@@ -353,7 +353,7 @@ public final class Storyboard: Sendable {
         guard case let .hold(screen) = moment, !pictures.isClip(screen) else { return nil }
         if let plan, !plan.motions[screen].isStill { return nil }
         // Text that comes, goes or moves makes frames of a hold differ.
-        let time = Double(index) / Double(timeline.fps)
+        let time = timeline.fps.time(ofFrame: index)
         var overlays = texts.screen.map { $0.state(at: time, length: timeline.seconds) }
         if plan != nil, screen < texts.slides.count {
             let span = timeline.timeOnScreen(screen)

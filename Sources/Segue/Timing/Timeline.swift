@@ -10,13 +10,14 @@ public enum Moment: Equatable, Hashable, Sendable {
 /// The sequence hold, transition, hold, ..., hold over a number of screens, sampled at a
 /// frame rate.
 ///
-/// Frame i shows time i / fps. Screen k holds for `holds[k]` seconds, then transition k runs
-/// for `durations[k]` with linear progress (t - start) / duration, which `progress` turns
-/// into the progress it is drawn at (a timing curve). The video lasts the sum of the holds
+/// Frame i shows time i / fps (exactly: i × 1001 / 30000 at 29.97). Screen k holds for
+/// `holds[k]` seconds, then transition k runs for `durations[k]` with linear progress
+/// (t - start) / duration, which `progress` turns into the progress it is drawn at (a timing
+/// curve). The video lasts the sum of the holds
 /// and the durations, rounded to whole frames.
 public struct Timeline: Sendable {
     public let screenCount: Int
-    public let fps: Int
+    public let fps: FrameRate
     /// Seconds each screen holds still.
     public let holds: [Double]
     /// Seconds of each transition; one fewer than the screens.
@@ -26,8 +27,8 @@ public struct Timeline: Sendable {
     /// Start time of each transition.
     private let starts: [Double]
 
-    public init(holds: [Double], fps: Int, durations: [Double], progress: @escaping @Sendable (_ step: Int, _ linear: Double) -> Double) {
-        precondition(!holds.isEmpty && fps >= 1 && holds.allSatisfy { $0 >= 0 } && durations.count == holds.count - 1)
+    public init(holds: [Double], fps: FrameRate, durations: [Double], progress: @escaping @Sendable (_ step: Int, _ linear: Double) -> Double) {
+        precondition(!holds.isEmpty && holds.allSatisfy { $0 >= 0 } && durations.count == holds.count - 1)
         self.screenCount = holds.count
         self.fps = fps
         self.holds = holds
@@ -44,13 +45,13 @@ public struct Timeline: Sendable {
     }
 
     /// Screens that all hold `hold` seconds.
-    public init(screenCount: Int, fps: Int, hold: Double, durations: [Double],
+    public init(screenCount: Int, fps: FrameRate, hold: Double, durations: [Double],
                 progress: @escaping @Sendable (_ step: Int, _ linear: Double) -> Double) {
         self.init(holds: Array(repeating: hold, count: screenCount), fps: fps, durations: durations, progress: progress)
     }
 
     /// N screens joined by transitions of one duration and one timing curve.
-    public init(screenCount: Int, fps: Int, hold: Double, duration: Double, curve: TimingCurve) {
+    public init(screenCount: Int, fps: FrameRate, hold: Double, duration: Double, curve: TimingCurve) {
         self.init(screenCount: screenCount, fps: fps, hold: hold,
                   durations: Array(repeating: duration, count: screenCount - 1), progress: { _, t in curve(t) })
     }
@@ -67,14 +68,14 @@ public struct Timeline: Sendable {
     }
 
     /// round(fps x seconds), at least 1.
-    public var frameCount: Int { max(1, Int((Double(fps) * seconds).rounded())) }
+    public var frameCount: Int { max(1, Int(fps.frames(in: seconds).rounded())) }
 
     /// The start time of transition `step`.
     public func transitionStart(_ step: Int) -> Double { starts[step] }
 
     /// What frame `index` shows.
     public func moment(at index: Int) -> Moment {
-        let t = Double(index) / Double(fps)
+        let t = fps.time(ofFrame: index)
         // The last transition that has started by t, if any.
         var step = -1
         while step + 1 < starts.count, starts[step + 1] <= t { step += 1 }
@@ -91,8 +92,8 @@ public struct Timeline: Sendable {
     /// evenly chosen transitions get one frame each, at their middle.
     public func sample(_ count: Int) -> [Int] {
         let last = frameCount - 1
-        func frame(_ t: Double) -> Int { min(max(Int((t * Double(fps)).rounded()), 0), last) }
-        let moving = durations.indices.filter { durations[$0] * Double(fps) >= 1 }
+        func frame(_ t: Double) -> Int { min(max(Int(fps.frames(in: t).rounded()), 0), last) }
+        let moving = durations.indices.filter { fps.frames(in: durations[$0]) >= 1 }
         let spare = count - 2
         guard count >= 3, !moving.isEmpty, spare >= 1 else {
             let n = min(count, frameCount)

@@ -1,0 +1,149 @@
+import CSegueAV
+import Foundation
+
+extension Preset {
+    /// How an animated WebP is written.
+    public struct WebPSettings: Equatable, Sendable {
+        /// libwebp's quality, 0 to 100 (or, lossless, its effort).
+        public var quality = 75
+        public var lossless = false
+        /// 0: loop for ever; N: play N times.
+        public var loop = 0
+
+        public init() {}
+
+        init(reading w: inout ConfigReader) throws {
+            quality = try w.integer("quality", default: 75, in: 0...100, "A WebP's quality, 0 to 100 (libwebp's; lossless: how hard it compresses).")
+            lossless = try w.flag("lossless", default: false, "Lossless WebP frames: exact, and larger.")
+            loop = try w.integer("loop", default: 0, in: 0...65535, "How a WebP loops: 0 for ever, N: played N times.")
+        }
+    }
+}
+
+/// What a video output is encoded with: the container, FFmpeg's encoders, and the pixel format
+/// the picture encoder gets.
+public struct VideoEncoding: Equatable, Sendable {
+    /// FFmpeg's muxer: mp4, webm, mov or webp.
+    public var container: String
+    /// FFmpeg's video encoder: libx264, libx265, libvpx-vp9, prores_ks or libwebp_anim.
+    public var codec: String
+    /// Its input: yuv420p, or, keeping alpha or for ProRes, yuva420p, yuv422p10le, yuva444p10le.
+    public var pixelFormat: String
+    /// The sound's encoder: aac, or libopus in WebM.
+    public var audioCodec: String
+
+    /// The encoding of `format` under `preset` (MP4 follows encode.codec; WebM is VP9 and Opus,
+    /// MOV ProRes, each with alpha when the background is transparent); nil for outputs that
+    /// are not videos.
+    public init?(format: OutputFormat, preset: Preset) {
+        let alpha = preset.canvas.isTransparent
+        audioCodec = "aac"
+        switch format {
+        case .mp4: (container, codec, pixelFormat) = ("mp4", preset.encode.codec.encoderName, "yuv420p")
+        case .webm: (container, codec, pixelFormat, audioCodec) = ("webm", "libvpx-vp9", alpha ? "yuva420p" : "yuv420p", "libopus")
+        case .mov: (container, codec, pixelFormat) = ("mov", "prores_ks", alpha ? "yuva444p10le" : "yuv422p10le")
+        case .webp: (container, codec, pixelFormat) = ("webp", "libwebp_anim", alpha ? "yuva420p" : "yuv420p")
+        default: return nil
+        }
+    }
+}
+
+/// A video file through FFmpeg: H.264 or HEVC in MP4, VP9 and Opus in WebM, ProRes in MOV, an
+/// animated WebP. An encoder of yuv420p takes the compositor's yuv420p frames; one that keeps
+/// alpha (or ProRes) takes the RGBA frames, straightened and converted in the shim.
+public final class VideoSink: FrameSink {
+    private let file: StagedFile
+    private let format: OutputFormat
+    private let fingerprint: String?
+    private var encoder: OpaquePointer?
+    /// Where a frame without a yuv420p copy is converted.
+    private var spare: YUVFrame?
+    /// Where a frame with alpha is straightened.
+    private var straight: [UInt32] = []
+    public let reads: FrameForm
+
+    /// `fingerprint`, if given, is kept in the file's metadata (see `Fingerprint`), or beside
+    /// a WebP; an existing file at `path` is replaced only with `replace`. `soundtrack`, when
+    /// it has a track and the format has sound, adds a track exactly as long as the `frames`
+    /// frames of the video.
+    public init(path: String, format: OutputFormat, preset: Preset, soundtrack: Soundtrack = Soundtrack(music: Preset.AudioSettings()),
+                frames: Int = 0, fingerprint: String? = nil, replace: Bool = false) throws {
+        guard let encoding = VideoEncoding(format: format, preset: preset) else { preconditionFailure("\(format) is not a video") }
+        file = try StagedFile(target: path, replace: replace)
+        self.format = format
+        self.fingerprint = fingerprint
+        reads = encoding.pixelFormat == "yuv420p" ? .yuv420p : .rgba
+        let encode = preset.encode, webp = preset.webp, canvas = preset.canvas
+        var error = SegueAVError()
+        let opened = file.temporary.withCString { tmp in
+            encoding.container.withCString { container in
+                encoding.codec.withCString { codec in
+                    encoding.pixelFormat.withCString { pixels in
+                        encode.speed.withCString { speed in
+                            withOptionalCString(format.keepsFingerprintInside ? fingerprint : nil) { tag in
+                                soundtrack.withConfig { track in
+                                    var config = SegueEncoderConfig(
+                                        path: tmp, format_name: container, codec_name: codec, pixel_format: pixels,
+                                        width: Int32(canvas.width), height: Int32(canvas.height),
+                                        fps_num: Int32(preset.fps.numerator), fps_den: Int32(preset.fps.denominator),
+                                        crf: Int32(format == .webp ? webp.quality : encode.crf), max_rate: Int32(encode.maxRate),
+                                        loop: Int32(webp.loop), lossless: webp.lossless ? 1 : 0, speed: speed, threads: Int32(encode.threads),
+                                        fingerprint: tag, audio: format.hasSound && soundtrack.hasTrack ? track : nil,
+                                        frames: Int64(frames), deterministic: encode.deterministic ? 1 : 0)
+                                    return segue_encoder_open(&config, &error)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard let opened else {
+            file.discard()
+            throw ExportError.encoder(path: path, reason: error.text)
+        }
+        encoder = opened
+    }
+
+    deinit { abort() }
+
+    public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
+        var error = SegueAVError()
+        let status: Int32
+        if reads == .rgba {
+            status = frame.withStraightAlpha(scratch: &straight) { segue_encoder_send_rgba(encoder, $0, Int32(frame.width * 4), &error) }
+        } else {
+            // Frames from the exporter come with their yuv420p copy; others are converted
+            // here, once: the same frame again (a still hold) is the same picture sent again.
+            let yuv: YUVFrame
+            if frame.yuv == nil, repeated, let spare { yuv = spare } else { yuv = try frame.yuv420p(spare: &spare, for: file.target) }
+            status = segue_encoder_send(encoder, yuv.frame, &error)
+        }
+        guard status == 0 else { throw ExportError.encoder(path: file.target, reason: error.text) }
+    }
+
+    public func finish() throws {
+        var error = SegueAVError()
+        let result = segue_encoder_finish(encoder, &error)
+        segue_encoder_free(encoder)
+        encoder = nil
+        guard result == 0 else {
+            file.discard()
+            throw ExportError.encoder(path: file.target, reason: error.text)
+        }
+        try file.commit(sidecar: Fingerprint.sidecar(for: file.target, format: format), fingerprint: fingerprint)
+    }
+
+    public func abort() {
+        guard let encoder else { return }
+        segue_encoder_free(encoder)
+        self.encoder = nil
+        file.discard()
+    }
+}
+
+/// Calls `body` with a C string of `text`, or with nil.
+func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
