@@ -47,6 +47,8 @@ static int vpx_cpu_used(const char *speed) {
 static int set_codec_options(AVCodecContext *cc, const SegueEncoderConfig *c, SegueAVError *err) {
     char number[32];
     int ret = 0;
+    if (c->gop > 0) cc->gop_size = c->gop;
+    if (c->bframes >= 0) cc->max_b_frames = c->bframes;
     if (c->max_rate > 0) {
         cc->rc_max_rate = (int64_t)c->max_rate * 1000;
         cc->rc_buffer_size = c->max_rate * 2000;
@@ -71,7 +73,7 @@ static int set_codec_options(AVCodecContext *cc, const SegueEncoderConfig *c, Se
         av_opt_set_int(cc->priv_data, "cpu-used", vpx_cpu_used(c->speed), 0);
         av_opt_set(cc->priv_data, "deadline", "good", 0);
         av_opt_set_int(cc->priv_data, "row-mt", 1, 0);
-        cc->gop_size = 240;
+        if (c->gop <= 0) cc->gop_size = 240;
     } else if (strcmp(c->codec_name, "prores_ks") == 0) {
         /* 4444 when there is alpha to keep, else 422 HQ. */
         av_opt_set(cc->priv_data, "profile", strcmp(c->pixel_format, "yuva444p10le") == 0 ? "4444" : "hq", 0);
@@ -142,6 +144,11 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
         /* Full-range RGB in, BT.709 limited range out, as the yuv420p path converts. */
         const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
         sws_setColorspaceDetails(e->rgba, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16);
+        /* ProRes writes the picture's own colour tags into each frame. */
+        e->picture->color_primaries = AVCOL_PRI_BT709;
+        e->picture->color_trc = AVCOL_TRC_BT709;
+        e->picture->colorspace = AVCOL_SPC_BT709;
+        e->picture->color_range = AVCOL_RANGE_MPEG;
         e->picture->format = pixels;
         e->picture->width = c->width;
         e->picture->height = c->height;
@@ -158,8 +165,11 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     if (c->fingerprint) av_dict_set(&e->format->metadata, SEGUE_FINGERPRINT_TAG, c->fingerprint, 0);
     if (strcmp(c->format_name, "mp4") == 0 || strcmp(c->format_name, "mov") == 0) {
         av_dict_set(&options, "use_editlist", "0", 0);
-        av_dict_set(&options, "movflags", c->fingerprint ? "+faststart+negative_cts_offsets+use_metadata_tags"
-                                                         : "+faststart+negative_cts_offsets", 0);
+        /* A MOV says its colours in a 'colr' atom (ProRes pictures do not carry them). */
+        const char *colr = strcmp(c->format_name, "mov") == 0 ? "+write_colr" : "";
+        char flags[128];
+        snprintf(flags, sizeof flags, "+faststart+negative_cts_offsets%s%s", c->fingerprint ? "+use_metadata_tags" : "", colr);
+        av_dict_set(&options, "movflags", flags, 0);
     } else if (strcmp(c->format_name, "webm") == 0) {
         /* The index (cues) at the front, as the MP4's is, for players that stream. */
         av_dict_set(&options, "reserve_index_space", "200000", 0);

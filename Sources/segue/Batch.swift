@@ -103,6 +103,11 @@ struct Batch: ParsableCommand {
             throw ManifestError(path: manifest, problems: prepared.problems.flatMap(\.problems))
         }
         if let report { try Batch.makeFolder(for: report) }
+        if !options.quiet {
+            for job in prepared.jobs where !job.upToDate {
+                for warning in job.job.warnings { FileHandle.standardError.write(Data("segue: warning: job \(job.entry.number) (\(job.entry.name)): \(warning)\n".utf8)) }
+            }
+        }
 
         Interruption.shared.install()
         let reporter = BatchProgress(mode: options.effectiveProgress, jobs: prepared.jobs.map(\.entry))

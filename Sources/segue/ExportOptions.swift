@@ -20,6 +20,9 @@ struct ExportOptions: ParsableArguments {
             })
     var fps: FrameRate?
 
+    @Option(help: ArgumentHelp("The platform the video is for (target): instagram-story, instagram-reel, tiktok, youtube-short or youtube. Sets the size, rate, codec, rate cap, loudness and text's safe area under the keys given, and refuses what the platform refuses.", valueName: "PLATFORM"))
+    var target: Target?
+
     @Option(help: ArgumentHelp("The video codec (encode.codec): h264 or hevc.", valueName: "CODEC"))
     var codec: Preset.Codec?
 
@@ -66,6 +69,7 @@ struct ExportOptions: ParsableArguments {
         if let size { sets.append("canvas.size=[\(size.width), \(size.height)]") }
         if let fps { sets.append("fps=\"\(fps)\"") }
         if let codec { sets.append("encode.codec=\(codec.rawValue)") }
+        if let target { sets.insert("target=\(target.rawValue)", at: 0) }
         if let audio {
             let quoted = audio.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             sets.append("audio.file=\"\(quoted)\"")
@@ -105,6 +109,7 @@ struct PixelSize: Equatable {
 
 extension Preset.Codec: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
+extension Target: ExpressibleByArgument {}
 
 /// Reports a job's progress on stderr: a live line on a terminal, or one JSON object per
 /// frame for pipelines.

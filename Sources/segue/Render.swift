@@ -70,6 +70,7 @@ struct RenderInputs: ParsableArguments {
         }
         job.resume = options.resume
         if let threads = options.threads { job.threads = threads }
+        if !options.quiet { for warning in job.warnings { FileHandle.standardError.write(Data("segue: warning: \(warning)\n".utf8)) } }
         Interruption.shared.install()
         let reporter = ProgressReporter(mode: options.effectiveProgress, job: output)
         let result = try Exporter.run(job, cancellation: Interruption.shared.cancellation, progress: reporter.report)

@@ -48,12 +48,15 @@ struct LibraryExampleTests {
 
 @Suite("Sinks fed by a program's own frames")
 struct OwnFramesTests {
-    @Test("MP4Sink takes frames the program drew itself, a repeated one sent again: each shows its colour")
+    @Test("VideoSink takes frames the program drew itself, a repeated one sent again: each shows its colour")
     func mp4FromOwnFrames() throws {
         let folder = temporaryFolder()
         let path = folder.appendingPathComponent("own.mp4").path
         let canvas = Canvas(width: 64, height: 48, scale: 1)
-        let sink = try MP4Sink(path: path, width: 64, height: 48, fps: 10, encode: try Preset.load("crossfade").encode)
+        var preset = try Preset.load("crossfade")
+        preset.canvas = canvas
+        preset.fps = 10
+        let sink = try VideoSink(path: path, format: .mp4, preset: preset)
         let colours: [Color] = [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1)]
         var index = 0
         for colour in colours {

@@ -32,7 +32,7 @@ struct ManifestTests {
         #expect(found.contains { $0.contains("line 3: 'jobs[2].inputs' is the text 'a.jpg' (expected a list: one or more image paths") })
         #expect(found.contains { $0.contains("line 4: unknown key 'jobs[3].outptu'. Did you mean 'output'?") })
         #expect(found.contains { $0.contains("line 4: 'jobs[3].output' is missing") })
-        #expect(found.contains { $0.contains("line 6: 'jobs[5].format' is 'mp5' (expected one of: mp4, png, framemd5, yuv, sheet, gif, null; did you mean 'mp4'?)") })
+        #expect(found.contains { $0.contains("line 6: 'jobs[5].format' is 'mp5' (expected one of: mp4, png, framemd5, yuv, sheet, gif, webm, mov, webp, null; did you mean 'mp4'?)") })
         #expect(found.contains { $0.contains("line 7: job 6 writes") && $0.contains("d.mp4', as job 4 does") })
         #expect(found.contains { $0.contains("line 8: job 7 reads") && $0.contains("d.mp4', which job 4 writes") })
     }

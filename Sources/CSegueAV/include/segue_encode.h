@@ -26,6 +26,8 @@ typedef struct SegueEncoderConfig {
     int fps_num, fps_den; /* frames per second as a fraction: 30/1, 30000/1001 */
     int crf;             /* constant rate factor (the codec's own scale); WebP: quality 0...100 */
     int max_rate;        /* kbit/s the video may not exceed (over a buffer of twice that); 0: no cap */
+    int gop;             /* frames between keyframes; 0: the encoder's choice */
+    int bframes;         /* consecutive B-frames at most; -1: the encoder's choice */
     int loop;            /* WebP: 0 plays for ever, N times */
     int lossless;        /* WebP: lossless frames */
     const char *speed;   /* encoder preset name, e.g. "veryfast" */

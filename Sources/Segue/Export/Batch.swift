@@ -72,6 +72,9 @@ public struct Manifest: Sendable {
             if let audio = r.raw("audio", type: "audio", "The job's soundtrack: a file (relative to the manifest), 'silence', or a mapping with file, start, volume, fadeIn, fadeOut, loop.") {
                 settings.append((key: "audio", value: ConfigNode.audio(audio, resolve: resolve)))
             }
+            if let target = r.raw("target", type: "text", "The platform the job's video is for, as the preset key target.") {
+                settings.insert((key: "target", value: target), at: 0)
+            }
             let voiceNode = r.raw("voice", type: "[voice]", "Voice tracks on the job's timeline, as a story's voice: gives them (files relative to the manifest).")
             let voices = voiceNode.flatMap { node in attempt { try Voice.list(Story.resolvingVoiceFiles(node, resolve), key: "jobs[\(i + 1)].voice") } }
             let slidesNode = r.raw("slides", type: "[slide]", "The slides of a story, each with an image and optionally hold, motion, transition; instead of inputs.")

@@ -37,7 +37,9 @@ public enum Fingerprint {
             "format": .string(job.format.rawValue),
             "frames": .string(job.frames?.description ?? "all"),
             "canvas": .object(["width": .number(Double(p.canvas.width)), "height": .number(Double(p.canvas.height)),
-                               "scale": .number(p.canvas.scale), "background": .string(p.canvas.background.description)]),
+                               "scale": .number(p.canvas.scale), "background": .string(p.canvas.background.description)]
+                              // Only when set, so that fingerprints without one stay as they were.
+                              .merging(p.canvas.safeArea.isZero ? [:] : ["safeArea": .array([p.canvas.safeArea.top, p.canvas.safeArea.right, p.canvas.safeArea.bottom, p.canvas.safeArea.left].map { .number($0) })]) { a, _ in a }),
             "fps": p.fps.denominator == 1 ? .number(Double(p.fps.numerator)) : .string(p.fps.description),
             "hold": .number(p.hold),
             "fit": .string(p.fit.rawValue),
@@ -47,7 +49,9 @@ public enum Fingerprint {
                                "speed": .string(p.encode.speed), "threads": .number(Double(p.encode.threads))]
                               // Only when set, so that the default's fingerprints stay as they were.
                               .merging(p.encode.deterministic ? [:] : ["deterministic": .string("false")]) { a, _ in a }
-                              .merging(p.encode.maxRate == 0 ? [:] : ["maxRate": .number(Double(p.encode.maxRate))]) { a, _ in a }),
+                              .merging(p.encode.maxRate == 0 ? [:] : ["maxRate": .number(Double(p.encode.maxRate))]) { a, _ in a }
+                              .merging(p.encode.gop == 0 ? [:] : ["gop": .number(Double(p.encode.gop))]) { a, _ in a }
+                              .merging(p.encode.bframes < 0 ? [:] : ["bframes": .number(Double(p.encode.bframes))]) { a, _ in a }),
             "inputs": .array(try job.inputs.map { .string(try contentDigest(of: $0)) }),
         ]
         if let plan = job.plan {

@@ -305,11 +305,22 @@ public struct Job: Sendable {
             problems.append(problem)
         }
         let end = preset.fps.time(ofFrame: frameCount)
+        if let target = preset.target {
+            problems += target.check(seconds: end, width: preset.canvas.width, height: preset.canvas.height, format: format).errors.map { .target($0) }
+        }
         for voice in voices where format.hasSound && voice.at >= end {
             problems.append(.audio(path: voice.file, reason: String(format: "%@ (%@) starts at %g s, after the video ends (it lasts %.2f s)",
                                                                     voice.key, voice.origin.description, voice.at, end)))
         }
         return problems
+    }
+
+    /// What the job's target platform would cut or show otherwise (a video past the length it
+    /// shows whole, another shape): said, not refused.
+    public var warnings: [String] {
+        guard let target = preset.target else { return [] }
+        return target.check(seconds: preset.fps.time(ofFrame: timeline.frameCount), width: preset.canvas.width,
+                            height: preset.canvas.height, format: format).warnings
     }
 
     /// What is wrong with `file` as a soundtrack from `start` seconds, if anything: it must

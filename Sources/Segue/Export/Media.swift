@@ -28,6 +28,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case noAlpha(format: OutputFormat)
     /// An encoder this build of FFmpeg lacks.
     case missingEncoder(name: String, format: OutputFormat)
+    /// What the job's target platform refuses (too long, too short, the wrong shape).
+    case target(String)
     case cancelled
     /// The soundtrack cannot be used: no such file, no audio in it, nothing decodable, or
     /// `start` past its end.
@@ -68,7 +70,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .encoder(path, reason): return "\(path): cannot encode the video: \(reason)"
         case let .output(path, reason): return "\(path): cannot write: \(reason)"
         case let .unknownFormat(output):
-            return "cannot tell the format of '\(output)' from its name (expected .mp4, .framemd5, .yuv, .png, '-' or a folder); pass --format mp4|png|framemd5|yuv|sheet"
+            return "cannot tell the format of '\(output)' from its name (expected .mp4, .webm, .mov, .gif, .webp, .framemd5, .yuv, .png, '-' or a folder); pass --format \(OutputFormat.allCases.map(\.rawValue).joined(separator: "|"))"
         case .noInputs: return "no input images given (expected one or more image files)"
         case let .missingInput(path): return "\(path): no such input file"
         case let .unsupportedImage(path, reason): return "\(path): not an image Segue can read (JPEG, PNG, WebP, ...): \(reason)"
@@ -85,6 +87,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case .framesInMP4: return "--frames selects frames for png, framemd5, yuv and sheet output; a video (MP4, WebM, MOV, WebP) or a GIF holds every frame"
         case let .noAlpha(format):
             return "canvas.background is transparent, but \(format.rawValue) output has no alpha channel; the outputs that keep it: \(OutputFormat.alphaOutputs)"
+        case let .target(message): return message
         case let .missingEncoder(name, format):
             return "this build of FFmpeg has no \(name) encoder, which \(format.rawValue) output needs; Debian's libavcodec59 (or libavcodec-extra59) has it"
         case let .framePastEnd(selection, count):

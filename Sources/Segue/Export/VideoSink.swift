@@ -87,6 +87,7 @@ public final class VideoSink: FrameSink {
                                         width: Int32(canvas.width), height: Int32(canvas.height),
                                         fps_num: Int32(preset.fps.numerator), fps_den: Int32(preset.fps.denominator),
                                         crf: Int32(format == .webp ? webp.quality : encode.crf), max_rate: Int32(encode.maxRate),
+                                        gop: Int32(encode.gop), bframes: Int32(encode.bframes),
                                         loop: Int32(webp.loop), lossless: webp.lossless ? 1 : 0, speed: speed, threads: Int32(encode.threads),
                                         fingerprint: tag, audio: format.hasSound && soundtrack.hasTrack ? track : nil,
                                         frames: Int64(frames), deterministic: encode.deterministic ? 1 : 0)

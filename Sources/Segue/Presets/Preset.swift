@@ -70,6 +70,10 @@ public struct Preset: Equatable, Sendable {
         /// A cap on the video's bit rate in kbit/s (over a buffer of two seconds' worth), as
         /// platforms' upload limits ask; 0 for none.
         public var maxRate = 0
+        /// Frames between keyframes; 0 leaves it to the encoder.
+        public var gop = 0
+        /// Consecutive B-frames at most; -1 leaves it to the encoder.
+        public var bframes = -1
     }
 
     /// The x264/x265 speed presets, fastest first.
@@ -100,6 +104,8 @@ public struct Preset: Equatable, Sendable {
     public var styles = TextStyle.shipped
     /// A picture fixed to the screen over every frame (a watermark); nil for none.
     public var logo: Overlay?
+    /// The platform the video is made for (its keys lie under the user's); nil for none.
+    public var target: Target?
 
     public init() {}
 
@@ -119,7 +125,14 @@ public struct Preset: Equatable, Sendable {
                                          "Color beneath the pages; transparent keeps what no layer covers see-through, for the outputs with alpha (\(OutputFormat.alphaOutputs)).") { text in
             text == "transparent" ? Color.clear : Color(parsing: text).flatMap { $0.alpha == 1 ? $0 : nil }
         }
+        let safe = try c.numbers("safeArea", default: [0, 0, 0, 0], in: 0...0.45, expected: "[top, right, bottom, left], each 0...0.45",
+                                 "Margins of the screen that text keeps out of (a platform's buttons and captions), [top, right, bottom, left] in 0...1 of the canvas; a target sets them.") { $0.count == 4 }
+        canvas.safeArea = EdgeInsets(top: safe[0], right: safe[1], bottom: safe[2], left: safe[3])
         try c.finish()
+
+        let targetName = try r.choice("target", default: "none", among: ["none"] + Target.allCases.map(\.rawValue),
+                                      "The platform the video is for: its size, rate, rate cap, loudness and safe area, under the keys given; and what it refuses, checked.")
+        target = Target(rawValue: targetName)
 
         fps = try r.parsed("fps", default: FrameRate(30), type: "rate", expected: "a frame rate from 1 to 240: 30, 29.97 (30000/1001), 23.976, 59.94 or a fraction N/D",
                            "Frames per second; 29.97, 23.976 and 59.94 are the exact NTSC rates (30000/1001, ...).") { text in
@@ -142,6 +155,8 @@ public struct Preset: Equatable, Sendable {
         encode.speed = try e.choice("speed", default: "medium", among: Preset.speeds, "Encoder speed preset: faster encodes bigger files.")
         encode.threads = try e.integer("threads", default: 2, in: 1...64, "Encoder threads; fixed so output bytes do not depend on the machine.")
         encode.deterministic = try e.flag("deterministic", default: true, "The same MP4 bytes on every run (x264's lookahead in the encoding thread); false: x264's threaded lookahead, faster, the bytes depending on timing.")
+        encode.gop = try e.integer("gop", default: 0, in: 0...1000, "Frames between keyframes (closed GOPs); 0: the encoder's own choice.")
+        encode.bframes = try e.integer("bframes", default: -1, in: -1...16, "Consecutive B-frames at most; -1: the encoder's own choice.")
         encode.maxRate = try e.integer("maxRate", default: 0, in: 0...1_000_000, "A cap on the video's bit rate in kbit/s (a buffer of two seconds' worth), as a platform's upload limit asks; 0: none, the rate factor alone decides.")
         try e.finish()
 
@@ -197,12 +212,24 @@ public struct Preset: Equatable, Sendable {
     public static func resolvedNode(_ nameOrPath: String, overrides: [String] = [], underlying: [(key: String, value: ConfigNode)] = [],
                                     settings: [(key: String, value: ConfigNode)] = [], library: PresetLibrary? = nil) throws -> ConfigNode {
         let library = try library ?? PresetLibrary.standard()
-        var node = try library.node(for: nameOrPath)
-        if !underlying.isEmpty { node = try ConfigNode.layer(of: underlying).layered(over: node) }
         var overrideLayer = ConfigNode(.mapping([]), origin: .builtIn)
         for text in overrides { overrideLayer = try ConfigNode(override: text).merged(over: overrideLayer) }
-        node = overrideLayer.layered(over: node)
-        return try ConfigNode.layer(of: settings).layered(over: node)
+        let settingsLayer = try ConfigNode.layer(of: settings)
+        func layered(over base: ConfigNode) throws -> ConfigNode {
+            var node = base
+            if !underlying.isEmpty { node = try ConfigNode.layer(of: underlying).layered(over: node) }
+            return settingsLayer.layered(over: overrideLayer.layered(over: node))
+        }
+        let base = try library.node(for: nameOrPath)
+        let node = try layered(over: base)
+        // A target's keys lie over the preset and under everything else: the story's, the
+        // job's and the command line's own keys win over it.
+        guard let target = try Target.named(in: node) else { return node }
+        let fps = try layered(over: ConfigNode(.mapping([]), origin: .builtIn))["fps"]
+            .map { try ConfigReader.string($0, key: "fps") }.flatMap(FrameRate.init(parsing:))
+        var targetLayer = ConfigNode(.mapping([]), origin: .builtIn)
+        for text in target.settings(fps: fps) { targetLayer = try ConfigNode(override: text).merged(over: targetLayer) }
+        return try layered(over: targetLayer.layered(over: base))
     }
 }
 

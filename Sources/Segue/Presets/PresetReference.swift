@@ -96,6 +96,7 @@ extension Preset {
             \(TextStyle.shippedYAML)
             ```
 
+            \(Target.referenceMarkdown)
             """
         return text
     }

@@ -194,6 +194,9 @@ public struct Story: Sendable {
         if let audio = r.raw("audio", type: "audio", "The soundtrack: a file (relative to the story), 'silence', or a mapping with file, start, volume, fadeIn, fadeOut, loop.") {
             settings.append((key: "audio", value: ConfigNode.audio(audio, resolve: resolve)))
         }
+        if let target = r.raw("target", type: "text", "The platform the video is for (instagram-story, instagram-reel, tiktok, youtube-short, youtube), as the preset key target.") {
+            settings.insert((key: "target", value: target), at: 0)
+        }
         if let styles = r.raw("styles", type: "mapping", "Named text styles for this story, over the preset's: {name: {font, size, color, ...}}.") {
             settings.append((key: "styles", value: styles.resolvingFiles(resolve)))
         }

@@ -145,14 +145,20 @@ public struct Overlay: Hashable, Sendable {
     /// The overlay's layer in a page of `page` points, drawing `picture` `pixels` big at
     /// `scale` pixels per point; `block` is the part of it (in pixels) that `anchor` is taken
     /// in (a text's block of lines; a sticker's whole picture). Its anchor sits at `at`, the
-    /// picture's corner on whole pixels while nothing turns it.
-    func layer(_ state: State, picture: Picture, pixels: Size, block: Rect, page: Size, scale: Double) -> Layer {
+    /// picture's corner on whole pixels while nothing turns it. With `safe` margins, the block
+    /// is moved the least that keeps it inside them (centred between them when it is larger).
+    func layer(_ state: State, picture: Picture, pixels: Size, block: Rect, page: Size, scale: Double, safe: EdgeInsets = EdgeInsets()) -> Layer {
         let w = pixels.width, h = pixels.height
         var layer = Layer(bounds: Rect(x: 0, y: 0, width: w / scale, height: h / scale), position: .zero)
         layer.anchorPoint = Point(x: (block.minX + anchor.x * block.width) / w, y: (block.minY + anchor.y * block.height) / h)
         // The picture's corner on a whole pixel: upright and unscaled, it is drawn as Cairo drew it.
-        let x = at.x * page.width * scale - layer.anchorPoint.x * w
-        let y = (at.y * page.height + state.shift) * scale - layer.anchorPoint.y * h
+        var x = at.x * page.width * scale - layer.anchorPoint.x * w
+        var y = at.y * page.height * scale - layer.anchorPoint.y * h
+        if !safe.isZero {
+            x = Overlay.kept(x, block: block.minX...block.maxX, within: safe.left * page.width * scale...(1 - safe.right) * page.width * scale)
+            y = Overlay.kept(y, block: block.minY...block.maxY, within: safe.top * page.height * scale...(1 - safe.bottom) * page.height * scale)
+        }
+        y += state.shift * scale
         layer.position = Point(x: (x.rounded() + layer.anchorPoint.x * w) / scale, y: (y.rounded() + layer.anchorPoint.y * h) / scale)
         var transform = Transform3D.identity
         if state.scale != 1 { transform = transform.scaled(x: state.scale, y: state.scale) }
@@ -163,6 +169,16 @@ public struct Overlay: Hashable, Sendable {
         layer.contentsGravity = .stretch
         layer.name = sticker == nil ? "text" : "sticker"
         return layer
+    }
+
+    /// `origin` moved the least that puts `block` (from the origin) inside `area`, or centred
+    /// in it when it is larger.
+    static func kept(_ origin: Double, block: ClosedRange<Double>, within area: ClosedRange<Double>) -> Double {
+        let low = origin + block.lowerBound, high = origin + block.upperBound
+        if high - low > area.upperBound - area.lowerBound { return origin + (area.lowerBound + area.upperBound - low - high) / 2 }
+        if low < area.lowerBound { return origin + area.lowerBound - low }
+        if high > area.upperBound { return origin - (high - area.upperBound) }
+        return origin
     }
 }
 

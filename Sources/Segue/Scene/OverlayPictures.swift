@@ -20,6 +20,8 @@ struct OverlayPictures: Sendable {
         var firstStep: Int?
         /// An animated sticker's frames.
         var feed: StickerFeed?
+        /// The margins a text keeps out of (the canvas's safe area; none for stickers).
+        var safe = EdgeInsets()
 
         /// How the overlay is drawn at `time` (seconds from its slide's or the video's
         /// start), or nil while it is not on screen.
@@ -36,7 +38,7 @@ struct OverlayPictures: Sendable {
             if let reveal = state.reveal, let firstStep, reveal < overlay.steps { shown = firstStep + max(0, reveal) }
             var picture = Picture(source: shown, size: size)
             picture.time = state.frame
-            return overlay.layer(state, picture: picture, pixels: drawn, block: block, page: page, scale: scale)
+            return overlay.layer(state, picture: picture, pixels: drawn, block: block, page: page, scale: scale, safe: safe)
         }
 
         /// Every source the overlay draws.
@@ -87,7 +89,7 @@ struct OverlayPictures: Sendable {
             let look = overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale)
             let (size, block) = try look.measure()
             made.append(.look(look))
-            var placed = Placed(overlay: overlay, source: source, size: size, block: block, drawn: size)
+            var placed = Placed(overlay: overlay, source: source, size: size, block: block, drawn: size, safe: canvas.safeArea)
             if overlay.appear.kind == .typewriter || overlay.disappear.kind == .typewriter {
                 placed.firstStep = firstSource + made.count
                 made += (0..<overlay.steps).map { .look(overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale, step: $0)) }
