@@ -89,10 +89,11 @@ struct RenderInputs: ParsableArguments {
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Renders images joined by a preset's transition to an MP4, a GIF, PNG frames, frame checksums, raw yuv420p frames or a contact sheet.",
+        abstract: "Renders images joined by a preset's transition to an MP4, WebM, MOV, GIF or WebP, PNG frames, frame checksums, raw yuv420p frames or a contact sheet.",
         discussion: """
             The format follows from OUTPUT unless --format says: '-' or a .framemd5 file \
-            is framemd5, a .mp4 file is MP4, a .gif file is an animated GIF (15 fps unless --fps says), a .yuv file is raw yuv420p frames (what the MP4's \
+            is framemd5, a .mp4 file is MP4 (H.264 or HEVC, AAC), a .webm file VP9 and Opus, a .mov file ProRes and AAC, \
+            a .gif file an animated GIF (15 fps unless --fps says), a .webp file an animated WebP, a .yuv file is raw yuv420p frames (what the MP4's \
             encoder is given, for another encoder), a .png file is a contact sheet, a name with no \
             extension (or an existing folder) is a folder of frame-NNNNN.png files, named by \
             frame index. Outputs are written under a temporary name and renamed into place \

@@ -16,7 +16,7 @@ struct OutputTests {
     let small = ["--preset", "stories-cube", "--size", "180x320", "--set", "canvas.scale=0.5", "--set", "hold=0.8"]
     var inputs: [String] { [example("a.jpg"), example("b.png")] }
 
-    @Test(".webm is VP9 and Opus that FFmpeg and GStreamer decode to the end; .webp is an animated WebP looping for ever")
+    @Test(".webm is VP9 and Opus that FFmpeg, GStreamer and Chromium decode to the end; .webp is an animated WebP looping for ever, every frame decoded by Chromium")
     func webmAndWebP() throws {
         let folder = temporaryFolder()
         let webm = folder.appendingPathComponent("story.webm").path
@@ -47,6 +47,17 @@ struct OutputTests {
             return fields.first?.hasSuffix(":") == true && fields.count > 6 ? Int(fields[6]) : nil
         }
         #expect(durations.count > 5 && abs(durations.reduce(0, +) - expected * 1000 / 30) <= 2, "\(durations)")
+
+        // Chromium plays the WebM to its end, its sound decoded, and decodes every frame of the WebP.
+        let browser = try run(root.appendingPathComponent("scripts/browser-check").path, [webm, webp])
+        #expect(browser.status == 0, "\(browser.stdout) \(browser.stderr)")
+        let answers = browser.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(answers.count == 2)
+        if answers.count == 2 {
+            #expect(answers[0]["ended"] as? Bool == true && answers[0]["frames"] as? Int == expected && (answers[0]["audioBytes"] as? Int ?? 0) > 0, "\(answers[0])")
+            #expect(answers[1]["animated"] as? Bool == true && answers[1]["frames"] as? Int == durations.count && answers[1]["repetition"] as? String == "forever"
+                    && answers[1]["width"] as? Int == 180, "\(answers[1])")
+        }
     }
 
     @Test("canvas.background: transparent: ProRes 4444 in MOV and VP9 alpha in WebM are see-through where nothing is drawn and opaque under the picture; MP4 is refused, naming the outputs with alpha")
@@ -92,6 +103,19 @@ struct OutputTests {
         #expect(video["time_base"] == "1/30000" && times.max() == 17999 * 1001 && Set(times).count == 18000, "last \(times.max() ?? -1)")
         let audio = try probe(out, stream: "a:0", entries: "duration_ts,sample_rate")
         #expect(audio["duration_ts"] == "\(18000 * 48000 * 1001 / 30000)", "\(audio)")
+        // A clip of 601 s at 30 fps, red in even seconds and blue in odd ones: frame 17967 of a
+        // 29.97 story is at 599.4989 s, in second 599 (blue); at 17967 / 30 s it would be red.
+        let clip = folder.appendingPathComponent("seconds.mp4").path
+        #expect(try tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "nullsrc=s=32x32:r=30:d=601,format=rgb24,geq=r='255*(1-mod(floor(T),2))':g=0:b='255*mod(floor(T),2)'",
+                                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip]).status == 0)
+        let frames = folder.appendingPathComponent("frames").path
+        let played = try segue(["render", "--preset", "crossfade", "--size", "32x32", "--set", "canvas.scale=0.25", "--fps", "29.97",
+                                clip, "--frames", "17966,17967", "-o", frames])
+        #expect(played.status == 0, "\(played.stderr)")
+        for index in [17966, 17967] {
+            let pixels = try decodedRGBA(frames + "/frame-\(index).png", frame: 0, in: folder)
+            #expect(pixels.count == 32 * 32 * 4 && pixels[2] > 200 && pixels[0] < 50, "frame \(index) at \(Double(index) * 1001 / 30000) s: \(pixels.prefix(4))")
+        }
         let md5 = folder.appendingPathComponent("a.framemd5").path
         #expect(try segue(["render"] + small + ["--fps", "30000/1001", example("a.jpg"), "-o", md5]).status == 0)
         #expect(try String(contentsOfFile: md5, encoding: .utf8).contains("#tb 0: 1001/30000"))

@@ -111,7 +111,7 @@ struct ReliabilityTests {
             ("bomb.yaml", bomb, "line 1: '(YAML)' is an anchor or alias"),
             ("deep.yaml", "a: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "\n", "line 1: '(YAML)' is nested more than 64 levels deep"),
             ("huge.yaml", "description: " + String(repeating: "x", count: 2 << 20) + "\n", "over the limit of 1048576 for a preset"),
-            ("types.yaml", "fps: [1, 2]\ntransition: {kind: slide}\n", "line 1: 'fps' is a list (expected a number)"),
+            ("types.yaml", "fps: [1, 2]\ntransition: {kind: slide}\n", "line 1: 'fps' is a list (expected a single value)"),
         ]
         for (name, text, message) in cases {
             let path = folder.appendingPathComponent(name).path

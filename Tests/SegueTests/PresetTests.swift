@@ -54,8 +54,10 @@ struct PresetTests {
 
     @Test("wrong types and values out of range say what is expected")
     func typesAndRanges() {
-        #expect(message("fps: fast\ntransition: {kind: stories-cube}") == "preset test.yaml, line 1: 'fps' is the text 'fast' (expected a number)")
-        #expect(message("fps: 1000\ntransition: {kind: stories-cube}") == "preset test.yaml, line 1: 'fps' is 1000, out of range (expected 1...240)")
+        let rates = "expected a frame rate from 1 to 240: 30, 29.97 (30000/1001), 23.976, 59.94 or a fraction N/D"
+        #expect(message("fps: fast\ntransition: {kind: stories-cube}") == "preset test.yaml, line 1: 'fps' is 'fast' (\(rates))")
+        #expect(message("fps: 1000\ntransition: {kind: stories-cube}") == "preset test.yaml, line 1: 'fps' is '1000' (\(rates))")
+        #expect(message("fps: 30/0\ntransition: {kind: stories-cube}") == "preset test.yaml, line 1: 'fps' is '30/0' (\(rates))")
         #expect(message("transition: {kind: stories-cube}\ncanvas: {size: 1080}").contains("'canvas.size' is the number 1080 (expected a list of two whole numbers"))
         #expect(message("transition: {kind: stories-cube}\ncanvas: {background: '#ff000080'}").contains("expected an opaque color"))
         #expect(message("transition: {kind: stories-cube, perspective: 5}").contains("'transition.perspective' is 5, out of range (expected 100...100000)"))

@@ -93,7 +93,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .framePastEnd(selection, count):
             return "--frames \(selection): frame \(selection.maximum) is past the last frame (\(count - 1)); this video has \(count) frames"
         case let .oddSize(width, height, format):
-            let what = format == .yuv ? "yuv420p output" : "\(format.rawValue.uppercased()) video (4:2:0)"
+            let what = format == .yuv ? "yuv420p output" : "\(format.rawValue.uppercased()) video (\(format == .mov ? "4:2:2" : "yuv420p"))"
             return "canvas.size \(width)x\(height): \(what) needs an even width and height; try \(width + width % 2)x\(height + height % 2)"
         case let .text(what, reason): return "\(what): cannot draw it: \(reason)"
         case .cancelled: return "cancelled; nothing was written"
