@@ -146,6 +146,26 @@ struct OutputTests {
         #expect(landscape.status == 2 && landscape.stderr.contains("not a Short") && !FileManager.default.fileExists(atPath: short), "\(landscape.stderr)")
         let long = try segue(["render", "--target", "tiktok", "--set", "hold=700", example("a.jpg"), "-o", short])
         #expect(long.status == 2 && long.stderr.contains("10 min"), "\(long.stderr)")
+        // youtube: YouTube's upload settings, closed GOPs of half the frame rate and two B-frames.
+        let youtube = folder.appendingPathComponent("youtube.mp4").path
+        let yt = try segue(["render", "--target", "youtube", "--size", "160x90", "--set", "hold=1", example("a.jpg"), example("b.png"), "-o", youtube])
+        #expect(yt.status == 0, "\(yt.stderr)")
+        let keys = try tool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags", "-of", "csv=p=0", youtube]).stdout
+            .split(separator: "\n").enumerated().filter { $0.element.hasPrefix("K") }.map(\.offset)
+        #expect(keys.count > 3 && zip(keys, keys.dropFirst()).allSatisfy { $1 - $0 <= 15 }, "keyframes at \(keys)")
+        let ytBytes = try Data(contentsOf: URL(fileURLWithPath: youtube))
+        #expect(ytBytes.range(of: Data("bframes=2 ".utf8)) != nil && ytBytes.range(of: Data("keyint=15 ".utf8)) != nil)
+        // A batch job's own target: refused up front with the job's number.
+        let manifest = folder.appendingPathComponent("jobs.yaml").path
+        try """
+            jobs:
+              - inputs: [\(example("a.jpg"))]
+                target: youtube-short
+                set: {canvas.size: [320, 180]}
+                output: landscape.mp4
+            """.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let batch = try segue(["batch", manifest, "--dry-run"])
+        #expect(batch.status == 2 && batch.stdout.contains("not a Short"), "\(batch.stdout) \(batch.stderr)")
         let unknown = try segue(["render", "--set", "target=tiktak", example("a.jpg"), "-o", short])
         #expect(unknown.status == 2 && unknown.stderr.contains("did you mean 'tiktok'"), "\(unknown.stderr)")
     }
