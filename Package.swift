@@ -9,6 +9,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Templates: Mustache renders a story's {{variables}}; CSV.swift reads the rows.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // FFmpeg's libraries, found through pkg-config; Debian's -dev packages provide them.
@@ -48,7 +51,8 @@ let package = Package(
         .target(name: "CSegueKernels"),
         .target(
             name: "Segue",
-            dependencies: ["CSegueAV", "CSegueKernels", "CYAML"],
+            dependencies: ["CSegueAV", "CSegueKernels", "CYAML", .product(name: "Mustache", package: "swift-mustache"),
+                           .product(name: "CSV", package: "CSV.swift")],
             plugins: ["EmbedResources"]
         ),
         // Presets/*.yaml and the build's commit, compiled into the library at build time.

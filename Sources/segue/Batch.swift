@@ -36,11 +36,27 @@ struct Batch: ParsableCommand {
             Indexed Job or an AWS Batch array. --resume keeps outputs already made from the \
             same job (its preset, keys, inputs' content and format), so a retried task only \
             does what is left.
+
+            --template STORY --data ROWS -o 'out/{{id}}.mp4' renders one video per row of a CSV \
+            file (its header row names the variables) or a JSON Lines file: the story with the \
+            row's values in its {{variables}}, written to the output name with the row's values \
+            in it. Every row is checked first (a variable without a value, a missing file, an \
+            output two rows write or that leaves the output's folder), each problem naming its \
+            line in the data file; a column nothing uses is a warning.
             """
     )
 
-    @Argument(help: ArgumentHelp("The manifest (YAML).", valueName: "MANIFEST"))
-    var manifest: String
+    @Argument(help: ArgumentHelp("The manifest (YAML); or --template, --data and -o instead.", valueName: "MANIFEST"))
+    var manifest: String?
+
+    @Option(help: ArgumentHelp("A story with {{variables}}, rendered once per row of --data.", valueName: "STORY"))
+    var template: String?
+
+    @Option(help: ArgumentHelp("The rows for --template: a CSV file with a header row of variable names, or JSON Lines (.jsonl).", valueName: "FILE"))
+    var data: String?
+
+    @Option(name: .short, help: ArgumentHelp("With --template: each row's output, its {{variables}} filled from the row (out/{{id}}.mp4); it must stay inside its folder.", valueName: "PATTERN"))
+    var output: String?
 
     @Option(help: "Jobs run at once.")
     var jobs = 1
@@ -64,10 +80,24 @@ struct Batch: ParsableCommand {
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1...64.") }
         if let shardCount, shardCount < 1 { throw ValidationError("--shard-count \(shardCount): expected 1 or more.") }
         if shardCount != nil, shard != .auto { throw ValidationError("--shard-count goes with --shard auto.") }
+        if template != nil || data != nil || output != nil {
+            guard manifest == nil else { throw ValidationError("Give a manifest, or --template with --data and -o, not both.") }
+            guard template != nil, data != nil, output != nil else { throw ValidationError("--template, --data and -o go together: the story, its rows, and each row's output name.") }
+        } else if manifest == nil {
+            throw ValidationError("Give a manifest, or --template STORY --data ROWS -o PATTERN.")
+        }
     }
 
     func run() throws {
-        let loaded = try Manifest.load(manifest)
+        let loaded: Manifest
+        if let template, let data, let output {
+            let rows = Manifest.rows(of: try StoryTemplate.load(template), data: try TemplateData.load(data), output: output)
+            loaded = rows.manifest
+            if !options.quiet { for warning in rows.warnings { FileHandle.standardError.write(Data("segue: warning: \(warning)\n".utf8)) } }
+        } else {
+            loaded = try Manifest.load(manifest!)
+        }
+        let manifest = loaded.path
         var entries = loaded.entries
         var shardUsed: Shard?
         switch shard {

@@ -19,13 +19,32 @@ struct RenderInputs: ParsableArguments {
             })
     var frames: FrameSelection?
 
+    @Option(name: .customLong("var"), help: ArgumentHelp("A value for one of the story's {{variables}}, over its default in vars:; repeatable: --var name=Ana --var photo=ana.jpg (a path relative to the story).", valueName: "NAME=VALUE"))
+    var vars: [String] = []
+
     @Option(name: .customLong("text"), help: ArgumentHelp("Text over the whole video, fixed to the screen (the first near the top, each next one lower), in the preset's text style (change it with --set text.KEY=VALUE: font, size, weight, color, outline, box, shadow, ...); repeatable.", valueName: "TEXT"))
     var texts: [String] = []
 
     @Argument(help: ArgumentHelp("The images and video clips, in order (JPEG, PNG, WebP, HEIC; MP4, MOV, WebM, ...), told apart by content.", valueName: "INPUT"))
     var inputs: [String] = []
 
+    /// The --var values by name.
+    var variables: [String: String] {
+        get throws {
+            var values: [String: String] = [:]
+            for text in vars {
+                guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { throw ValidationError("--var \(text): expected NAME=VALUE.") }
+                let name = String(text[..<eq])
+                guard values[name] == nil else { throw ValidationError("--var \(name) is given twice.") }
+                values[name] = String(text[text.index(after: eq)...])
+            }
+            return values
+        }
+    }
+
     func validate() throws {
+        if !vars.isEmpty, story == nil { throw ValidationError("--var gives a story's variables: it needs --story FILE.") }
+        _ = try variables
         if story != nil {
             guard inputs.isEmpty else { throw ValidationError("Give the images in the story file or on the command line, not both.") }
         } else {
@@ -37,9 +56,8 @@ struct RenderInputs: ParsableArguments {
     func export(options: ExportOptions, output: String, format: OutputFormat?) throws {
         let library = try options.library.library()
         var job: Job
-        var overlays: [Overlay] = []
         // A GIF is 15 fps unless the command line or the story gives a rate.
-        let loaded = try story.map { try Story.load($0) }
+        let loaded = try story.map { try Story.load($0, vars: try variables) }
         var overrides = options.presetOverrides
         if (format ?? OutputFormat.inferred(from: output)) == .gif, !overrides.contains(where: { $0.hasPrefix("fps=") }),
            !(loaded?.settings.contains { $0.key == "fps" } ?? false) {
@@ -49,21 +67,14 @@ struct RenderInputs: ParsableArguments {
             // The story's preset and keys first; the command line's options win over them.
             let preset = try Preset.load(self.preset ?? story.preset ?? "stories-cube", overrides: overrides,
                                          underlying: story.settings, library: library)
-            job = try Job(preset: preset, slides: story.slides, output: output, format: format, frames: frames,
+            job = try Job(story: story, preset: preset, output: output, format: format, frames: frames,
                           limits: options.limits, overwrite: options.force)
-            if let node = story.overlays {
-                overlays = try Overlay.list(node, key: "overlays", base: preset.text, styles: preset.styles, limits: options.limits)
-            }
-            if let node = story.captions {
-                overlays += try Captions.overlays(node, key: "captions", preset: preset)
-            }
-            if let node = story.voice { job.voices = try Voice.list(node, key: "voice") }
         } else {
             let preset = try Preset.load(self.preset ?? "stories-cube", overrides: overrides, library: library)
             job = try Job(preset: preset, inputs: inputs, output: output, format: format,
                           frames: frames, limits: options.limits, overwrite: options.force)
         }
-        job.screenOverlays = overlays + job.screenOverlays + texts.enumerated().map { index, text in
+        job.screenOverlays += texts.enumerated().map { index, text in
             var overlay = Overlay(text: text, style: job.preset.text)
             overlay.at = Point(x: 0.5, y: min(0.8, 0.22 + 0.1 * Double(index)))
             return overlay

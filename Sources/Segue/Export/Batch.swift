@@ -20,6 +20,9 @@ public struct Manifest: Sendable {
         public var slides: [StorySlide]?
         /// Voice tracks, as a story's `voice:` gives them.
         public var voices: [Voice] = []
+        /// A whole story (a template's row): its slides, text, captions and voices, its keys
+        /// laid under the batch's options.
+        public var story: Story?
         /// What is wrong with the job as written (with the manifest's lines); a job with
         /// problems is listed, never run.
         public var problems: [String] = []
@@ -114,6 +117,12 @@ public struct Manifest: Sendable {
                                  settings: settings, inputs: slidesNode == nil ? inputs.map(resolve) : inputs, output: resolve(output),
                                  format: format, origin: item.origin, slides: slides, voices: voices ?? []))
         }
+        checkOutputs(&entries)
+        return Manifest(path: path, entries: entries)
+    }
+
+    /// Adds to the entries' problems any output that two jobs write, or that one job reads.
+    static func checkOutputs(_ entries: inout [Entry]) {
         // Outputs must differ, and no job may write over another's input.
         var writers: [String: Int] = [:]
         for (k, entry) in entries.enumerated() where !entry.output.isEmpty {
@@ -130,7 +139,6 @@ public struct Manifest: Sendable {
                 }
             }
         }
-        return Manifest(path: path, entries: entries)
     }
 
     /// Every problem of every job, in the manifest's order.
@@ -353,13 +361,16 @@ public enum BatchRunner {
                 continue
             }
             do {
-                let preset = try Preset.load(entry.preset, overrides: settings.overrides, settings: entry.settings, library: settings.library)
-                var job = try entry.slides.map {
+                let preset = try Preset.load(entry.preset, overrides: settings.overrides, underlying: entry.story?.settings ?? [],
+                                             settings: entry.settings, library: settings.library)
+                var job = try entry.story.map {
+                    try Job(story: $0, preset: preset, output: entry.output, format: entry.format, limits: settings.limits, overwrite: settings.overwrite)
+                } ?? entry.slides.map {
                     try Job(preset: preset, slides: $0, output: entry.output, format: entry.format, limits: settings.limits, overwrite: settings.overwrite)
                 } ?? Job(preset: preset, inputs: entry.inputs, output: entry.output, format: entry.format,
                          limits: settings.limits, overwrite: settings.overwrite)
                 job.resume = settings.resume
-                job.voices = entry.voices
+                if entry.story == nil { job.voices = entry.voices }
                 if let threads = settings.threads { job.threads = threads }
                 let found = job.problems()
                 guard found.isEmpty else {

@@ -7,12 +7,15 @@ public enum ConfigOrigin: Equatable, Sendable, CustomStringConvertible {
     case override(String)
     /// A value Segue supplied itself.
     case builtIn
+    /// Another option of the command line, as written (`--var name=Ana`).
+    case option(String)
 
     public var description: String {
         switch self {
         case let .file(name, line): return "\(name), line \(line)"
         case let .override(text): return "--set \(text)"
         case .builtIn: return "built-in value"
+        case let .option(text): return text
         }
     }
 }

@@ -183,9 +183,15 @@ public struct Story: Sendable {
     /// The largest story file read, in bytes.
     public static let maxFileSize = 1 << 20
 
-    public static func load(_ path: String) throws -> Story {
-        let text = try PresetLibrary.read(path, limit: maxFileSize, kind: "story")
-        let root = try ConfigNode.parse(yaml: text, name: "story \(path)")
+    /// Reads a story file, its `{{variables}}` given `vars` over the defaults its `vars:`
+    /// declares (see `StoryTemplate`).
+    public static func load(_ path: String, vars: [String: String] = [:]) throws -> Story {
+        try StoryTemplate.load(path).story(vars)
+    }
+
+    /// A story from its tree; `path` is the file it came from, whose folder relative paths
+    /// are taken from.
+    static func read(tree root: ConfigNode, path: String) throws -> Story {
         let folder = (path as NSString).deletingLastPathComponent
         func resolve(_ p: String) -> String { p.hasPrefix("/") || folder.isEmpty ? p : Manifest.normalized(folder + "/" + p) }
         var r = try ConfigReader(root)
@@ -212,6 +218,22 @@ public struct Story: Sendable {
                      slides: try StorySlide.list(slidesNode, key: "slides", resolve: resolve),
                      overlays: overlays?.resolvingFiles(resolve), captions: captions.map { Story.resolvingCaptionFile($0.resolvingFiles(resolve), resolve) },
                      voice: voice.map { Story.resolvingVoiceFiles($0, resolve) })
+    }
+}
+
+extension Job {
+    /// The job a story makes under `preset` (the story's own preset with its keys, laid as
+    /// the caller chose): its slides, the text and captions fixed to the screen, its voices.
+    public init(story: Story, preset: Preset, output: String, format: OutputFormat? = nil, frames: FrameSelection? = nil,
+                limits: Limits = Limits(), overwrite: Bool = false) throws {
+        self = try Job(preset: preset, slides: story.slides, output: output, format: format, frames: frames, limits: limits, overwrite: overwrite)
+        var overlays: [Overlay] = []
+        if let node = story.overlays {
+            overlays = try Overlay.list(node, key: "overlays", base: preset.text, styles: preset.styles, limits: limits)
+        }
+        if let node = story.captions { overlays += try Captions.overlays(node, key: "captions", preset: preset) }
+        screenOverlays = overlays + screenOverlays
+        if let node = story.voice { voices = try Voice.list(node, key: "voice") }
     }
 }
 

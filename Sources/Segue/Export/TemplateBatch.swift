@@ -1,0 +1,162 @@
+import CSV
+import Foundation
+
+/// Rows of values for a story template: a CSV file (its header row names the variables;
+/// quoted fields may hold commas and newlines; UTF-8 with or without a byte order mark) or
+/// JSON Lines (`.jsonl`: one object per line, its values as text).
+public struct TemplateData: Sendable {
+    public struct Row: Sendable {
+        /// The row's first line in the file (the header is line 1).
+        public var line: Int
+        public var values: [String: String]
+    }
+
+    public var path: String
+    /// The column names, in the file's order (JSON Lines: every key any row has, as first seen).
+    public var columns: [String]
+    public var rows: [Row]
+
+    /// The largest data file read, in bytes.
+    public static let maxFileSize = 256 << 20
+
+    public static func load(_ path: String) throws -> TemplateData {
+        guard FileManager.default.fileExists(atPath: path) else { throw PresetError.unreadable(path, reason: "no such file") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
+        guard size <= maxFileSize else { throw PresetError.unreadable(path, reason: "it is \(size) bytes, over the limit of \(maxFileSize) for a data file") }
+        guard var text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw PresetError.unreadable(path, reason: "not a readable UTF-8 text file")
+        }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        return path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson")
+            ? try jsonLines(text, path: path) : try csv(text, path: path)
+    }
+
+    static func csv(_ text: String, path: String) throws -> TemplateData {
+        let reader: CSVReader
+        do {
+            reader = try CSVReader(string: text, hasHeaderRow: true)
+        } catch {
+            throw PresetError.unreadable(path, reason: "not CSV: \(error)")
+        }
+        guard let header = reader.headerRow, !header.isEmpty, header.contains(where: { !$0.isEmpty }) else {
+            throw PresetError.unreadable(path, reason: "no header row (expected the variables' names on line 1)")
+        }
+        let columns = header.map { $0.trimmingCharacters(in: .whitespaces) }
+        var seen: Set<String> = []
+        for name in columns {
+            guard !name.isEmpty else { throw PresetError.invalid(key: "(header)", origin: .file(path, line: 1), value: "an empty column name", expected: "a name for every column") }
+            guard seen.insert(name).inserted else { throw PresetError.invalid(key: "(header)", origin: .file(path, line: 1), value: "'\(name)' twice", expected: "each column once") }
+        }
+        // A row spans one line more than the newlines inside its quoted fields.
+        var line = 2 + header.reduce(0) { $0 + $1.filter(\.isNewline).count }
+        var rows: [Row] = []
+        while let fields = reader.next() {
+            let spans = 1 + fields.reduce(0) { $0 + $1.filter(\.isNewline).count }
+            defer { line += spans }
+            if fields.count == 1, fields[0].isEmpty { continue }      // a blank line
+            guard fields.count == columns.count else {
+                throw PresetError.invalid(key: "(row)", origin: .file(path, line: line), value: "\(fields.count) fields",
+                                          expected: "\(columns.count), one for each column of the header (a field with a comma is quoted: \"a, b\")")
+            }
+            rows.append(Row(line: line, values: Dictionary(uniqueKeysWithValues: zip(columns, fields))))
+        }
+        if let error = reader.error { throw PresetError.unreadable(path, reason: "not CSV near line \(line): \(error)") }
+        return TemplateData(path: path, columns: columns, rows: rows)
+    }
+
+    static func jsonLines(_ text: String, path: String) throws -> TemplateData {
+        var columns: [String] = [], rows: [Row] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { continue }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed]) as? [String: Any] else {
+                throw PresetError.invalid(key: "(row)", origin: .file(path, line: index + 1), value: "'\(trimmed.prefix(40))'", expected: "a JSON object on one line, {\"name\": \"Ana\", ...}")
+            }
+            var values: [String: String] = [:]
+            for (key, value) in object {
+                switch value {
+                case let text as String: values[key] = text
+                case is NSNull: continue
+                case let flag as Bool where type(of: value) == Bool.self: values[key] = flag ? "true" : "false"
+                case let number as NSNumber: values[key] = "\(number)"
+                default:
+                    throw PresetError.invalid(key: key, origin: .file(path, line: index + 1), value: "a list or an object", expected: "text, a number or true/false")
+                }
+            }
+            for key in object.keys.sorted() where !columns.contains(key) { columns.append(key) }
+            rows.append(Row(line: index + 1, values: values))
+        }
+        return TemplateData(path: path, columns: columns, rows: rows)
+    }
+}
+
+extension Manifest {
+    /// One job per row of `data`: `template` with the row's values, written to `output` with
+    /// the row's values in its `{{variables}}` (relative to the working folder). Each row's
+    /// problems are its entry's, naming the data file's line, the row's `id` when it has one,
+    /// and the column: a variable without a value, an output that leaves the output's folder,
+    /// or that another row writes. The warnings name columns nothing uses.
+    public static func rows(of template: StoryTemplate, data: TemplateData, output: String, format: OutputFormat? = nil) -> (manifest: Manifest, warnings: [String]) {
+        let outputNames = StoryTemplate.names(in: output)
+        var warnings: [String] = []
+        for column in data.columns where template.used[column] == nil && !outputNames.contains(column) {
+            warnings.append("\(data.path): column '\(column)' is used by neither \(template.path) nor the output name")
+        }
+        let folder = Manifest.outputFolder(of: output)
+        var entries: [Entry] = []
+        for (index, row) in data.rows.enumerated() {
+            let origin = ConfigOrigin.file(data.path, line: row.line)
+            let id = row.values["id"].flatMap { $0.isEmpty ? nil : $0 }
+            var problems: [String] = []
+            let where_ = "\(origin) (row \(index + 1)\(id.map { ", id \($0)" } ?? ""))"
+            for name in template.missing(row.values) {
+                let why = data.columns.contains(name) ? "is empty" : "is missing"
+                problems.append("\(where_): column '\(name)' \(why), and \(template.path) gives {{\(name)}} no default (\(template.used[name]!))")
+            }
+            for name in outputNames.sorted() where (template.resolved(row.values)[name] ?? "").isEmpty {
+                problems.append("\(where_): column '\(name)' is \(data.columns.contains(name) ? "empty" : "missing"); the output name '\(output)' needs it")
+            }
+            var path = ""
+            var story: Story?
+            do {
+                let values = template.resolved(row.values)
+                path = try StoryTemplate.render(output, values, origin: .option("-o \(output)"))
+                if let escape = Manifest.escape(path, from: folder) {
+                    problems.append("\(where_): the output '\(path)' \(escape) (expected a path inside '\(folder.isEmpty ? "." : folder)')")
+                }
+                // Reading the story checks its files (a missing picture is said with the row's line).
+                story = try template.storyUnchecked(values)
+            } catch {
+                problems.append("\(where_): \(error)")
+            }
+            let name = id ?? (path.isEmpty ? "row \(index + 1)" : (path as NSString).lastPathComponent)
+            entries.append(Entry(number: index + 1, name: name, preset: story?.preset ?? "stories-cube", settings: [],
+                                 inputs: story?.slides.map(\.image) ?? [], output: path, format: format, origin: origin,
+                                 story: story, problems: problems))
+        }
+        checkOutputs(&entries)
+        return (Manifest(path: data.path, entries: entries), warnings)
+    }
+
+    /// The folder an output pattern writes in: its path up to the last `/` before the first `{{`.
+    static func outputFolder(of pattern: String) -> String {
+        let fixed = pattern.range(of: "{{").map { String(pattern[..<$0.lowerBound]) } ?? pattern
+        guard let slash = fixed.lastIndex(of: "/") else { return "" }
+        return String(fixed[..<slash])
+    }
+
+    /// Why `path` is not inside `folder` ("" for the working folder), or nil when it is.
+    static func escape(_ path: String, from folder: String) -> String? {
+        if path.isEmpty || path.hasSuffix("/") { return "is no file name" }
+        if path.contains("\0") { return "holds a NUL character" }
+        let normal = normalized(path)
+        if folder.isEmpty {
+            if path.hasPrefix("/") { return "is an absolute path" }
+            if normal == ".." || normal.hasPrefix("../") { return "leaves the working folder" }
+            return nil
+        }
+        let base = normalized(folder)
+        if path.hasPrefix("/") != folder.hasPrefix("/") { return "is an absolute path" }
+        return normal.hasPrefix(base == "/" ? "/" : base + "/") ? nil : "leaves the output folder"
+    }
+}
