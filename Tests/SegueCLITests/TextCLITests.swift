@@ -18,6 +18,29 @@ func rgba(_ png: String) throws -> (bytes: [UInt8], width: Int, height: Int) {
     return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: raw))), size[0], size[1])
 }
 
+/// Where `pango` (a picture of text) lies in `frame` with the least largest difference of any
+/// colour level, among the corners `xs` x `ys`.
+func bestPlacement(of pango: (bytes: [UInt8], width: Int, height: Int), in frame: (bytes: [UInt8], width: Int, height: Int),
+                   xs: Range<Int>, ys: Range<Int>) -> (x: Int, y: Int, largest: Int) {
+    var best = (x: 0, y: 0, largest: Int.max)
+    for oy in ys where oy >= 0 && oy + pango.height <= frame.height {
+        for ox in xs where ox >= 0 && ox + pango.width <= frame.width {
+            var largest = 0
+            scan: for y in 0..<pango.height {
+                for x in 0..<pango.width {
+                    for c in 0..<3 {
+                        let d = abs(Int(frame.bytes[((oy + y) * frame.width + ox + x) * 4 + c]) - Int(pango.bytes[(y * pango.width + x) * 4 + c]))
+                        largest = max(largest, d)
+                        if largest >= best.largest { break scan }
+                    }
+                }
+            }
+            if largest < best.largest { best = (ox, oy, largest) }
+        }
+    }
+    return best
+}
+
 @Suite("Text in stories, as the command line draws it")
 struct TextCLITests {
     /// A story of `slides` (YAML list items) on a 360x640 canvas at scale 1, transitions `transition`.
@@ -51,22 +74,7 @@ struct TextCLITests {
         let pango = try rgba(reference)
         // Pango's picture, placed where it matches the frame best: every pixel within a few
         // levels (the frame is the same text composited over the same colour).
-        var best = (x: 0, y: 0, largest: Int.max)
-        for oy in (frame.height / 2 - 60)..<(frame.height / 2) {
-            for ox in (frame.width / 2 - 160)..<(frame.width / 2 - 60) {
-                var largest = 0
-                scan: for y in 0..<pango.height {
-                    for x in 0..<pango.width {
-                        for c in 0..<3 {
-                            let d = abs(Int(frame.bytes[((oy + y) * frame.width + ox + x) * 4 + c]) - Int(pango.bytes[(y * pango.width + x) * 4 + c]))
-                            largest = max(largest, d)
-                            if largest >= best.largest { break scan }
-                        }
-                    }
-                }
-                if largest < best.largest { best = (ox, oy, largest) }
-            }
-        }
+        let best = bestPlacement(of: pango, in: frame, xs: (frame.width / 2 - 160)..<(frame.width / 2 - 60), ys: (frame.height / 2 - 60)..<(frame.height / 2))
         #expect(best.largest <= 3, "the frame's text differs from pango-view's by up to \(best.largest) levels (best at \(best.x), \(best.y))")
     }
 
