@@ -129,7 +129,12 @@ extension Image {
     /// turned upright by its EXIF orientation (HEIF: its own rotation and mirroring),
     /// converted to sRGB from the ICC profile it embeds, in premultiplied alpha. Its conversion
     /// to RGBA runs on `threads` threads (the same pixels for any number).
+    /// A picture `SharedPictures` holds (one that several jobs of a batch draw) is decoded once.
     public static func decode(path: String, limits: Limits = Limits(), threads: Int = 1) throws -> Image {
+        try SharedPictures.image(path) { try decodeFile(path: path, limits: limits, threads: threads) }
+    }
+
+    static func decodeFile(path: String, limits: Limits, threads: Int) throws -> Image {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ExportError.unreadableImage(path: path, reason: "no such file")
         }
