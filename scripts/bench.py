@@ -13,6 +13,7 @@ p.add_argument("--baseline", help="another segue binary: compose rates only, thi
 p.add_argument("--threads", type=int, default=1, help="compositor threads of the --baseline comparison")
 p.add_argument("--only", help="only the exports whose names start with these, comma-separated (text10,story10,clips,...), and no compose rates")
 p.add_argument("--compose-only", action="store_true", help="the compose rates (and the instruction count) without the exports")
+p.add_argument("--rows", type=int, default=200, help="rows of the template workload (a 6-second 540x960 card per row)")
 args = p.parse_args()
 
 os.makedirs(args.work, exist_ok=True)
@@ -167,6 +168,49 @@ def gif_export():
     return statistics.median(times["segue"]), statistics.median(times["ffmpeg"]), statistics.median(ratios), ratios
 
 
+def template_export():
+    """`segue batch --template` of ROWS 6-second 540x960 cards (a name, a photo, music), one
+    process, against the encode floor of the same frames: FFmpeg encoding ten rows' own yuv420p
+    frames (cycled to ROWS videos, one process each) with Segue's x264 settings, and the music's
+    6 seconds as AAC. (rows, segue s, floor s, median ratio, ratios), or None when not asked."""
+    name = "template rows"
+    if args.only and not any(name.startswith(p) for p in args.only.split(",")):
+        return None
+    print(f"  {name} ({args.rows})", file=sys.stderr)
+    work = os.path.join(args.work, "template")
+    os.makedirs(work, exist_ok=True)
+    music = os.path.join(work, "music.m4a")
+    if not os.path.exists(music):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=330:duration=30", "-f", "lavfi", "-i",
+                        "anoisesrc=d=30:a=0.05", "-filter_complex", "amix=inputs=2", "-c:a", "aac", music], check=True)
+    with open(os.path.join(work, "card.yaml"), "w") as f:
+        f.write("vars: {name: ~, photo: ~}\npreset: crossfade\naudio: {file: music.m4a, fadeOut: 1}\n"
+                "set: {canvas.size: [540, 960], canvas.scale: 1.5, hold: 6, motion.kind: in, fit: fill, encode.speed: veryfast, encode.crf: 20, encode.threads: 2}\n"
+                "overlays:\n  - {text: \"Welcome, {{name}}\", style: strong, at: [0.5, 0.8]}\nslides:\n  - image: \"{{photo}}\"\n")
+    nature = sorted(os.path.abspath(os.path.join(args.photos, n)) for n in os.listdir(args.photos) if n.endswith(".jpg"))
+    with open(os.path.join(work, "rows.csv"), "w") as f:
+        f.write("id,name,photo\n" + "".join(f"r{i:04d},Person {i},{nature[i % len(nature)]}\n" for i in range(args.rows)))
+    with open(os.path.join(work, "ten.csv"), "w") as f:
+        f.write("id,name,photo\n" + "".join(f"r{i:04d},Person {i},{nature[i % len(nature)]}\n" for i in range(10)))
+    card, rows = os.path.join(work, "card.yaml"), os.path.join(work, "rows.csv")
+    cmd = [args.segue, "batch", "--template", card, "--data", rows, "-o", os.path.join(work, "out", "{{id}}.mp4"), "--force", "--quiet"]
+    run([args.segue, "batch", "--template", card, "--data", os.path.join(work, "ten.csv"), "-o", os.path.join(work, "yuv", "{{id}}.yuv"), "--force", "--quiet"])
+    wav = os.path.join(work, "music6.wav")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-t", "6", "-i", music, "-af", "afade=t=out:st=5:d=1", "-c:a", "pcm_f32le", wav], check=True)
+    encodes = [shlex.join(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "540x960", "-r", "30", *TAGS_IN,
+                           "-i", os.path.join(work, "yuv", f"r{i % 10:04d}.yuv"), "-i", wav, "-vf", "setsar=1", "-flags", "+bitexact+cgop",
+                           *X264[:-2], *SAME, "-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart", os.path.join(work, "floor.mp4")])
+               for i in range(args.rows)]
+    floor = ["bash", "-c", " && ".join(encodes)]
+    times = {"segue": [], "floor": []}
+    for r in range(args.runs):
+        for kind, c in ([("segue", cmd), ("floor", floor)] if r % 2 == 0 else [("floor", floor), ("segue", cmd)]):
+            times[kind].append(run(c)[0])
+    ratios = sorted(a / b for a, b in zip(times["segue"], times["floor"]))
+    shutil.rmtree(os.path.join(work, "yuv"), ignore_errors=True)
+    return args.rows, statistics.median(times["segue"]), statistics.median(times["floor"]), statistics.median(ratios), ratios
+
+
 def exports_table():
     """The export rounds, the exports table and the memory figures."""
     print(f"exports, {args.runs} alternated rounds each", file=sys.stderr)
@@ -247,6 +291,7 @@ def exports_table():
         story_export(f"blurclip-{fit} (landscape clip)", f"blurclip-{fit}", story, round(FPS * 4))
 
     gif = gif_export()
+    template = template_export()
 
     long_rss = clip60_rss = None
     if not args.only:
@@ -271,6 +316,10 @@ def exports_table():
     if gif:
         print(f"GIF, story4 stories-cube at 480x854, 15 fps: segue {gif[0]:.2f} s, FFmpeg's palettegen then paletteuse on the same frames "
               f"(raw RGBA) {gif[1]:.2f} s: {gif[2]:.2f}× (rounds {' '.join(f'{x:.2f}' for x in gif[3])})")
+    if template:
+        n, a, b, ratio, ratios = template
+        print(f"templates, {n} rows of a 6-second 540x960 card (name, photo, music), one process: segue {a:.1f} s ({60 * n / a:.0f} videos/min), "
+              f"encode floor {b:.1f} s ({60 * n / b:.0f} videos/min): {ratio:.2f}× (rounds {' '.join(f'{x:.2f}' for x in ratios)})")
     if long_rss is not None:
         print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0]['peak']:.0f})")
     print("floor: Segue's own yuv420p frames (-o frames.yuv) encoded by FFmpeg with Segue's x264 settings; bytes: whether its H.264")

@@ -33,7 +33,7 @@ struct ReadmeTests {
         let folder = temporaryFolder()
         let examples = folder.appendingPathComponent("Examples")
         try FileManager.default.createDirectory(at: examples, withIntermediateDirectories: true)
-        for name in ["a.jpg", "b.png", "c.webp", "batch.yaml", "story.yaml", "text.yaml", "talk.vtt", "stickers.yaml", "heart.gif", "logo.png"] {
+        for name in ["a.jpg", "b.png", "c.webp", "batch.yaml", "story.yaml", "text.yaml", "talk.vtt", "stickers.yaml", "heart.gif", "logo.png", "card.yaml", "people.csv"] {
             try FileManager.default.copyItem(atPath: example(name), toPath: examples.appendingPathComponent(name).path)
         }
         for (name, source) in [("a.jpg", "a.jpg"), ("b.png", "b.png"), ("c.webp", "c.webp"), ("b.jpg", "a.jpg"), ("logo.png", "logo.png")] {
