@@ -20,6 +20,12 @@ extension Preset {
     }
 }
 
+extension Canvas {
+    /// Whether what no layer covers stays see-through (`background: transparent`): only the
+    /// outputs with alpha take it.
+    public var isTransparent: Bool { background.alpha < 1 }
+}
+
 /// What a video output is encoded with: the container, FFmpeg's encoders, and the pixel format
 /// the picture encoder gets.
 public struct VideoEncoding: Equatable, Sendable {

@@ -78,17 +78,6 @@ public final class FrameBuffer: @unchecked Sendable {
 
 /// The canvas a scene is drawn on: a size in pixels, the points-to-pixels scale and the
 /// color beneath everything.
-/// Margins, each a fraction of a side.
-public struct EdgeInsets: Equatable, Sendable {
-    public var top = 0.0, right = 0.0, bottom = 0.0, left = 0.0
-
-    public init(top: Double = 0, right: Double = 0, bottom: Double = 0, left: Double = 0) {
-        (self.top, self.right, self.bottom, self.left) = (top, right, bottom, left)
-    }
-
-    public var isZero: Bool { self == EdgeInsets() }
-}
-
 public struct Canvas: Equatable, Sendable {
     public var width: Int
     public var height: Int
@@ -98,9 +87,6 @@ public struct Canvas: Equatable, Sendable {
 
     /// Margins of the screen that text keeps out of, in 0...1 of the canvas.
     public var safeArea = EdgeInsets()
-
-    /// Whether what no layer covers stays see-through (`background: transparent`).
-    public var isTransparent: Bool { background.alpha < 1 }
 
     public init(width: Int, height: Int, scale: Double, background: Color = .black) {
         self.width = width
