@@ -26,8 +26,9 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case null
 
     /// The format an output name implies: `-` or `.framemd5`/`.md5` is framemd5, `.mp4`,
-    /// `.webm`, `.mov`, `.gif` and `.webp` are themselves, `.yuv` is raw yuv420p, `.png` is a contact sheet, a name with no extension (or an
-    /// existing folder with another extension) is a folder of PNG frames.
+    /// `.webm`, `.mov`, `.gif` and `.webp` are themselves, `.yuv` is raw yuv420p, `.png` is a
+    /// contact sheet, a name with no extension (or an existing folder with another extension)
+    /// is a folder of PNG frames.
     public static func inferred(from output: String) -> OutputFormat? {
         if output == "-" { return .framemd5 }
         switch (output as NSString).pathExtension.lowercased() {
