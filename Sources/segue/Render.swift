@@ -119,7 +119,7 @@ struct Render: ParsableCommand {
 
     @OptionGroup var options: ExportOptions
 
-    @Option(help: ArgumentHelp("The output format: mp4, gif, png, framemd5, yuv (raw yuv420p frames), sheet, or null (drawn as an export draws, band by band, and dropped: to time rendering).", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("The output format: mp4, webm, mov, gif, webp, png, framemd5, yuv (raw yuv420p frames), sheet, or null (drawn as an export draws, band by band, and dropped: to time rendering).", valueName: "FORMAT"))
     var format: OutputFormat?
 
     @Option(name: .short, help: ArgumentHelp("The output: a file, a folder for PNG frames, or - for framemd5 (or yuv) on stdout.", valueName: "OUTPUT"))
