@@ -66,6 +66,8 @@ public final class VideoSink: FrameSink {
     private var spare: YUVFrame?
     /// Where a frame with alpha is straightened.
     private var straight: [UInt32] = []
+    /// An opaque background: every pixel is opaque, so frames go to the encoder as they are.
+    private let opaque: Bool
     public let reads: FrameForm
 
     /// `fingerprint`, if given, is kept in the file's metadata (see `Fingerprint`), or beside
@@ -79,6 +81,7 @@ public final class VideoSink: FrameSink {
         self.format = format
         self.fingerprint = fingerprint
         reads = encoding.pixelFormat == "yuv420p" ? .yuv420p : .rgba
+        opaque = !preset.canvas.isTransparent
         let encode = preset.encode, webp = preset.webp, canvas = preset.canvas
         var error = SegueAVError()
         let opened = file.temporary.withCString { tmp in
@@ -118,7 +121,10 @@ public final class VideoSink: FrameSink {
         var error = SegueAVError()
         let status: Int32
         if reads == .rgba {
-            status = frame.withStraightAlpha(scratch: &straight) { segue_encoder_send_rgba(encoder, $0, Int32(frame.width * 4), &error) }
+            let stride = Int32(frame.width * 4)
+            status = opaque
+                ? frame.pixels.withMemoryRebound(to: UInt8.self, capacity: frame.width * frame.height * 4) { segue_encoder_send_rgba(encoder, $0, stride, &error) }
+                : frame.withStraightAlpha(scratch: &straight) { segue_encoder_send_rgba(encoder, $0, stride, &error) }
         } else {
             // Frames from the exporter come with their yuv420p copy; others are converted
             // here, once: the same frame again (a still hold) is the same picture sent again.
