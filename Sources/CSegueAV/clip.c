@@ -320,7 +320,7 @@ struct SegueClipPicture {
 
 struct SegueClipConverter {
     struct SwsContext *sws;
-    int key[8];         /* what `sws` was made for: region size, format, output size, slices, YUV matrix, range */
+    int key[9];         /* what `sws` was made for: region size, format, output size, slices, YUV matrix, range, flags */
 };
 
 SegueClipConverter *segue_clip_converter_new(void) { return av_mallocz(sizeof(SegueClipConverter)); }
@@ -432,10 +432,14 @@ int segue_clip_picture_convert(const SegueClipPicture *picture, SegueClipConvert
      * there, so only a scaled frame (whose routines stop at the row's end) is cut into slices.
      * The scaler, with the frame's YUV matrix and range, is kept while all of that stays. */
     int slices = sw == width && sh == height ? 1 : threads > 1 ? threads : 1;
-    int key[8] = { sw, sh, source->format, width, height, slices, picture->matrix, picture->full };
+    /* That routine also leaves a row's last (width mod 8) pixels unwritten (FFmpeg 5.1): they
+     * would show whatever the memory held before, which changes from run to run. A width that
+     * is not a multiple of 8 is converted by the general (accurate) path, which writes them. */
+    int flags = SWS_BICUBIC | SWS_BITEXACT | (sw == width && sh == height && width % 8 != 0 ? SWS_ACCURATE_RND : 0);
+    int key[9] = { sw, sh, source->format, width, height, slices, picture->matrix, picture->full, flags };
     if (!converter->sws || memcmp(key, converter->key, sizeof key) != 0) {
         sws_freeContext(converter->sws);
-        converter->sws = shim_rgba_scaler(sw, sh, source->format, width, height, SWS_BICUBIC | SWS_BITEXACT, slices);
+        converter->sws = shim_rgba_scaler(sw, sh, source->format, width, height, flags, slices);
         if (!converter->sws) return shim_fail_text(err, AVERROR(ENOSYS), "sws_init_context: this clip's pixel format cannot be converted to RGBA");
         if (picture->matrix >= 0)
             sws_setColorspaceDetails(converter->sws, sws_getCoefficients(picture->matrix), picture->full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);

@@ -85,6 +85,24 @@ struct ClipTests {
         #expect(level(all[29][center]) == Int((29.0 / 30 - 0.5) * 24 + 1e-9), "frame 29 shows \(level(all[29][center]))")
     }
 
+    @Test("a clip drawn at a width that is not a multiple of 8 (180 here) shows its last pixels of each row, the same on every run")
+    func rowEnds() throws {
+        let folder = temporaryFolder()
+        _ = try makeClip("levels.mp4", "color=c=black:s=64x64:r=30:d=1,format=gray,geq=lum='16+6*N'",
+                         ["-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p"], in: folder)
+        let story = "preset: crossfade\nset: {canvas.size: [180, 320], canvas.scale: 0.5}\nslides:\n  - clip: levels.mp4\n"
+        let frames = try renderStory(story, in: folder)
+        // A flat clip: the last four pixels of every row are the level of the rest of it
+        // (libswscale's fast routine left them unwritten, showing what the memory held).
+        for (n, frame) in try pngFrames(frames, count: 30, width: 180, height: 320).enumerated() {
+            let worst = (0..<320).map { y in (176..<180).map { x in abs(Int(frame[(y * 180 + x) * 4]) - Int(frame[(y * 180 + 90) * 4])) }.max()! }.max()!
+            #expect(worst <= 1, "frame \(n): a row's last pixels are \(worst) levels off the rest")
+        }
+        let file = folder.appendingPathComponent("frames.yaml").path
+        let runs = try (0..<4).map { _ in try segue(["render", "--story", file, "--threads", "2", "-o", "-"]).stdout }
+        #expect(Set(runs).count == 1 && runs[0].contains("0,         29,"), "framemd5 differs between runs")
+    }
+
     @Test("a variable-frame-rate clip: each output frame shows the frame with the greatest timestamp at or before its time")
     func variableRate() throws {
         let folder = temporaryFolder()
