@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "internal.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <stdio.h>
 
@@ -159,28 +160,50 @@ SegueEncoder *segue_encoder_open(const SegueEncoderConfig *c, SegueAVError *err)
     if (!e->packet) return open_failed(e, err, AVERROR(ENOMEM), "av_packet_alloc");
 
     if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) return open_failed(e, err, ret, "avio_open");
-    /* No edit list, as upload specifications ask: the B-frames' reordering delay is kept in
-       negative composition offsets instead, so the first frame still shows at time 0. */
     AVDictionary *options = NULL;
     if (c->fingerprint) av_dict_set(&e->format->metadata, SEGUE_FINGERPRINT_TAG, c->fingerprint, 0);
-    if (strcmp(c->format_name, "mp4") == 0 || strcmp(c->format_name, "mov") == 0) {
-        av_dict_set(&options, "use_editlist", "0", 0);
-        /* A MOV says its colours in a 'colr' atom (ProRes pictures do not carry them). */
-        const char *colr = strcmp(c->format_name, "mov") == 0 ? "+write_colr" : "";
-        char flags[128];
-        snprintf(flags, sizeof flags, "+faststart+negative_cts_offsets%s%s", c->fingerprint ? "+use_metadata_tags" : "", colr);
-        av_dict_set(&options, "movflags", flags, 0);
-    } else if (strcmp(c->format_name, "webm") == 0) {
-        /* The index (cues) at the front, as the MP4's is, for players that stream. */
-        av_dict_set(&options, "reserve_index_space", "200000", 0);
-    } else if (strcmp(c->format_name, "webp") == 0) {
-        av_dict_set_int(&options, "loop", c->loop, 0);
+    if (c->chunk) {
+        av_dict_set(&e->format->metadata, SEGUE_CHUNK_TAG, c->chunk, 0);
+        av_dict_set(&e->format->metadata, SEGUE_BUILD_TAG, shim_ffmpeg_build(), 0);
     }
+    shim_container_options(c->format_name, c->fingerprint || c->chunk, c->loop, &options);
     ret = avformat_write_header(e->format, &options);
     av_dict_free(&options);
     if (ret < 0) return open_failed(e, err, ret, "avformat_write_header");
     e->header_written = 1;
     return e;
+}
+
+static char ffmpeg_build[128];
+
+static void describe_build(void) {
+    unsigned codec = avcodec_version(), format = avformat_version();
+    snprintf(ffmpeg_build, sizeof ffmpeg_build, "FFmpeg %s (libavcodec %u.%u.%u, libavformat %u.%u.%u)", av_version_info(),
+             codec >> 16, (codec >> 8) & 0xff, codec & 0xff, format >> 16, (format >> 8) & 0xff, format & 0xff);
+}
+
+const char *shim_ffmpeg_build(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, describe_build);
+    return ffmpeg_build;
+}
+
+void shim_container_options(const char *format_name, int tagged, int loop, AVDictionary **options) {
+    if (strcmp(format_name, "mp4") == 0 || strcmp(format_name, "mov") == 0) {
+        /* No edit list, as upload specifications ask: the B-frames' reordering delay is kept
+           in negative composition offsets instead, so the first frame still shows at time 0. */
+        av_dict_set(options, "use_editlist", "0", 0);
+        /* A MOV says its colours in a 'colr' atom (ProRes pictures do not carry them). */
+        const char *colr = strcmp(format_name, "mov") == 0 ? "+write_colr" : "";
+        char flags[128];
+        snprintf(flags, sizeof flags, "+faststart+negative_cts_offsets%s%s", tagged ? "+use_metadata_tags" : "", colr);
+        av_dict_set(options, "movflags", flags, 0);
+    } else if (strcmp(format_name, "webm") == 0) {
+        /* The index (cues) at the front, as the MP4's is, for players that stream. */
+        av_dict_set(options, "reserve_index_space", "200000", 0);
+    } else if (strcmp(format_name, "webp") == 0) {
+        av_dict_set_int(options, "loop", loop, 0);
+    }
 }
 
 static int drain_packets(SegueEncoder *e, SegueAVError *err) { return shim_write_packets(e, e->codec, e->stream, err); }

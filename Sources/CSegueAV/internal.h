@@ -128,6 +128,11 @@ struct SegueEncoder {
 
 /* Writes every packet `codec` has ready into `stream`, interleaved with the other stream's. */
 int shim_write_packets(SegueEncoder *e, AVCodecContext *codec, AVStream *stream, SegueAVError *err);
+/* The FFmpeg build the shim runs with: "FFmpeg 5.1.6 (libavcodec 59.37.100, libavformat ...)". */
+const char *shim_ffmpeg_build(void);
+/* The muxer options of a video file of `format_name` (mp4, mov, webm, webp) into *options:
+ * the index at the front, no edit list; `tagged`: metadata tags of Segue's own. */
+void shim_container_options(const char *format_name, int tagged, int loop, AVDictionary **options);
 /* Adds the sound track to e's file (before its header is written): as long as `frames` video
  * frames; AAC, or Opus in WebM. */
 int shim_soundtrack_open(SegueEncoder *e, const SegueAudioConfig *config, int64_t frames, AVRational fps, SegueAVError *err);

@@ -16,6 +16,11 @@ enum ShardOption: Equatable {
     init(parsing text: String) throws {
         self = text == "auto" ? .auto : .fixed(try Shard.parse(text))
     }
+
+    /// `--chunk K/N|auto`.
+    static func chunk(parsing text: String) throws -> ShardOption {
+        text == "auto" ? .auto : .fixed(try Shard.parse(text, option: "--chunk"))
+    }
 }
 
 struct Batch: ParsableCommand {

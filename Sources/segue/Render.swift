@@ -52,8 +52,8 @@ struct RenderInputs: ParsableArguments {
         }
     }
 
-    /// One export as the command line runs it: interruptible, reporting progress on stderr.
-    func export(options: ExportOptions, output: String, format: OutputFormat?) throws {
+    /// The job the command line asks for (warnings printed unless --quiet).
+    func job(options: ExportOptions, output: String, format: OutputFormat?) throws -> Job {
         let library = try options.library.library()
         var job: Job
         // A GIF is 15 fps unless the command line or the story gives a rate.
@@ -82,6 +82,18 @@ struct RenderInputs: ParsableArguments {
         job.resume = options.resume
         if let threads = options.threads { job.threads = threads }
         if !options.quiet { for warning in job.warnings { FileHandle.standardError.write(Data("segue: warning: \(warning)\n".utf8)) } }
+        return job
+    }
+
+    /// One export as the command line runs it: interruptible, reporting progress on stderr.
+    func export(options: ExportOptions, output: String, format: OutputFormat?, chunk: Shard? = nil) throws {
+        var job = try job(options: options, output: output, format: format)
+        if let chunk {
+            job.chunk = chunk
+            // An MP4's chunk goes into the output's chunk folder; framemd5 and yuv go to OUTPUT.
+            if job.format == .mp4 { job.output = Chunks.file(chunk, of: output) }
+        }
+        let output = job.output
         Interruption.shared.install()
         let reporter = ProgressReporter(mode: options.effectiveProgress, job: output)
         let result = try Exporter.run(job, cancellation: Interruption.shared.cancellation, progress: reporter.report)
@@ -125,8 +137,26 @@ struct Render: ParsableCommand {
     @Option(name: .short, help: ArgumentHelp("The output: a file, a folder for PNG frames, or - for framemd5 (or yuv) on stdout.", valueName: "OUTPUT"))
     var output: String
 
+    @Option(help: ArgumentHelp("Renders only chunk K of N (1-based) of an MP4, into OUTPUT.chunks/ for 'segue join' (or its frames, as framemd5 or yuv, to OUTPUT); auto: the chunk of this array task (Slurm, Kubernetes Indexed Jobs, AWS Batch).", valueName: "K/N|auto"),
+            completion: .list(["auto"]), transform: ShardOption.chunk(parsing:))
+    var chunk: ShardOption?
+
+    @Option(help: ArgumentHelp("How many chunks there are, for --chunk auto where the engine does not say (Kubernetes: the job's completions).", valueName: "N"))
+    var chunkCount: Int?
+
+    func validate() throws {
+        if let chunkCount, chunkCount < 1 { throw ValidationError("--chunk-count \(chunkCount): expected 1 or more.") }
+        if chunkCount != nil, chunk != .auto { throw ValidationError("--chunk-count goes with --chunk auto.") }
+    }
+
     func run() throws {
-        try what.export(options: options, output: output, format: format)
+        let part: Shard?
+        switch chunk {
+        case let .fixed(fixed)?: part = fixed
+        case .auto?: part = try Shard.automatic(count: chunkCount, option: "--chunk")
+        case nil: part = nil
+        }
+        try what.export(options: options, output: output, format: format, chunk: part)
     }
 }
 

@@ -20,6 +20,7 @@
 #include "segue_audio.h"
 #include "segue_encode.h"
 #include "segue_gif.h"
+#include "segue_join.h"
 #include "segue_hash.h"
 #include "segue_host.h"
 

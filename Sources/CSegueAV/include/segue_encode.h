@@ -33,6 +33,8 @@ typedef struct SegueEncoderConfig {
     const char *speed;   /* encoder preset name, e.g. "veryfast" */
     int threads;         /* encoder threads, >= 1; fixed so bytes do not depend on the machine */
     const char *fingerprint; /* written as the metadata tag SEGUE_FINGERPRINT_TAG; NULL for none */
+    const char *chunk;   /* a chunk of a longer video (SEGUE_CHUNK_TAG), with the
+                            FFmpeg build (SEGUE_BUILD_TAG); NULL for a whole video */
     const SegueAudioConfig *audio; /* NULL: no audio track; AAC in MP4 and MOV, Opus in WebM */
     int64_t frames;      /* the video's frames, which the soundtrack's length follows */
     int deterministic;   /* 1: the same bytes on every run (x264's lookahead in the calling thread) */
@@ -40,6 +42,12 @@ typedef struct SegueEncoderConfig {
 
 /* The MP4 metadata key under which an export's job fingerprint is kept. */
 #define SEGUE_FINGERPRINT_TAG "com.segue.fingerprint"
+
+/* The tag of a chunk: which chunk of how many, and its frames: "K/N A-B F", frames A to B
+ * (inclusive) of F, or "K/N none F" for a chunk with no frames (more chunks than frames). */
+#define SEGUE_CHUNK_TAG "com.segue.chunk"
+/* The tag of a chunk: the FFmpeg build that wrote it. */
+#define SEGUE_BUILD_TAG "com.segue.ffmpeg"
 
 typedef struct SegueEncoder SegueEncoder;
 

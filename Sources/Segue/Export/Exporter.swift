@@ -96,8 +96,11 @@ public enum Exporter {
         let replace = job.overwrite || job.resume
         switch job.format {
         case .mp4, .webm, .mov, .webp:
-            return try VideoSink(path: job.output, format: job.format, preset: job.preset, soundtrack: job.soundtrack,
-                                 frames: job.timeline.frameCount, fingerprint: fingerprint, replace: replace)
+            // A chunk has no sound: the join makes the soundtrack once, for the whole video.
+            let chunk = job.chunk.map { Chunks.tag($0, frames: job.timeline.frameCount) }
+            return try VideoSink(path: job.output, format: job.format, preset: job.preset,
+                                 soundtrack: chunk == nil ? job.soundtrack : Soundtrack(music: Preset.AudioSettings()),
+                                 frames: job.timeline.frameCount, fingerprint: fingerprint, chunk: chunk, replace: replace)
         case .png:
             return try PNGSink(folder: job.output, fingerprint: fingerprint, replace: replace)
         case .framemd5:

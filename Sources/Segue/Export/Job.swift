@@ -100,6 +100,9 @@ public struct Job: Sendable {
     public var format: OutputFormat
     /// Only these frames (not for MP4); nil for all.
     public var frames: FrameSelection?
+    /// Only the frames of this chunk of the video (`Chunks`): an MP4 chunk with no sound, or
+    /// the chunk's frames as framemd5 or yuv; nil for the whole video.
+    public var chunk: Shard?
     /// Compositor threads. Any number gives the same pixels; by default the CPUs the process
     /// was given (`CPUBudget.available()`).
     public var threads: Int
@@ -222,6 +225,7 @@ public struct Job: Sendable {
 
     /// The frames written, of `count`: those chosen, or all (a sheet samples the timeline).
     public func frameIndices(count: Int) -> [Int] {
+        if let chunk { return Array(Chunks.frames(of: chunk, in: count)) }
         if let frames { return frames.indices(below: count) }
         guard format == .sheet else { return Array(0..<count) }
         return timeline.sample(Job.sheetFrames).filter { $0 < count }
@@ -284,6 +288,9 @@ public struct Job: Sendable {
             } else if frames.maximum >= frameCount {
                 problems.append(.framePastEnd(selection: frames, frameCount: frameCount))
             }
+        }
+        if chunk != nil, ![.mp4, .framemd5, .yuv, .null].contains(format) || frames != nil {
+            problems.append(.chunk("--chunk renders a chunk of an MP4 (or its frames as framemd5 or yuv), of the whole video: not \(frames != nil ? "with --frames" : "a \(format.rawValue)")"))
         }
         if format.isVideo || format == .yuv, preset.canvas.width % 2 != 0 || preset.canvas.height % 2 != 0 {
             problems.append(.oddSize(width: preset.canvas.width, height: preset.canvas.height, format: format))

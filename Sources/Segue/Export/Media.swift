@@ -31,6 +31,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     /// What the job's target platform refuses (too long, too short, the wrong shape).
     case target(String)
     case cancelled
+    /// A chunk that cannot be rendered or joined (missing, of another job, encoded otherwise).
+    case chunk(String)
     /// The soundtrack cannot be used: no such file, no audio in it, nothing decodable, or
     /// `start` past its end.
     case audio(path: String, reason: String)
@@ -88,6 +90,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .noAlpha(format):
             return "canvas.background is transparent, but \(format.rawValue) output has no alpha channel; the outputs that keep it: \(OutputFormat.alphaOutputs)"
         case let .target(message): return message
+        case let .chunk(message): return message
         case let .missingEncoder(name, format):
             return "this build of FFmpeg has no \(name) encoder, which \(format.rawValue) output needs; Debian's libavcodec59 (or libavcodec-extra59) has it"
         case let .framePastEnd(selection, count):

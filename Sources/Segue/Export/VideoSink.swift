@@ -71,11 +71,12 @@ public final class VideoSink: FrameSink {
     public let reads: FrameForm
 
     /// `fingerprint`, if given, is kept in the file's metadata (see `Fingerprint`), or beside
-    /// a WebP; an existing file at `path` is replaced only with `replace`. `soundtrack`, when
+    /// a WebP; `chunk` marks a chunk of a longer video (`Chunks`); an existing file at `path`
+    /// is replaced only with `replace`. `soundtrack`, when
     /// it has a track and the format has sound, adds a track exactly as long as the `frames`
     /// frames of the video.
     public init(path: String, format: OutputFormat, preset: Preset, soundtrack: Soundtrack = Soundtrack(music: Preset.AudioSettings()),
-                frames: Int = 0, fingerprint: String? = nil, replace: Bool = false) throws {
+                frames: Int = 0, fingerprint: String? = nil, chunk: String? = nil, replace: Bool = false) throws {
         guard let encoding = VideoEncoding(format: format, preset: preset) else { preconditionFailure("\(format) is not a video") }
         file = try StagedFile(target: path, replace: replace)
         self.format = format
@@ -90,7 +91,7 @@ public final class VideoSink: FrameSink {
                     encoding.pixelFormat.withCString { pixels in
                         encode.speed.withCString { speed in
                             withOptionalCString(format.keepsFingerprintInside ? fingerprint : nil) { tag in
-                                soundtrack.withConfig { track in
+                                withOptionalCString(chunk) { chunk in soundtrack.withConfig { track in
                                     var config = SegueEncoderConfig(
                                         path: tmp, format_name: container, codec_name: codec, pixel_format: pixels,
                                         width: Int32(canvas.width), height: Int32(canvas.height),
@@ -98,10 +99,10 @@ public final class VideoSink: FrameSink {
                                         crf: Int32(format == .webp ? webp.quality : encode.crf), max_rate: Int32(encode.maxRate),
                                         gop: Int32(encode.gop), bframes: Int32(encode.bframes),
                                         loop: Int32(webp.loop), lossless: webp.lossless ? 1 : 0, speed: speed, threads: Int32(encode.threads),
-                                        fingerprint: tag, audio: format.hasSound && soundtrack.hasTrack ? track : nil,
+                                        fingerprint: tag, chunk: chunk, audio: format.hasSound && soundtrack.hasTrack ? track : nil,
                                         frames: Int64(frames), deterministic: encode.deterministic ? 1 : 0)
                                     return segue_encoder_open(&config, &error)
-                                }
+                                } }
                             }
                         }
                     }
