@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+/// A story with a clip (its own sound), Ken Burns motion, a crossfade and music, in `folder`.
+func chunkStory(in folder: URL) throws -> String {
+    for name in ["a.jpg", "b.png", "c.webp"] {
+        try? FileManager.default.copyItem(atPath: example(name), toPath: folder.appendingPathComponent(name).path)
+    }
+    let clip = folder.appendingPathComponent("clip.mp4").path
+    let made = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=2", "-f", "lavfi", "-i", "sine=frequency=300:duration=2",
+                                   "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", clip])
+    #expect(made.status == 0, "\(made.stderr)")
+    let music = try tone(seconds: 8, in: folder)
+    let story = folder.appendingPathComponent("story.yaml")
+    try """
+        preset: stories-cube
+        set: {hold: 1.0, audio: {file: \(music)}}
+        slides:
+          - {image: a.jpg, motion: in}
+          - {clip: clip.mp4, audio: true, transition: {kind: crossfade, duration: 0.4}}
+          - {image: b.png, motion: {kind: left, amount: 0.15}}
+          - image: c.webp
+        """.write(to: story, atomically: true, encoding: .utf8)
+    return story.path
+}
+
+/// The lines of a framemd5 listing without its header, each its frame's checksum.
+func checksums(_ text: String) -> [String] {
+    text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
+}
+
+/// FFmpeg's framemd5 of one stream of a file, decoded (`stream` v or a), or copied (`copy`).
+func decodedChecksums(_ path: String, stream: String = "v", copy: Bool = false) throws -> [String] {
+    let r = try tool("ffmpeg", ["-v", "error", "-i", path, "-map", "0:\(stream)"] + (copy ? ["-c", "copy"] : []) + ["-f", "framemd5", "-"])
+    #expect(r.status == 0, "\(r.stderr)")
+    return checksums(r.stdout)
+}
+
+@Suite("One video in chunks, joined without re-encoding", .serialized)
+struct ChunkTests {
+    let size = ["--size", "180x320", "--set", "canvas.scale=0.5"]
+
+    @Test("1, 2, 4 and 7 chunks of a story with a clip, motion and music: the frames, the RGBA frames and the sound of one machine's render, timestamps continuous")
+    func joined() throws {
+        let folder = temporaryFolder()
+        let story = try chunkStory(in: folder)
+        let one = folder.appendingPathComponent("one.mp4").path
+        #expect(try segue(["render", "--story", story, "-o", one] + size).status == 0)
+        let oneRGBA = checksums(try segue(["render", "--story", story, "-o", "-"] + size).stdout)
+        let frames = oneRGBA.count
+        let counted = try frameCount(one)
+        #expect(frames == 165 && counted == frames)
+        let oneSound = try decodedChecksums(one, stream: "a", copy: true)
+
+        for n in [1, 2, 4, 7] {
+            let out = folder.appendingPathComponent("joined-\(n).mp4").path
+            var rgba: [String] = [], decoded: [String] = []
+            for k in 1...n {
+                let r = try segue(["render", "--story", story, "-o", out, "--chunk", "\(k)/\(n)"] + size)
+                #expect(r.status == 0, "\(r.stderr)")
+                let chunk = out + ".chunks/chunk-\(String(format: "%03d", k))-of-\(String(format: "%03d", n)).mp4"
+                #expect(try probe(chunk, stream: "a", entries: "codec_type").isEmpty, "chunk \(k)/\(n) has sound")
+                decoded += try decodedChecksums(chunk)
+                // The RGBA frames the chunk's encoder was given: one machine's, frame for frame.
+                rgba += checksums(try segue(["render", "--story", story, "-o", "-", "--chunk", "\(k)/\(n)"] + size).stdout)
+            }
+            #expect(rgba == oneRGBA, "\(n) chunks: the RGBA frames differ from one machine's")
+            let r = try segue(["join", "--story", story, "-o", out] + size)
+            #expect(r.status == 0 && r.stderr.contains("joined \(n) chunks"), "\(r.stderr)")
+            // Every decoded frame is its chunk's decoded frame; the sound is one machine's, byte for byte.
+            #expect(try decodedChecksums(out) == decoded, "\(n) chunks: decoded frames differ from the chunks'")
+            #expect(decoded.count == frames)
+            #expect(try decodedChecksums(out, stream: "a", copy: true) == oneSound, "\(n) chunks: the AAC packets differ from one machine's")
+            // Timestamps: every frame once, one frame apart, decoding order increasing.
+            let packets = try tool("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time,dts_time", "-of", "csv=p=0", out]).stdout
+                .split(separator: "\n").map { $0.split(separator: ",").compactMap { Double($0) } }
+            let shown = packets.map { $0[0] }.sorted(), decoding = packets.map { $0[1] }
+            #expect(shown.count == frames && shown.enumerated().allSatisfy { abs($0.element - Double($0.offset) / 30) < 1e-3 }, "\(n) chunks: presentation times are not 0, 1/30, ...")
+            #expect(zip(decoding, decoding.dropFirst()).allSatisfy { $0 < $1 }, "\(n) chunks: decoding times do not increase")
+            #expect(try probe(out, stream: "a", entries: "duration")["duration"] == (try probe(one, stream: "a", entries: "duration"))["duration"])
+            if n == 1 {
+                // One chunk is the one machine's video, packet for packet.
+                #expect(try decodedChecksums(out, copy: true) == (try decodedChecksums(one, stream: "v", copy: true)))
+            }
+        }
+    }
+
+    @Test("at the seams the joined video is one machine's within x264's rate control: SSIM of each seam's frames >= 0.99 at 720x1280")
+    func seams() throws {
+        let folder = temporaryFolder()
+        let story = try chunkStory(in: folder)
+        let size = ["--size", "720x1280", "--set", "canvas.scale=2"]
+        let one = folder.appendingPathComponent("one.mp4").path, out = folder.appendingPathComponent("out.mp4").path
+        #expect(try segue(["render", "--story", story, "-o", one] + size).status == 0)
+        for k in 1...4 { #expect(try segue(["render", "--story", story, "-o", out, "--chunk", "\(k)/4"] + size).status == 0) }
+        #expect(try segue(["join", "--story", story, "-o", out] + size).status == 0)
+        let stats = folder.appendingPathComponent("ssim.txt").path
+        let r = try tool("ffmpeg", ["-v", "error", "-i", out, "-i", one, "-lavfi", "[0:v][1:v]ssim=stats_file=\(stats)", "-f", "null", "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let ssim = try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n").compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix("All:") }.flatMap { Double($0.dropFirst(4)) }
+        }
+        #expect(ssim.count == 165)
+        // Chunks start at 41, 82, 123: the last frame before each seam and the first after.
+        for seam in [41, 82, 123] {
+            for frame in [seam - 1, seam] {
+                #expect(ssim[frame] >= 0.99, "frame \(frame) at a seam: SSIM \(ssim[frame]) against one machine's render")
+            }
+        }
+        print("seam SSIM against one machine:", [40, 41, 81, 82, 122, 123].map { String(format: "%d: %.4f", $0, ssim[$0]) }.joined(separator: ", "))
+    }
+
+    @Test("a missing chunk and a chunk of another job are refused by name (exit 2, nothing written); more chunks than frames; --resume keeps what is done")
+    func refusals() throws {
+        let folder = temporaryFolder()
+        let story = try chunkStory(in: folder)
+        let out = folder.appendingPathComponent("out.mp4").path
+        func chunk(_ k: Int, of n: Int) -> String { out + ".chunks/chunk-\(String(format: "%03d", k))-of-\(String(format: "%03d", n)).mp4" }
+        for k in [1, 2, 4] { #expect(try segue(["render", "--story", story, "-o", out, "--chunk", "\(k)/4"] + size).status == 0) }
+        var r = try segue(["join", "--story", story, "-o", out] + size)
+        #expect(r.status == 2 && r.stderr.contains("chunk-003-of-004.mp4: missing"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+
+        // Chunk 3 of another job (another crf) in its place.
+        r = try segue(["render", "--story", story, "-o", out, "--chunk", "3/4", "--set", "encode.crf=30"] + size)
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try segue(["join", "--story", story, "-o", out] + size)
+        #expect(r.status == 2 && r.stderr.contains("chunk-003-of-004.mp4: a chunk of another job"), "\(r.stderr)")
+        #expect(!r.stderr.contains("chunk-001") && !FileManager.default.fileExists(atPath: out), "\(r.stderr)")
+
+        // --resume renders chunk 3 again, here, and keeps the others as they are.
+        let done = try [1, 2, 4].map { try FileManager.default.attributesOfItem(atPath: chunk($0, of: 4))[.modificationDate] as! Date }
+        r = try segue(["join", "--story", story, "-o", out, "--resume"] + size)
+        #expect(r.status == 0 && r.stderr.contains("rendered the missing chunk \(chunk(3, of: 4))"), "\(r.stderr)")
+        #expect(try [1, 2, 4].map { try FileManager.default.attributesOfItem(atPath: chunk($0, of: 4))[.modificationDate] as! Date } == done)
+        #expect(try frameCount(out) == 165)
+        // A chunk task run again with --resume keeps its chunk; a join run again keeps the video.
+        r = try segue(["render", "--story", story, "-o", out, "--chunk", "2/4", "--resume"] + size)
+        #expect(r.status == 0 && r.stderr.contains("kept \(chunk(2, of: 4))"), "\(r.stderr)")
+        r = try segue(["join", "--story", story, "-o", out, "--resume"] + size)
+        #expect(r.status == 0 && r.stderr.contains("kept \(out)"), "\(r.stderr)")
+
+        // 8 chunks of a 6-frame video: two have no frames, and the join still holds all six.
+        let short = folder.appendingPathComponent("short.mp4").path
+        for k in 1...8 { #expect(try segue(["render", example("a.jpg"), "-o", short, "--chunk", "\(k)/8", "--set", "hold=0.2"] + size).status == 0) }
+        r = try segue(["join", example("a.jpg"), "-o", short, "--set", "hold=0.2", "--clean"] + size)
+        #expect(r.status == 0, "\(r.stderr)")
+        let shortFrames = try frameCount(short)
+        #expect(shortFrames == 6 && !FileManager.default.fileExists(atPath: short + ".chunks"))
+
+        // Options that do not go together.
+        r = try segue(["render", "--story", story, "-o", folder.appendingPathComponent("x.gif").path, "--chunk", "1/2"] + size)
+        #expect(r.status == 2 && r.stderr.contains("--chunk renders a chunk of an MP4"), "\(r.stderr)")
+        r = try segue(["render", "--story", story, "-o", out, "--chunk", "0/2"] + size)
+        #expect(r.status == 2 && r.stderr.contains("--chunk '0/2'"), "\(r.stderr)")
+        r = try run(segueBinary, ["render", "--story", story, "-o", out, "--chunk", "auto"] + size)
+        #expect(r.status == 2 && r.stderr.contains("--chunk auto: none of SLURM_ARRAY_TASK_ID"), "\(r.stderr)")
+    }
+}
