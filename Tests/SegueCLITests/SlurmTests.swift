@@ -136,4 +136,50 @@ struct SlurmTests {
         #expect(try cluster.wait(for: resubmitted, in: work) == ["0 COMPLETED 0:0"], "\(logs())")
         #expect(try frameCount(work.appendingPathComponent("out/long.mp4").path) == 75)
     }
+
+    @Test("a story as sbatch --array=0-3 chunk tasks (--chunk auto) and an afterok join task: one machine's frames and sound; a requeued task and a resubmitted array keep their chunks")
+    func slurmChunks() throws {
+        let cluster = try SlurmCluster()
+        let segue = try installedAlone()
+        let work = temporaryFolder().appendingPathComponent("chunks")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let story = try chunkStory(in: work)
+        let size = "--size 180x320 --set canvas.scale=0.5"
+        try "#!/bin/sh\nexec \(segue) render --story \(story) -o out/trip.mp4 \(size) --chunk auto --resume\n"
+            .write(to: work.appendingPathComponent("chunk.sh"), atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nexec \(segue) join --story \(story) -o out/trip.mp4 \(size) --resume\n"
+            .write(to: work.appendingPathComponent("join.sh"), atomically: true, encoding: .utf8)
+        func sbatch(_ options: [String], _ file: String) throws -> String {
+            let r = try cluster.client("sbatch", ["--parsable", "--chdir=\(work.path)", "--output=\(work.path)/log-%A-%a.txt"] + options + [file], in: work)
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func logs() -> String {
+            files(in: work.path).filter { $0.hasPrefix("log-") }.compactMap { try? String(contentsOf: work.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
+        }
+        let chunks = try sbatch(["--array=0-3"], "chunk.sh")
+        let join = try sbatch(["--dependency=afterok:\(chunks)"], "join.sh")
+        #expect(try cluster.wait(for: chunks, in: work) == (0...3).map { "\($0) COMPLETED 0:0" }, "\(logs())")
+        #expect(try cluster.wait(for: join, in: work).first?.contains("COMPLETED 0:0") == true, "\(logs())")
+        let out = work.appendingPathComponent("out/trip.mp4").path
+        let single = work.appendingPathComponent("single.mp4").path
+        #expect(try run(segue, ["render", "--story", story, "-o", single] + size.split(separator: " ").map(String.init), in: work).status == 0)
+        #expect(try frameCount(out) == 165)
+        #expect(try decodedChecksums(out, stream: "a", copy: true) == (try decodedChecksums(single, stream: "a", copy: true)), "the sound differs from one machine's")
+        let names = files(in: out + ".chunks")
+        #expect(names == (1...4).map { "chunk-00\($0)-of-004.mp4" }, "\(names)")
+        func times() throws -> [Date] { try names.map { try FileManager.default.attributesOfItem(atPath: out + ".chunks/" + $0)[.modificationDate] as! Date } }
+        let done = try times()
+
+        // A finished task requeued, then the whole array resubmitted: every chunk is kept.
+        let requeue = try cluster.client("scontrol", ["requeue", "\(chunks)_2"], in: work)
+        #expect(requeue.status == 0, "\(requeue.stderr)")
+        // Slurm holds a requeued job back a while (its begin time); let it start now.
+        _ = try cluster.client("scontrol", ["update", "JobId=\(chunks)_2", "StartTime=now"], in: work)
+        #expect(try cluster.wait(for: chunks, in: work) == (0...3).map { "\($0) COMPLETED 0:0" }, "\(logs())")
+        let again = try sbatch(["--array=0-3"], "chunk.sh")
+        #expect(try cluster.wait(for: again, in: work) == (0...3).map { "\($0) COMPLETED 0:0" }, "\(logs())")
+        #expect(try times() == done, "a chunk was rendered again")
+        #expect(logs().components(separatedBy: "segue: kept").count - 1 >= 5, "\(logs())")
+    }
 }
