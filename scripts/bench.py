@@ -14,6 +14,8 @@ p.add_argument("--threads", type=int, default=1, help="compositor threads of the
 p.add_argument("--only", help="only the exports whose names start with these, comma-separated (text10,story10,clips,...), and no compose rates")
 p.add_argument("--compose-only", action="store_true", help="the compose rates (and the instruction count) without the exports")
 p.add_argument("--rows", type=int, default=200, help="rows of the template workload (a 6-second 540x960 card per row)")
+p.add_argument("--chunk-size", default="540x960", help="canvas of the chunks workload (a 10-minute story in 8 chunks)")
+p.add_argument("--chunk-minutes", type=float, default=10, help="length of the chunks workload's story")
 args = p.parse_args()
 
 os.makedirs(args.work, exist_ok=True)
@@ -211,6 +213,59 @@ def template_export():
     return args.rows, statistics.median(times["segue"]), statistics.median(times["floor"]), statistics.median(ratios), ratios
 
 
+def chunks_export():
+    """A long story (40 photos, Ken Burns on each, cubes, looped music) rendered on one machine
+    and as 8 chunks, each chunk alone on the machine's cores, then joined; the two alternated
+    round by round. Prints each chunk's time, its start-up (inputs prepared), the join, and the
+    speed-up the numbers give for 8, 32 and 128 tasks of this machine. None when not asked."""
+    name = "chunks"
+    if args.only and not any(name.startswith(p) for p in args.only.split(",")):
+        return None
+    work = os.path.join(args.work, "chunks")
+    os.makedirs(work, exist_ok=True)
+    music = os.path.join(work, "music.m4a")
+    if not os.path.exists(music):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=330:duration=30", "-c:a", "aac", music], check=True)
+    nature = sorted(os.path.abspath(os.path.join(args.photos, n)) for n in os.listdir(args.photos) if n.endswith(".jpg"))
+    hold = args.chunk_minutes * 60 / 40 - 0.5
+    w, h = args.chunk_size.split("x")
+    story = (f"preset: stories-cube\naudio: {{file: music.m4a, loop: true}}\nset: {{canvas.size: [{w}, {h}], canvas.scale: {int(w) / 360:g}, "
+             f"hold: {hold:g}, transition.duration: 0.5, fit: fill, encode.speed: veryfast, encode.crf: 20, encode.threads: 2}}\nslides:\n")
+    motions = ["in", "out", "left", "right", "up", "down"]
+    story += "".join(f"  - {{image: {nature[i % len(nature)]}, motion: {motions[i % len(motions)]}}}\n" for i in range(40))
+    path = os.path.join(work, "long.yaml")
+    with open(path, "w") as f:
+        f.write(story)
+    one, out = os.path.join(work, "one.mp4"), os.path.join(work, "out.mp4")
+    n = 8
+    print(f"  {name} ({args.chunk_minutes:g} minutes at {args.chunk_size}, {n} chunks)", file=sys.stderr)
+    times = {"one": [], "chunks": [], "join": [], "startup": []}
+    per_chunk = []
+    for r in range(args.runs):
+        def single():
+            times["one"].append(run([args.segue, "render", "--story", path, "-o", one, "--force", "--quiet"])[0])
+        def chunked():
+            shutil.rmtree(out + ".chunks", ignore_errors=True)
+            spent = []
+            for k in range(1, n + 1):
+                seconds, _, err = run([args.segue, "render", "--story", path, "-o", out, "--chunk", f"{k}/{n}"])
+                spent.append(seconds)
+                times["startup"].append(float(re.search(r"inputs prepared in ([0-9.]+) s", err).group(1)))
+            per_chunk.append(spent)
+            times["chunks"].append(sum(spent))
+            times["join"].append(run([args.segue, "join", "--story", path, "-o", out, "--force", "--quiet"])[0])
+        for step in ((single, chunked) if r % 2 == 0 else (chunked, single)):
+            step()
+    count = frames(one)
+    t1, join, startup = statistics.median(times["one"]), statistics.median(times["join"]), statistics.median(times["startup"])
+    chunk = [statistics.median(c) for c in zip(*per_chunk)]
+    # On P machines like this one, P chunks: each chunk's start-up, its share of the frames, the join.
+    per_frame = (statistics.median(times["chunks"]) - n * startup) / count
+    model = {p: startup + per_frame * -(-count // p) + join for p in (8, 32, 128)}
+    return dict(frames=count, one=t1, chunk=chunk, join=join, startup=startup, model=model,
+                ratios=sorted(c / o for c, o in zip(times["chunks"], times["one"])))
+
+
 def exports_table():
     """The export rounds, the exports table and the memory figures."""
     print(f"exports, {args.runs} alternated rounds each", file=sys.stderr)
@@ -292,6 +347,7 @@ def exports_table():
 
     gif = gif_export()
     template = template_export()
+    chunks = chunks_export()
 
     long_rss = clip60_rss = None
     if not args.only:
@@ -320,6 +376,13 @@ def exports_table():
         n, a, b, ratio, ratios = template
         print(f"templates, {n} rows of a 6-second 540x960 card (name, photo, music), one process: segue {a:.1f} s ({60 * n / a:.0f} videos/min), "
               f"encode floor {b:.1f} s ({60 * n / b:.0f} videos/min): {ratio:.2f}× (rounds {' '.join(f'{x:.2f}' for x in ratios)})")
+    if chunks:
+        c = chunks
+        print(f"chunks, a {args.chunk_minutes:g}-minute story at {args.chunk_size} ({c['frames']} frames): one machine {c['one']:.1f} s; "
+              f"8 chunks one after another {sum(c['chunk']):.1f} s (÷ one machine, rounds {' '.join(f'{x:.2f}' for x in c['ratios'])}), "
+              f"each {' '.join(f'{x:.1f}' for x in c['chunk'])} s, start-up {c['startup']:.2f} s; join {c['join']:.2f} s")
+        print("  speed-up on P machines like this one (start-up + frames ÷ P + join): " +
+              ", ".join(f"{p}: {c['one'] / t:.1f}× ({t:.1f} s)" for p, t in c["model"].items()))
     if long_rss is not None:
         print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0]['peak']:.0f})")
     print("floor: Segue's own yuv420p frames (-o frames.yuv) encoded by FFmpeg with Segue's x264 settings; bytes: whether its H.264")
