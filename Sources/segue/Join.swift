@@ -34,6 +34,7 @@ struct Join: ParsableCommand {
     func validate() throws {
         if let chunkCount, chunkCount < 1 { throw ValidationError("--chunk-count \(chunkCount): expected 1 or more.") }
         if what.frames != nil { throw ValidationError("--frames: a join holds every frame of the video.") }
+        if OutputFormat.inferred(from: output) != .mp4 { throw ValidationError("-o \(output): chunks join into an MP4; give a .mp4 name.") }
     }
 
     func run() throws {
