@@ -21,6 +21,15 @@ enum ShardOption: Equatable {
     static func chunk(parsing text: String) throws -> ShardOption {
         text == "auto" ? .auto : .fixed(try Shard.parse(text, option: "--chunk"))
     }
+
+    /// The part asked for: the fixed one, or the one the cluster engine's variables say
+    /// (`count` where the engine does not say how many; `option` names the option in errors).
+    func part(count: Int?, option: String) throws -> Shard {
+        switch self {
+        case let .fixed(part): return part
+        case .auto: return try Shard.automatic(count: count, option: option)
+        }
+    }
 }
 
 struct Batch: ParsableCommand {
@@ -104,12 +113,7 @@ struct Batch: ParsableCommand {
         }
         let manifest = loaded.path
         var entries = loaded.entries
-        var shardUsed: Shard?
-        switch shard {
-        case let .fixed(part)?: shardUsed = part
-        case .auto?: shardUsed = try Shard.automatic(count: shardCount)
-        case nil: break
-        }
+        let shardUsed = try shard?.part(count: shardCount, option: "--shard")
         if let shardUsed { entries = loaded.entries(of: shardUsed) }
         var settings = BatchSettings(overrides: options.presetOverrides, threads: options.threads, overwrite: options.force,
                                      resume: options.resume, parallel: jobs)

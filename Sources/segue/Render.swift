@@ -150,13 +150,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let part: Shard?
-        switch chunk {
-        case let .fixed(fixed)?: part = fixed
-        case .auto?: part = try Shard.automatic(count: chunkCount, option: "--chunk")
-        case nil: part = nil
-        }
-        try what.export(options: options, output: output, format: format, chunk: part)
+        try what.export(options: options, output: output, format: format, chunk: try chunk?.part(count: chunkCount, option: "--chunk"))
     }
 }
 

@@ -78,6 +78,12 @@ struct ChunkTests {
             #expect(shown.count == frames && shown.enumerated().allSatisfy { abs($0.element - Double($0.offset) / 30) < 1e-3 }, "\(n) chunks: presentation times are not 0, 1/30, ...")
             #expect(zip(decoding, decoding.dropFirst()).allSatisfy { $0 < $1 }, "\(n) chunks: decoding times do not increase")
             #expect(try probe(out, stream: "a", entries: "duration")["duration"] == (try probe(one, stream: "a", entries: "duration"))["duration"])
+            if n == 4 {
+                // A player that is not FFmpeg reads it through: GStreamer, sound and picture.
+                let gst = try tool("gst-launch-1.0", ["-q", "filesrc", "location=\(out)", "!", "qtdemux", "name=d", "d.audio_0", "!", "queue", "!", "avdec_aac", "!", "fakesink",
+                                                      "d.video_0", "!", "queue", "!", "avdec_h264", "!", "fakesink"])
+                #expect(gst.status == 0 && !gst.stderr.contains("ERROR"), "\(gst.stderr)")
+            }
             if n == 1 {
                 // One chunk is the one machine's video, packet for packet.
                 #expect(try decodedChecksums(out, copy: true) == (try decodedChecksums(one, stream: "v", copy: true)))

@@ -21,6 +21,8 @@ struct ReadmeTests {
         #expect(ReadmeTests.commands.contains { $0.hasPrefix("parallel segue batch") && $0.contains("--shard {}/4 --resume") })
         #expect(ReadmeTests.commands.contains { $0.contains("--shard auto --resume") && $0.contains("$SLURM_ARRAY_TASK_ID") })
         #expect(ReadmeTests.commands.contains { $0.contains("--shard auto --shard-count 4 --resume") && $0.contains("$JOB_COMPLETION_INDEX") })
+        #expect(ReadmeTests.commands.contains { $0.hasPrefix("parallel segue render") && $0.contains("--chunk {}/4") })
+        #expect(ReadmeTests.commands.contains { $0.hasPrefix("segue join") })
     }
 
     /// Runs one README command in a fresh folder holding the files it names (a.jpg, b.jpg,
