@@ -403,8 +403,8 @@ public enum BatchRunner {
     /// Still pictures that more than one job draws are decoded once (`SharedPictures`).
     public static func run(_ jobs: [BatchJob], settings: BatchSettings, cancellation: Cancellation? = nil,
                            progress: (@Sendable (Manifest.Entry, ExportProgress) -> Void)? = nil) -> [JobOutcome] {
-        SharedPictures.share(sharedStills(jobs.filter { !$0.upToDate }.map(\.job)))
-        defer { SharedPictures.share([]) }
+        let shared = SharedPictures.share(sharedStills(jobs.filter { !$0.upToDate }.map(\.job)))
+        defer { SharedPictures.release(shared) }
         return (try? parallelMap(jobs, threads: max(1, settings.parallel)) { job in
             runOne(job, cancellation: cancellation, progress: progress)
         }) ?? []

@@ -4,35 +4,54 @@ import Synchronization
 /// The still pictures that several jobs of one process draw (a template's logo, background or
 /// sticker, a manifest's shared photo): each is decoded once, when a job first needs it, and
 /// kept until the batch lets go of them; any other picture is decoded by each job that needs it.
+///
+/// Each batch running shares its own set (`share`, then `release`): two batches at once in one
+/// process keep each other's pictures, and a picture goes once no running batch shares it.
 public enum SharedPictures {
     private struct State {
-        var paths: Set<String> = []
+        /// The pictures each running batch shares, by the number `share` gave it.
+        var scopes: [Int: Set<String>] = [:]
+        var nextScope = 0
         var images: [String: Image] = [:]
-        /// How many times a shared picture was decoded, and asked for, since the process began.
-        var decoded = 0, asked = 0
+        /// How many times each shared picture was decoded, and asked for, since the process began.
+        var decoded: [String: Int] = [:], asked: [String: Int] = [:]
+
+        func isShared(_ path: String) -> Bool { scopes.values.contains { $0.contains(path) } }
     }
     private static let state = Mutex(State())
 
-    /// Keeps the pictures at `paths` (canonical, as `Job.canonical` gives) once decoded, and
-    /// lets go of any kept before.
-    public static func share(_ paths: Set<String>) {
-        state.withLock {
-            $0.paths = paths
-            $0.images = [:]
+    /// Keeps the pictures at `paths` (canonical, as `Job.canonical` gives) once decoded, until
+    /// `release` is called with the number returned.
+    public static func share(_ paths: Set<String>) -> Int {
+        state.withLock { state in
+            state.nextScope += 1
+            state.scopes[state.nextScope] = paths
+            return state.nextScope
         }
     }
 
-    /// How many shared pictures were decoded, and how many times they were asked for, since
-    /// the process began.
-    public static var counts: (decoded: Int, asked: Int) { state.withLock { ($0.decoded, $0.asked) } }
+    /// Lets go of the pictures that `share` kept for `scope` and no other running batch shares.
+    public static func release(_ scope: Int) {
+        state.withLock { state in
+            state.scopes[scope] = nil
+            for path in state.images.keys where !state.isShared(path) { state.images[path] = nil }
+        }
+    }
+
+    /// How many times the shared picture at `path` was decoded, and asked for, since the
+    /// process began.
+    public static func counts(of path: String) -> (decoded: Int, asked: Int) {
+        let path = Job.canonical(path)
+        return state.withLock { ($0.decoded[path, default: 0], $0.asked[path, default: 0]) }
+    }
 
     /// The picture at `path`: kept if it is shared (made by `decode` once), else made.
     static func image(_ path: String, decode: () throws -> Image) throws -> Image {
-        guard state.withLock({ !$0.paths.isEmpty }) else { return try decode() }
+        guard state.withLock({ !$0.scopes.isEmpty }) else { return try decode() }
         let path = Job.canonical(path)
         let kept = state.withLock { state -> Image?? in
-            guard state.paths.contains(path) else { return .none }
-            state.asked += 1
+            guard state.isShared(path) else { return .none }
+            state.asked[path, default: 0] += 1
             return .some(state.images[path])
         }
         switch kept {
@@ -42,9 +61,9 @@ public enum SharedPictures {
             // Decoded outside the lock (two jobs at once may both decode it; one is kept).
             let image = try decode()
             return state.withLock { state in
-                state.decoded += 1
+                state.decoded[path, default: 0] += 1
                 if let first = state.images[path] { return first }
-                if state.paths.contains(path) { state.images[path] = image }
+                if state.isShared(path) { state.images[path] = image }
                 return image
             }
         }
