@@ -38,16 +38,23 @@ static int video_stream(AVFormatContext *format) {
     return -1;
 }
 
+/* Opens `path` and finds its streams: 0, or a negative code with err filled (*format NULL). */
+static int open_chunk(const char *path, AVFormatContext **format, SegueAVError *err) {
+    int ret = avformat_open_input(format, path, NULL, NULL);
+    if (ret < 0) return shim_fail(err, ret, "avformat_open_input");
+    if ((ret = avformat_find_stream_info(*format, NULL)) < 0) {
+        avformat_close_input(format);
+        return shim_fail(err, ret, "avformat_find_stream_info");
+    }
+    return 0;
+}
+
 int segue_chunk_info(const char *path, SegueChunkInfo *info, SegueAVError *err) {
     shim_begin();
     memset(info, 0, sizeof *info);
     AVFormatContext *format = NULL;
-    int ret = avformat_open_input(&format, path, NULL, NULL);
-    if (ret < 0) return shim_fail(err, ret, "avformat_open_input");
-    if ((ret = avformat_find_stream_info(format, NULL)) < 0) {
-        avformat_close_input(&format);
-        return shim_fail(err, ret, "avformat_find_stream_info");
-    }
+    int ret = open_chunk(path, &format, err);
+    if (ret < 0) return ret;
     copy_tag(format->metadata, SEGUE_FINGERPRINT_TAG, info->fingerprint, sizeof info->fingerprint);
     copy_tag(format->metadata, SEGUE_CHUNK_TAG, info->chunk, sizeof info->chunk);
     copy_tag(format->metadata, SEGUE_BUILD_TAG, info->build, sizeof info->build);
@@ -83,9 +90,8 @@ int segue_chunk_info(const char *path, SegueChunkInfo *info, SegueAVError *err) 
  * soundtrack keeps up. `written` counts the frames copied so far. */
 static int copy_chunk(SegueEncoder *e, const char *path, int64_t offset, int64_t *written, SegueAVError *err) {
     AVFormatContext *in = NULL;
-    int ret = avformat_open_input(&in, path, NULL, NULL);
-    if (ret < 0) return shim_fail(err, ret, "avformat_open_input");
-    if ((ret = avformat_find_stream_info(in, NULL)) < 0) { avformat_close_input(&in); return shim_fail(err, ret, "avformat_find_stream_info"); }
+    int ret = open_chunk(path, &in, err);
+    if (ret < 0) return ret;
     int v = video_stream(in);
     if (v < 0) { avformat_close_input(&in); return shim_fail_text(err, AVERROR_INVALIDDATA, "the chunk has no video stream"); }
     AVRational from = in->streams[v]->time_base, to = e->stream->time_base;
@@ -121,10 +127,7 @@ int segue_join(const SegueJoinConfig *c, SegueAVError *err) {
     if (ret < 0) { shim_fail(err, ret, "avformat_alloc_output_context2"); goto done; }
     e->format->flags |= AVFMT_FLAG_BITEXACT;
     /* The video stream is the first chunk's, as it is: every chunk was checked to match it. */
-    if ((ret = avformat_open_input(&first, c->chunks[0], NULL, NULL)) < 0 || (ret = avformat_find_stream_info(first, NULL)) < 0) {
-        shim_fail(err, ret, "avformat_open_input");
-        goto done;
-    }
+    if ((ret = open_chunk(c->chunks[0], &first, err)) < 0) goto done;
     int v = video_stream(first);
     if (v < 0) { ret = shim_fail_text(err, AVERROR_INVALIDDATA, "the first chunk has no video stream"); goto done; }
     if (!(e->stream = avformat_new_stream(e->format, NULL))) { ret = shim_fail(err, AVERROR(ENOMEM), "avformat_new_stream"); goto done; }

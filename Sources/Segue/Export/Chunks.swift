@@ -95,12 +95,13 @@ public enum Chunks {
         }
         let n = try count ?? chunkCount(in: folder(for: job.output), resume: job.resume)
         var rendered: [String] = []
-        var infos: [(offset: Int, element: Info)] = []
+        // Each chunk read, with its place: which chunk, its file, its frames.
+        var read: [(part: Shard, path: String, range: Range<Int>, info: Info)] = []
         var problems: [String] = []
         for k in 0..<n {
             if cancellation?.isCancelled == true { throw ExportError.cancelled }
             let part = Shard(index: k, count: n, source: "chunk \(k + 1)/\(n)")
-            let path = file(part, of: job.output)
+            let path = file(part, of: job.output), range = frames(of: part, in: total)
             var info = FileManager.default.fileExists(atPath: path) ? try Info(path: path) : nil
             if job.resume, info?.fingerprint != fingerprint {
                 var chunk = job
@@ -111,25 +112,25 @@ public enum Chunks {
                 progress?(path)
                 info = try Info(path: path)
             }
-            guard let info else { problems.append("\(path): missing: chunk \(k + 1) of \(n) (frames \(describe(frames(of: part, in: total)))) was not rendered"); continue }
+            guard let info else { problems.append("\(path): missing: chunk \(k + 1) of \(n) (frames \(describe(range))) was not rendered"); continue }
             let expected = tag(part, frames: total)
             if info.fingerprint != fingerprint {
                 problems.append("\(path): a chunk of another job (fingerprint \(info.fingerprint.isEmpty ? "none" : info.fingerprint), this job's \(fingerprint)): render it again with the same story and options")
             } else if info.chunk != expected {
                 problems.append("\(path): says it is chunk '\(info.chunk)', expected '\(expected)' (chunk K/N, first-last frame, frames in all)")
-            } else if info.frames != frames(of: part, in: total).count {
-                problems.append("\(path): holds \(info.frames) frames, expected \(frames(of: part, in: total).count)")
+            } else if info.frames != range.count {
+                problems.append("\(path): holds \(info.frames) frames, expected \(range.count)")
             } else if info.frames > 0, !info.startsWithKeyframe {
                 problems.append("\(path): does not start with a keyframe")
             }
-            infos.append((k, info))
+            read.append((part, path, range, info))
         }
         // Every chunk with frames encoded as the first one was.
-        let filled = infos.filter { $0.element.frames > 0 && $0.element.fingerprint == fingerprint }
-        if let (first, reference) = filled.first {
-            for (k, info) in filled.dropFirst() {
-                for ((what, mine), (_, theirs)) in zip(info.encoding, reference.encoding) where mine != theirs {
-                    problems.append("\(file(Shard(index: k, count: n, source: ""), of: job.output)): its \(what) is \(mine), chunk \(first + 1)'s \(theirs): render every chunk with the same Segue, FFmpeg and x264")
+        let filled = read.filter { $0.info.frames > 0 && $0.info.fingerprint == fingerprint }
+        if let reference = filled.first {
+            for chunk in filled.dropFirst() {
+                for ((what, mine), (_, theirs)) in zip(chunk.info.encoding, reference.info.encoding) where mine != theirs {
+                    problems.append("\(chunk.path): its \(what) is \(mine), chunk \(reference.part.index + 1)'s \(theirs): render every chunk with the same Segue, FFmpeg and x264")
                 }
             }
         }
@@ -137,7 +138,7 @@ public enum Chunks {
             throw ExportError.chunk(problems.count == 1 ? problems[0] : "\(problems.count) chunks cannot be joined into \(job.output):\n" + problems.map { "  " + $0 }.joined(separator: "\n"))
         }
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
-        let parts = filled.map { (file(Shard(index: $0.offset, count: n, source: ""), of: job.output), frames(of: Shard(index: $0.offset, count: n, source: ""), in: total).lowerBound) }
+        let parts = filled.map { (path: $0.path, start: $0.range.lowerBound) }
         try write(job, chunks: parts, frames: total, fingerprint: fingerprint)
         return JoinResult(chunks: n, frameCount: total, rendered: rendered, seconds: Exporter.seconds(since: start), fingerprint: fingerprint)
     }
