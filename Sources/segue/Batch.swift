@@ -105,7 +105,7 @@ struct Batch: ParsableCommand {
     func run() throws {
         let loaded: Manifest
         if let template, let data, let output {
-            let rows = Manifest.rows(of: try StoryTemplate.load(template), data: try TemplateData.load(data), output: output)
+            let rows = Manifest.rows(of: try StoryTemplate.load(template, library: try options.library.library()), data: try TemplateData.load(data), output: output)
             loaded = rows.manifest
             if !options.quiet { for warning in rows.warnings { FileHandle.standardError.write(Data("segue: warning: \(warning)\n".utf8)) } }
         } else {

@@ -55,10 +55,14 @@ struct Presets: ParsableCommand {
         @Option(name: .customLong("set"), help: ArgumentHelp("Overrides a key by its dotted path before showing; repeatable.", valueName: "KEY=VALUE"))
         var overrides: [String] = []
 
+        @Option(name: .customLong("var"), help: ArgumentHelp("A value for one of the preset's {{variables}}, over its default in vars:; repeatable.", valueName: "NAME=VALUE"))
+        var vars: [String] = []
+
         @OptionGroup var library: LibraryOptions
 
         func run() throws {
-            print(try Preset.resolvedYAML(Preset.resolvedNode(preset, overrides: overrides, library: library.library())), terminator: "")
+            let values = try RenderInputs.values(of: vars)
+            print(try Preset.resolvedYAML(Preset.resolvedNode(preset, overrides: overrides, vars: values, library: library.library())), terminator: "")
         }
     }
 }

@@ -19,7 +19,7 @@ struct RenderInputs: ParsableArguments {
             })
     var frames: FrameSelection?
 
-    @Option(name: .customLong("var"), help: ArgumentHelp("A value for one of the story's {{variables}}, over its default in vars:; repeatable: --var name=Ana --var photo=ana.jpg (a path relative to the story).", valueName: "NAME=VALUE"))
+    @Option(name: .customLong("var"), help: ArgumentHelp("A value for one of the {{variables}} of the story or its preset, over its default in vars:; repeatable: --var name=Ana --var photo=ana.jpg (a path relative to the file that uses it).", valueName: "NAME=VALUE"))
     var vars: [String] = []
 
     @Option(name: .customLong("text"), help: ArgumentHelp("Text over the whole video, fixed to the screen (the first near the top, each next one lower), in the preset's text style (change it with --set text.KEY=VALUE: font, size, weight, color, outline, box, shadow, ...); repeatable.", valueName: "TEXT"))
@@ -29,21 +29,22 @@ struct RenderInputs: ParsableArguments {
     var inputs: [String] = []
 
     /// The --var values by name.
-    var variables: [String: String] {
-        get throws {
-            var values: [String: String] = [:]
-            for text in vars {
-                guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { throw ValidationError("--var \(text): expected NAME=VALUE.") }
-                let name = String(text[..<eq])
-                guard values[name] == nil else { throw ValidationError("--var \(name) is given twice.") }
-                values[name] = String(text[text.index(after: eq)...])
-            }
-            return values
+    var variables: [String: String] { get throws { try RenderInputs.values(of: vars) } }
+
+    /// `--var NAME=VALUE` options as values by name.
+    static func values(of options: [String]) throws -> [String: String] {
+        var values: [String: String] = [:]
+        for text in options {
+            guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { throw ValidationError("--var \(text): expected NAME=VALUE.") }
+            let name = String(text[..<eq])
+            guard values[name] == nil else { throw ValidationError("--var \(name) is given twice.") }
+            values[name] = String(text[text.index(after: eq)...])
         }
+        return values
     }
 
     func validate() throws {
-        if !vars.isEmpty, story == nil { throw ValidationError("--var gives a story's variables: it needs --story FILE.") }
+        if !vars.isEmpty, story == nil, preset == nil { throw ValidationError("--var gives the variables of a story or a preset: it needs --story FILE or --preset NAME.") }
         _ = try variables
         if story != nil {
             guard inputs.isEmpty else { throw ValidationError("Give the images in the story file or on the command line, not both.") }
@@ -57,7 +58,7 @@ struct RenderInputs: ParsableArguments {
         let library = try options.library.library()
         var job: Job
         // A GIF is 15 fps unless the command line or the story gives a rate.
-        let loaded = try story.map { try Story.load($0, vars: try variables) }
+        let loaded = try story.map { try Story.load($0, vars: try variables, library: library, preset: preset) }
         var overrides = options.presetOverrides
         if (format ?? OutputFormat.inferred(from: output)) == .gif, !overrides.contains(where: { $0.hasPrefix("fps=") }),
            !(loaded?.settings.contains { $0.key == "fps" } ?? false) {
@@ -66,11 +67,16 @@ struct RenderInputs: ParsableArguments {
         if let story = loaded {
             // The story's preset and keys first; the command line's options win over them.
             let preset = try Preset.load(self.preset ?? story.preset ?? "stories-cube", overrides: overrides,
-                                         underlying: story.settings, library: library)
+                                         underlying: story.settings, vars: story.vars, library: library)
             job = try Job(story: story, preset: preset, output: output, format: format, frames: frames,
                           limits: options.limits, overwrite: options.force)
         } else {
-            let preset = try Preset.load(self.preset ?? "stories-cube", overrides: overrides, library: library)
+            let name = self.preset ?? "stories-cube", values = try variables
+            let used = try library.variables(of: name).used
+            if let unknown = values.keys.sorted().first(where: { used[$0] == nil }) {
+                throw PresetError.unknownKey(key: unknown, origin: .option("--var \(unknown)=\(values[unknown]!), preset \(name)"), known: used.keys.sorted())
+            }
+            let preset = try Preset.load(name, overrides: overrides, vars: values, library: library)
             job = try Job(preset: preset, inputs: inputs, output: output, format: format,
                           frames: frames, limits: options.limits, overwrite: options.force)
         }

@@ -114,4 +114,56 @@ struct TemplateTests {
         let absolute = try run(segue, ["batch", "--template", "card.yaml", "--data", "bad.csv", "-o", "{{id}}.mp4", "--dry-run"], in: folder)
         #expect(absolute.status == 2 && absolute.stdout.contains("is an absolute path") && absolute.stdout.contains("leaves the working folder"), "\(absolute.stdout)")
     }
+
+    @Test("a preset's vars: its {{variables}} take their defaults, --var or a row's column; one without a value, or a --var nothing uses, is refused naming the file")
+    func presetVariables() throws {
+        let segue = try installedAlone(), folder = temporaryFolder()
+        try flatPicture("wide.png", colour: "0x808080", width: 640, height: 360, in: folder)
+        let brand = folder.appendingPathComponent("brand")
+        try FileManager.default.createDirectory(at: brand, withIntermediateDirectories: true)
+        try flatPicture("mark.png", colour: "0xffff00", width: 64, height: 64, in: brand)
+        try """
+            extends: crossfade
+            vars: {brand: "#204080", accent: ~, mark: mark.png}
+            canvas: {size: [180, 320], scale: 0.5, background: "{{brand}}"}
+            fit: fit
+            hold: 0.2
+            text: {color: "{{accent}}", size: 20}
+            logo: {image: "{{mark}}", width: 0.2, opacity: 1}
+            """.write(to: brand.appendingPathComponent("brand.yaml"), atomically: true, encoding: .utf8)
+        try """
+            preset: brand/brand.yaml
+            vars: {accent: "#ffffff", title: Hi}
+            overlays: [{text: "{{title}}", at: [0.5, 0.5]}]
+            slides: [{image: wide.png}]
+            """.write(to: folder.appendingPathComponent("promo.yaml"), atomically: true, encoding: .utf8)
+        /// The colour of the letterbox's top bar in the first frame of a render to `name`; the
+        /// logo, found beside the preset, is in the bottom bar.
+        func bar(_ arguments: [String], _ name: String) throws -> [UInt8] {
+            let r = try run(segue, ["render"] + arguments + ["--format", "png", "--frames", "0", "-o", name], in: folder)
+            #expect(r.status == 0, "\(r.stderr)")
+            let frame = try rgba(folder.appendingPathComponent("\(name)/frame-00000.png").path)
+            let logo = ((frame.height * 95 / 100 - frame.width / 10) * frame.width + frame.width * 95 / 100 - frame.width / 10) * 4
+            #expect(frame.bytes[logo] > 240 && frame.bytes[logo + 1] > 240 && frame.bytes[logo + 2] < 16, "\(name): the logo is \(frame.bytes[logo..<(logo + 3)])")
+            let i = (5 * frame.width + frame.width / 2) * 4
+            return Array(frame.bytes[i..<(i + 3)])
+        }
+        #expect(try bar(["--preset", "brand/brand.yaml", "--var", "accent=red", "wide.png"], "default") == [0x20, 0x40, 0x80])
+        #expect(try bar(["--preset", "brand/brand.yaml", "--var", "accent=red", "--var", "brand=#00ff00", "wide.png"], "given") == [0, 255, 0])
+        #expect(try bar(["--story", "promo.yaml", "--var", "brand=#ff0000"], "story") == [255, 0, 0])
+        let unset = try run(segue, ["render", "--preset", "brand/brand.yaml", "wide.png", "-o", "x.mp4"], in: folder)
+        #expect(unset.status == 2 && unset.stderr.contains("brand/brand.yaml, line 6") && unset.stderr.contains("--var accent=VALUE"), "\(unset.stderr)")
+        let typo = try run(segue, ["render", "--story", "promo.yaml", "--var", "brnad=#ff0000", "-o", "x.mp4"], in: folder)
+        #expect(typo.status == 2 && typo.stderr.contains("Did you mean 'brand'"), "\(typo.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.mp4").path))
+        // From data: the preset's variable is a column like the story's.
+        try "id,brand,title\nred,#ff0000,Red\nblue,,Blue\n".write(to: folder.appendingPathComponent("rows.csv"), atomically: true, encoding: .utf8)
+        let rows = try run(segue, ["batch", "--template", "promo.yaml", "--data", "rows.csv", "-o", "rows/{{id}}"], in: folder)
+        #expect(rows.status == 0 && !rows.stderr.contains("column 'brand'"), "\(rows.stderr)")
+        for (id, colour) in [("red", [UInt8(255), 0, 0]), ("blue", [0x20, 0x40, 0x80])] {
+            let frame = try rgba(folder.appendingPathComponent("rows/\(id)/frame-00000.png").path)
+            let i = (5 * frame.width + frame.width / 2) * 4
+            #expect(Array(frame.bytes[i..<(i + 3)]) == colour, "\(id)")
+        }
+    }
 }

@@ -371,7 +371,7 @@ public enum BatchRunner {
             }
             do {
                 let preset = try Preset.load(entry.preset, overrides: settings.overrides, underlying: entry.story?.settings ?? [],
-                                             settings: entry.settings, library: settings.library)
+                                             settings: entry.settings, vars: entry.story?.vars ?? [:], library: settings.library)
                 var job = try entry.story.map {
                     try Job(story: $0, preset: preset, output: entry.output, format: entry.format, limits: settings.limits, overwrite: settings.overwrite)
                 } ?? entry.slides.map {

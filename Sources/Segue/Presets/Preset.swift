@@ -201,16 +201,20 @@ public struct Preset: Equatable, Sendable {
     /// then `settings` (dotted or nested keys with values from another file, a batch
     /// manifest's `set`).
     /// `underlying` settings (a story file's `set`) are laid over the preset before the overrides.
+    /// `vars`: values for the preset's `{{variables}}`, over the defaults its `vars:` declares.
     public static func load(_ nameOrPath: String, overrides: [String] = [], underlying: [(key: String, value: ConfigNode)] = [],
-                            settings: [(key: String, value: ConfigNode)] = [], library: PresetLibrary? = nil) throws -> Preset {
-        try Preset(resolvedNode(nameOrPath, overrides: overrides, underlying: underlying, settings: settings, library: library))
+                            settings: [(key: String, value: ConfigNode)] = [], vars: [String: String] = [:],
+                            library: PresetLibrary? = nil) throws -> Preset {
+        try Preset(resolvedNode(nameOrPath, overrides: overrides, underlying: underlying, settings: settings, vars: vars, library: library))
     }
 
     /// The configuration tree `load` reads: the preset with what it extends beneath it, then
     /// the overrides, then the settings, each laid over the one before as a layer
-    /// (`ConfigNode.layered(over:)`).
+    /// (`ConfigNode.layered(over:)`). The preset's `{{variables}}` get `vars` over their
+    /// defaults (nil: they are kept as written).
     public static func resolvedNode(_ nameOrPath: String, overrides: [String] = [], underlying: [(key: String, value: ConfigNode)] = [],
-                                    settings: [(key: String, value: ConfigNode)] = [], library: PresetLibrary? = nil) throws -> ConfigNode {
+                                    settings: [(key: String, value: ConfigNode)] = [], vars: [String: String]? = [:],
+                                    library: PresetLibrary? = nil) throws -> ConfigNode {
         let library = try library ?? PresetLibrary.standard()
         var overrideLayer = ConfigNode(.mapping([]), origin: .builtIn)
         for text in overrides { overrideLayer = try ConfigNode(override: text).merged(over: overrideLayer) }
@@ -220,7 +224,7 @@ public struct Preset: Equatable, Sendable {
             if !underlying.isEmpty { node = try ConfigNode.layer(of: underlying).layered(over: node) }
             return settingsLayer.layered(over: overrideLayer.layered(over: node))
         }
-        let base = try library.node(for: nameOrPath)
+        let base = try library.node(for: nameOrPath, vars: vars)
         let node = try layered(over: base)
         // A target's keys lie over the preset and under everything else: the story's, the
         // job's and the command line's own keys win over it.
@@ -347,10 +351,12 @@ public struct PresetLibrary: Sendable {
 
     /// The configuration tree of a preset, with what it `extends:` laid beneath it.
     public func node(for nameOrPath: String) throws -> ConfigNode {
-        try node(for: nameOrPath, relativeTo: nil, chain: [])
+        try node(for: nameOrPath, relativeTo: nil, chain: [], values: nil)
     }
 
-    private func node(for nameOrPath: String, relativeTo folder: String?, chain: [String]) throws -> ConfigNode {
+    /// `values`: the variables' values, rendered into each file's values before its paths are
+    /// resolved (nil: as written).
+    func node(for nameOrPath: String, relativeTo folder: String?, chain: [String], values: [String: String]?) throws -> ConfigNode {
         var reference = nameOrPath
         if let folder, PresetLibrary.looksLikePath(nameOrPath), !nameOrPath.hasPrefix("/") {
             reference = folder + "/" + nameOrPath
@@ -371,12 +377,16 @@ public struct PresetLibrary: Sendable {
         case .builtIn:
             let text = embeddedPresets.first { $0.name == name }!.text
             node = try ConfigNode.parse(yaml: text, name: "built-in preset \(name)")
+            if let values { node = try node.substitutingKeepingVars(values) }
         case let .file(path):
             node = try ConfigNode.parse(yaml: try PresetLibrary.read(path), name: "preset \(PresetLibrary.looksLikePath(nameOrPath) ? reference : (path as NSString).lastPathComponent)")
+            if let values { node = try node.substitutingKeepingVars(values) }
             let folder = (path as NSString).deletingLastPathComponent
             baseFolder = folder
-            // A preset's music is found beside the preset.
-            node = node.resolvingAudio { $0.hasPrefix("/") || folder.isEmpty ? $0 : Manifest.normalized(folder + "/" + $0) }
+            // A preset's music and logo are found beside the preset.
+            let resolve = { (path: String) in path.hasPrefix("/") || folder.isEmpty ? path : Manifest.normalized(folder + "/" + path) }
+            node = node.resolvingAudio(resolve)
+            if case let .mapping(pairs) = node.value { node.value = .mapping(ConfigNode.resolvingLogo(pairs, resolve)) }
         }
         guard let base = node["extends"] else { return node }
         guard case let .scalar(baseName, _) = base.value, !baseName.isEmpty else {
@@ -387,7 +397,7 @@ public struct PresetLibrary: Sendable {
             // Not the parent's words: they describe the parent.
             node.append("description", ConfigNode(.scalar("extends \(baseName)", quoted: true), origin: base.origin))
         }
-        let baseNode = try self.node(for: baseName, relativeTo: baseFolder, chain: chain + [id])
+        let baseNode = try self.node(for: baseName, relativeTo: baseFolder, chain: chain + [id], values: values)
         return node.layered(over: baseNode)
     }
 
@@ -414,7 +424,7 @@ public struct PresetLibrary: Sendable {
     /// Each preset's name, where it comes from and its description.
     public func catalog() -> [(entry: Entry, description: String)] {
         entries().map { entry in
-            let description = (try? Preset(node(for: entry.name)).description) ?? "(does not load: run 'segue presets show \(entry.name)')"
+            let description = (try? Preset(node(for: entry.name, vars: [:])).description) ?? "(does not load: run 'segue presets show \(entry.name)')"
             return (entry, description)
         }
     }

@@ -179,14 +179,17 @@ public struct Story: Sendable {
     public var captions: ConfigNode?
     /// Voice tracks, as written (files resolved); see `Voice.list`.
     public var voice: ConfigNode?
+    /// The values its `{{variables}}` and its preset's were given (defaults included).
+    public var vars: [String: String] = [:]
 
     /// The largest story file read, in bytes.
     public static let maxFileSize = 1 << 20
 
     /// Reads a story file, its `{{variables}}` given `vars` over the defaults its `vars:`
     /// declares (see `StoryTemplate`).
-    public static func load(_ path: String, vars: [String: String] = [:]) throws -> Story {
-        try StoryTemplate.load(path).story(vars)
+    /// `preset` replaces the story's own, whose variables are the story's too.
+    public static func load(_ path: String, vars: [String: String] = [:], library: PresetLibrary? = nil, preset: String? = nil) throws -> Story {
+        try StoryTemplate.load(path, library: library, preset: preset).story(vars)
     }
 
     /// A story from its tree; `path` is the file it came from, whose folder relative paths

@@ -11,57 +11,37 @@ public struct StoryTemplate: Sendable {
     public let path: String
     /// The story without its `vars:`.
     let root: ConfigNode
+    /// The story's variables, with its preset's beneath them.
+    public let variables: TemplateVariables
     /// The declared variables in file order, each with its default (nil: it must be given).
-    public let declared: [(name: String, value: String?)]
-    /// Every variable the story uses, with where it is first used.
-    public let used: [String: ConfigOrigin]
+    public var declared: [(name: String, value: String?)] { variables.declared }
+    /// Every variable the story or its preset uses, with where it is first used.
+    public var used: [String: ConfigOrigin] { variables.used }
 
-    /// Reads a story file and the variables it declares and uses.
-    public static func load(_ path: String) throws -> StoryTemplate {
+    /// Reads a story file and the variables it and its preset declare and use. `preset`
+    /// replaces the story's own (the command line's `--preset`); a preset `library` does not
+    /// find is left for the job to report.
+    public static func load(_ path: String, library: PresetLibrary? = nil, preset: String? = nil) throws -> StoryTemplate {
         let text = try PresetLibrary.read(path, limit: Story.maxFileSize, kind: "story")
         var root = try ConfigNode.parse(yaml: text, name: "story \(path)")
-        var declared: [(name: String, value: String?)] = []
-        if case var .mapping(pairs) = root.value, let index = pairs.firstIndex(where: { $0.key == "vars" }) {
-            let node = pairs.remove(at: index).value
-            root.value = .mapping(pairs)
-            guard case let .mapping(items) = node.value else {
-                throw PresetError.wrongType(key: "vars", origin: node.origin, found: ConfigReader.kind(of: node), expected: "a mapping of names to default values (~ for none)")
-            }
-            for (name, value) in items {
-                guard StoryTemplate.isName(name) else {
-                    throw PresetError.invalid(key: "vars." + name, origin: value.origin, value: "'\(name)'", expected: "a name of letters, digits, _ and - (starting with a letter or _)")
-                }
-                guard case let .scalar(text, quoted) = value.value else {
-                    throw PresetError.wrongType(key: "vars." + name, origin: value.origin, found: ConfigReader.kind(of: value), expected: "a default value (a single value, or ~ for none)")
-                }
-                declared.append((name, !quoted && ["", "~", "null"].contains(text) ? nil : text))
-            }
+        var variables = try TemplateVariables(taking: &root)
+        let folder = (path as NSString).deletingLastPathComponent
+        var name = preset
+        if name == nil, case let .scalar(text, _)? = root["preset"]?.value, !text.contains("{{") {
+            name = !PresetLibrary.looksLikePath(text) || text.hasPrefix("/") || folder.isEmpty ? text : Manifest.normalized(folder + "/" + text)
         }
-        var used: [String: ConfigOrigin] = [:]
-        root.visitScalars { text, origin in
-            for name in StoryTemplate.names(in: text) where used[name] == nil { used[name] = origin }
+        if let found = try? (library ?? PresetLibrary.standard()).variables(of: name ?? "stories-cube") {
+            variables = variables.over(found)
         }
-        return StoryTemplate(path: path, root: root, declared: declared, used: used)
+        return StoryTemplate(path: path, root: root, variables: variables)
     }
 
     /// The value each variable the story uses gets: the default, then `values` over it (an
     /// empty value of a variable with a default takes the default).
-    public func resolved(_ values: [String: String]) -> [String: String] {
-        var all: [String: String] = [:]
-        for (name, value) in declared { if let value { all[name] = value } }
-        for (name, value) in values where !value.isEmpty || all[name] == nil { all[name] = value }
-        return all
-    }
+    public func resolved(_ values: [String: String]) -> [String: String] { variables.resolved(values) }
 
     /// The variables the story uses that have no value (no default, and none given or only empty).
-    public func missing(_ values: [String: String]) -> [String] {
-        let all = resolved(values)
-        return used.keys.filter { name in
-            guard let value = all[name] else { return true }
-            // Empty is a value only where the story's default is empty too.
-            return value.isEmpty && declared.first(where: { $0.name == name })?.value == nil
-        }.sorted()
-    }
+    public func missing(_ values: [String: String]) -> [String] { variables.missing(values) }
 
     /// The story with `values` (over the defaults) in its variables. A variable it uses without
     /// a value, or a value for one it does not use, is an error.
@@ -72,7 +52,7 @@ public struct StoryTemplate: Sendable {
         }
         for name in missing(values) {
             problems.append(.invalid(key: "{{\(name)}}", origin: used[name]!, value: "without a value",
-                                     expected: "a default under vars: in \(path), or --var \(name)=VALUE"))
+                                     expected: "a default under vars: in the file that uses it, or --var \(name)=VALUE"))
         }
         if let first = problems.first { throw problems.count == 1 ? first : .several(problems) }
         return try storyUnchecked(resolved(values))
@@ -81,7 +61,9 @@ public struct StoryTemplate: Sendable {
     /// The story with exactly `values` in its variables (a missing one renders as nothing).
     func storyUnchecked(_ values: [String: String]) throws -> Story {
         let tree = used.isEmpty ? root : try root.substituting(values)
-        return try Story.read(tree: tree, path: path)
+        var story = try Story.read(tree: tree, path: path)
+        story.vars = values
+        return story
     }
 
     /// Renders `text` as a Mustache template with `values`, HTML escaping off.
