@@ -177,11 +177,30 @@ int segue_audio_probe(const char *path, double start, double *duration, SegueAVE
 }
 
 
+static int feed_produce(Feed *f, int want, AVFrame **out, SegueAVError *err);
+static int feed_want(const Feed *f, int64_t given);
+
 void shim_feed_close(Feed *f) {
+    int ended = f->done;
+    if (f->recording && !ended && f->source && f->recorded == f->given && f->recorded < f->need &&
+        f->need - f->recorded <= 16 * AUDIO_FRAME) {
+        /* The few frames past what the graph asked, so that the next job finds all it may ask for. */
+        while (f->recorded < f->need) {
+            AVFrame *more = NULL;
+            if (feed_produce(f, feed_want(f, f->recorded), &more, NULL) < 0) break;
+            if (!more) { ended = 1; break; }
+            shim_record(f, more);
+            av_frame_free(&more);
+        }
+    }
     audio_source_close(f->source);
     f->source = NULL;
     if (f->fifo) av_audio_fifo_free(f->fifo);
     f->fifo = NULL;
+    if (f->replay) shim_recording_done(f);
+    f->replay = NULL;
+    /* What it gave, kept for the next jobs when its file is kept. */
+    shim_record_keep(f, ended);
 }
 
 int shim_feed_channels(const char *path, double start, SegueAVError *err) {
@@ -245,18 +264,11 @@ static int feed_loop(Feed *f, SegueAVError *err) {
     return ok ? 0 : shim_fail(err, AVERROR(ENOMEM), "av_malloc");
 }
 
-int shim_feed_give(Feed *f, SegueAVError *err) {
-    if (f->done) return 0;
+/* A frame of the feed's fifo: at most `want` samples, reading the file (and looping it) as
+ * needed; NULL in *out at its end. */
+static int feed_produce(Feed *f, int want, AVFrame **out, SegueAVError *err) {
+    *out = NULL;
     int ret;
-    if (!f->source) {
-        f->source = audio_source_open(f->path, f->start, NULL, err);
-        if (!f->source) return err ? err->code : AVERROR_UNKNOWN;
-        if ((ret = audio_source_rewind(f->source)) < 0) return shim_fail(err, ret, "av_seek_frame (to a sound's start)");
-        f->fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, f->source->channels, 4 * AUDIO_FRAME);
-        if (!f->fifo) return shim_fail(err, AVERROR(ENOMEM), "av_audio_fifo_alloc");
-    }
-    int want = AUDIO_FRAME;
-    if (f->limit >= 0 && f->limit - f->given < want) want = (int)(f->limit - f->given);
     /* Held back so a loop can crossfade into them. */
     int reserve = f->loop ? LOOP_CROSSFADE : 0;
     while (want > 0 && av_audio_fifo_size(f->fifo) < want + reserve) {
@@ -267,13 +279,7 @@ int shim_feed_give(Feed *f, SegueAVError *err) {
         if ((ret = feed_loop(f, err)) < 0) return ret;
     }
     int n = av_audio_fifo_size(f->fifo) < want ? av_audio_fifo_size(f->fifo) : want;
-    if (n <= 0) {
-        /* Its end: the graph is told, and the file closed. */
-        f->done = 1;
-        shim_feed_close(f);
-        ret = shim_lavfi.av_buffersrc_add_frame_flags(f->buffer, NULL, 0);
-        return ret < 0 ? shim_fail(err, ret, "av_buffersrc_add_frame_flags (end)") : 0;
-    }
+    if (n <= 0) return 0;
     AVFrame *frame = av_frame_alloc();
     if (!frame) return shim_fail(err, AVERROR(ENOMEM), "av_frame_alloc");
     frame->format = AV_SAMPLE_FMT_FLTP;
@@ -282,8 +288,82 @@ int shim_feed_give(Feed *f, SegueAVError *err) {
     frame->nb_samples = n;
     if ((ret = av_frame_get_buffer(frame, 0)) < 0) { av_frame_free(&frame); return shim_fail(err, ret, "av_frame_get_buffer"); }
     av_audio_fifo_read(f->fifo, (void **)frame->extended_data, n);
+    *out = frame;
+    return 0;
+}
+
+/* The samples the feed gives as its frame after `given`: a frame's worth, or what its limit leaves. */
+static int feed_want(const Feed *f, int64_t given) {
+    return f->limit >= 0 && f->limit - given < AUDIO_FRAME ? (int)(f->limit - given) : AUDIO_FRAME;
+}
+
+/* The feed's next frame decoded from its file (opened at the first, and brought to where the
+ * feed is when it takes over from a recording that ends early), NULL in *out at its end. */
+static int feed_decode(Feed *f, AVFrame **out, SegueAVError *err) {
+    int ret;
+    *out = NULL;
+    if (!f->source) {
+        f->source = audio_source_open(f->path, f->start, NULL, err);
+        if (!f->source) return err ? err->code : AVERROR_UNKNOWN;
+        if ((ret = audio_source_rewind(f->source)) < 0) return shim_fail(err, ret, "av_seek_frame (to a sound's start)");
+        f->fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, f->source->channels, 4 * AUDIO_FRAME);
+        if (!f->fifo) return shim_fail(err, AVERROR(ENOMEM), "av_audio_fifo_alloc");
+        /* The frames given already, made again as they were made, and dropped. */
+        for (int64_t made = 0; made < f->given;) {
+            AVFrame *again;
+            if ((ret = feed_produce(f, feed_want(f, made), &again, err)) < 0) return ret;
+            if (!again) return 0;
+            made += again->nb_samples;
+            av_frame_free(&again);
+        }
+    }
+    return feed_produce(f, feed_want(f, f->given), out, err);
+}
+
+/* The feed's next frame from the recording it gives, NULL in *out at its end, or 1 when the
+ * recording ends before the feed does. */
+static int feed_replay(Feed *f, AVFrame **out, SegueAVError *err) {
+    *out = NULL;
+    int64_t left = shim_recording_count(f->replay) - f->given;
+    int n = feed_want(f, f->given);
+    if (left < n) n = (int)left;
+    if (n <= 0) return shim_recording_ended(f->replay) || feed_want(f, f->given) <= 0 ? 0 : 1;
+    AVFrame *frame = av_frame_alloc();
+    if (!frame) return shim_fail(err, AVERROR(ENOMEM), "av_frame_alloc");
+    frame->format = AV_SAMPLE_FMT_FLTP;
+    av_channel_layout_default(&frame->ch_layout, shim_recording_channels(f->replay));
+    frame->sample_rate = AUDIO_RATE;
+    frame->nb_samples = n;
+    int ret = av_frame_get_buffer(frame, 0);
+    if (ret < 0) { av_frame_free(&frame); return shim_fail(err, ret, "av_frame_get_buffer"); }
+    shim_recording_read(f->replay, f->given, n, frame->extended_data);
+    *out = frame;
+    return 0;
+}
+
+int shim_feed_give(Feed *f, SegueAVError *err) {
+    if (f->done) return 0;
+    if (!f->looked) {
+        f->looked = 1;
+        f->replay = shim_recording_find(f, f->need, &f->recording);
+    }
+    AVFrame *frame = NULL;
+    int ret = f->replay ? feed_replay(f, &frame, err) : 1;
+    if (ret == 1) {
+        if (f->replay) { shim_recording_done(f); f->replay = NULL; }
+        ret = feed_decode(f, &frame, err);
+        if (ret >= 0 && frame && f->recording) shim_record(f, frame);
+    }
+    if (ret < 0) return ret;
+    if (!frame) {
+        /* Its end: the graph is told, and the file closed. */
+        f->done = 1;
+        shim_feed_close(f);
+        ret = shim_lavfi.av_buffersrc_add_frame_flags(f->buffer, NULL, 0);
+        return ret < 0 ? shim_fail(err, ret, "av_buffersrc_add_frame_flags (end)") : 0;
+    }
     frame->pts = f->given;
-    f->given += n;
+    f->given += frame->nb_samples;
     ret = shim_lavfi.av_buffersrc_add_frame_flags(f->buffer, frame, 0);
     av_frame_free(&frame);
     return ret < 0 ? shim_fail(err, ret, "av_buffersrc_add_frame_flags") : 0;

@@ -92,7 +92,32 @@ typedef struct Feed {
     AudioSource *source;
     AVAudioFifo *fifo;
     int done;
+    int64_t need;           /* samples the graph is expected to ask for (a recording of fewer is not used) */
+    int looked;             /* the kept sounds were looked in (sounds.c) */
+    const struct Recording *replay;  /* given from this recording of a kept sound, or NULL */
+    int recording;          /* recording what it gives, for the next jobs of the batch */
+    float *record[2];
+    int64_t recorded, record_capacity;
+    int record_channels;
 } Feed;
+
+/* Kept sounds (sounds.c). A recording of `f`'s sound that holds `need` samples (or all it
+ * gives), or NULL; *record tells whether `f` is to record what it gives (its file is kept
+ * and nothing fits), and a feed that decodes a kept file is counted. */
+typedef struct Recording Recording;
+const Recording *shim_recording_find(const Feed *f, int64_t need, int *record);
+int shim_recording_channels(const Recording *r);
+int64_t shim_recording_count(const Recording *r);
+int shim_recording_ended(const Recording *r);
+/* Copies `n` samples from sample `from` into the planes of a frame. */
+void shim_recording_read(const Recording *r, int64_t from, int n, uint8_t **planes);
+/* A feed that gave from a recording lets go of it. */
+void shim_recording_done(const Feed *f);
+/* Adds a frame the feed gives to its recording; 0 (a recording that cannot grow is dropped). */
+int shim_record(Feed *f, const AVFrame *frame);
+void shim_record_drop(Feed *f);
+/* Keeps the feed's recording for the kept file (`ended`: the feed gave its end after it). */
+void shim_record_keep(Feed *f, int ended);
 
 /* The channels a file's feed gives (1 for mono, else 2), or a negative code with err filled. */
 int shim_feed_channels(const char *path, double start, SegueAVError *err);

@@ -104,12 +104,13 @@ static int print_ducks(AVBPrint *b, const SegueAudioConfig *c, int64_t total) {
 }
 
 /* Adds a feed for input `name` of the graph; its buffer source is found once the graph is parsed. */
-static Feed *add_feed(Mix *m, const char *path, double start, int loop, int64_t limit) {
+static Feed *add_feed(Mix *m, const char *path, double start, int loop, int64_t limit, int64_t need) {
     Feed *f = &m->feeds[m->feed_count++];
     f->path = av_strdup(path);
     f->start = start;
     f->loop = loop;
     f->limit = limit;
+    f->need = need;
     return f->path ? f : NULL;
 }
 
@@ -127,7 +128,7 @@ Mix *shim_mix_open(const SegueAudioConfig *c, int64_t total, const char *tail, e
     int inputs = 1;
     if (c->path) {
         int channels = shim_feed_channels(c->path, c->start, err);
-        if (channels < 0 || !add_feed(m, c->path, c->start, c->loop, -1)) goto fail;
+        if (channels < 0 || !add_feed(m, c->path, c->start, c->loop, -1, total + 2 * AUDIO_FRAME)) goto fail;
         print_source(&b, "music", channels);
         print_fade(&b, "in", 0, samples(c->fade_in), "hsin");
         print_fade(&b, "out", total - samples(c->fade_out), samples(c->fade_out), "hsin");
@@ -143,7 +144,7 @@ Mix *shim_mix_open(const SegueAudioConfig *c, int64_t total, const char *tail, e
         int64_t at = samples(s->at), length = samples(s->length);
         if (at >= total || length <= 0) continue;
         int channels = shim_feed_channels(s->path, s->source_start, err);
-        if (channels < 0 || !add_feed(m, s->path, s->source_start, 0, length)) goto fail;
+        if (channels < 0 || !add_feed(m, s->path, s->source_start, 0, length, length)) goto fail;
         char name[32];
         snprintf(name, sizeof name, "sound%d", m->feed_count - 1);
         print_source(&b, name, channels);

@@ -43,4 +43,59 @@ struct TemplateBatchTests {
         let counts = ["logo.png", "a.jpg", "b.png"].map { SharedPictures.counts(of: examples.appendingPathComponent($0).path) }
         #expect(counts.map(\.decoded) == [1, 1, 1] && counts[0].asked >= 4 && counts[1].asked >= 2 && counts[2].asked >= 2, "\(counts)")
     }
+
+    @Test("music every row plays is decoded once for the batch, each row's sound the same bytes as the row rendered alone; a longer row decodes it again")
+    func sharedMusicDecodedOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-template-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 1.3 s at 44.1 kHz: resampled, and looped under the longer rows.
+        let music = folder.appendingPathComponent("music.m4a").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=330:sample_rate=44100:duration=1.3", "-f", "lavfi",
+                             "-i", "anoisesrc=d=1.3:a=0.05:r=44100", "-filter_complex", "amix=inputs=2", "-c:a", "aac", music]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        try """
+            vars: {name: ~, hold: 1}
+            preset: crossfade
+            audio: {file: music.m4a, fadeIn: 0.2, fadeOut: 0.3, loop: true}
+            set: {canvas.size: [90, 160], canvas.scale: 0.25, hold: "{{hold}}"}
+            overlays: [{text: "{{name}}", size: 10}]
+            slides: [{image: \(repositoryRoot.appendingPathComponent("Examples/a.jpg").path)}]
+            """.write(to: folder.appendingPathComponent("card.yaml"), atomically: true, encoding: .utf8)
+        try "id,name,hold\nr0,Ana,2\nr1,Bo,2\nr2,Cy,2\nr3,Di,3\n".write(to: folder.appendingPathComponent("rows.csv"), atomically: true, encoding: .utf8)
+        let template = try StoryTemplate.load(folder.appendingPathComponent("card.yaml").path)
+        let rows = Manifest.rows(of: template, data: try TemplateData.load(folder.appendingPathComponent("rows.csv").path),
+                                 output: folder.path + "/out/{{id}}.mp4")
+        let prepared = BatchRunner.prepare(rows.manifest.entries, settings: BatchSettings())
+        #expect(prepared.problems.isEmpty && prepared.jobs.count == 4, "\(prepared.problems)")
+        let outcomes = BatchRunner.run(prepared.jobs, settings: BatchSettings())
+        #expect(outcomes.allSatisfy { $0.status == "ok" }, "\(outcomes.map(\.reason))")
+        // Rows 0 to 2 play the first 2 s: decoded by row 0; row 3 plays 3 s, more than was kept.
+        #expect(SharedSounds.decodes(of: music) == 2)
+        // Each row alone (nothing kept), its sound decoded from the file.
+        for (index, id) in ["r0", "r3"].enumerated() {
+            var job = try Job(story: try template.story(["name": "Alone", "hold": index == 0 ? "2" : "3"]), preset: prepared.jobs[index == 0 ? 0 : 3].job.preset,
+                              output: folder.path + "/\(id)-alone.mp4")
+            job.threads = 1
+            _ = try Exporter.run(job)
+        }
+        #expect(SharedSounds.decodes(of: music) == 2)
+        func sound(_ name: String) throws -> Data {
+            let raw = folder.appendingPathComponent(name + ".f32").path
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["ffmpeg", "-v", "error", "-y", "-i", folder.appendingPathComponent(name).path, "-map", "0:a", "-f", "f32le", raw]
+            try p.run()
+            p.waitUntilExit()
+            return try Data(contentsOf: URL(fileURLWithPath: raw))
+        }
+        let alone = try sound("r0-alone.mp4")
+        #expect(alone.count > 48000 * 2 * 4, "\(alone.count) bytes")
+        for id in ["r0", "r1", "r2"] { #expect(try sound("out/\(id).mp4") == alone, "\(id)") }
+        #expect(try sound("out/r3.mp4") == sound("r3-alone.mp4"))
+    }
 }

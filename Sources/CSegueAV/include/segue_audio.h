@@ -57,6 +57,13 @@ typedef struct SegueAudioConfig {
  * `duration` receives the audio's length in seconds, -1 when the file does not say. */
 int segue_audio_probe(const char *path, double start, double *duration, SegueAVError *err);
 
+/* Keeps (keep 1) the sound of the file at `path` decoded for the jobs that play it next in
+ * this process, as it is first decoded, or lets go of it (keep 0) as often as it was kept.
+ * Each job sounds the same, byte for byte, whether its sound was kept or decoded. */
+void segue_sound_keep(const char *path, int keep);
+/* How many feeds decoded the kept file at `path` from the file since the process began. */
+int64_t segue_sound_decodes(const char *path);
+
 /* What the soundtrack's mix measures (EBU R128, the mix before any loudness change). */
 typedef struct SegueLoudness {
     double integrated;   /* LUFS; -70 or less for silence */

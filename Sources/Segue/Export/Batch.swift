@@ -400,25 +400,21 @@ public enum BatchRunner {
 
     /// Runs the jobs, `parallel` at a time; a failed job does not stop the others.
     /// `progress` may be called from several threads at once when jobs run in parallel.
-    /// Still pictures that more than one job draws are decoded once (`SharedPictures`).
+    /// Still pictures that more than one job draws are decoded once (`SharedPictures`), and so
+    /// is music or a voice track that more than one job plays (`SharedSounds`).
     public static func run(_ jobs: [BatchJob], settings: BatchSettings, cancellation: Cancellation? = nil,
                            progress: (@Sendable (Manifest.Entry, ExportProgress) -> Void)? = nil) -> [JobOutcome] {
-        let shared = SharedPictures.share(sharedStills(jobs.filter { !$0.upToDate }.map(\.job)))
-        defer { SharedPictures.release(shared) }
+        let running = jobs.filter { !$0.upToDate }.map(\.job)
+        let shared = SharedPictures.share(sharedStills(running))
+        let sounds = sharedFiles(running.map { job in Set([job.preset.audio.file].compactMap { $0 } + job.voices.map(\.file)) })
+        SharedSounds.keep(sounds)
+        defer {
+            SharedPictures.release(shared)
+            SharedSounds.release(sounds)
+        }
         return (try? parallelMap(jobs, threads: max(1, settings.parallel)) { job in
             runOne(job, cancellation: cancellation, progress: progress)
         }) ?? []
-    }
-
-    /// The still pictures (inputs, stickers, logos) that more than one of `jobs` draws.
-    static func sharedStills(_ jobs: [Job]) -> Set<String> {
-        var count: [String: Int] = [:]
-        for job in jobs {
-            let stickers = (job.overlays.joined() + job.screenOverlays).compactMap { $0.sticker.flatMap { $0.isAnimated ? nil : $0.path } }
-            let stills = job.inputs.indices.filter { job.clips[$0] == nil }.map { job.inputs[$0] }
-            for path in Set(stills + stickers) { count[Job.canonical(path), default: 0] += 1 }
-        }
-        return Set(count.filter { $0.value > 1 }.keys)
     }
 
     static func runOne(_ batchJob: BatchJob, cancellation: Cancellation?,

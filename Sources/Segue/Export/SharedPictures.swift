@@ -1,3 +1,4 @@
+import CSegueAV
 import Foundation
 import Synchronization
 
@@ -67,5 +68,42 @@ public enum SharedPictures {
                 return image
             }
         }
+    }
+}
+
+/// The music and voice tracks that several jobs of one process play (a template's music): each
+/// is decoded once, by the first job that plays it, whose samples the next jobs are given
+/// (`segue_sound_keep`). A job sounds the same, byte for byte, whether it runs alone or not.
+public enum SharedSounds {
+    /// Keeps the sound of the files at `paths` once decoded, until `release`.
+    public static func keep(_ paths: Set<String>) {
+        for path in paths { segue_sound_keep(path, 1) }
+    }
+
+    /// Lets go of what `keep` kept.
+    public static func release(_ paths: Set<String>) {
+        for path in paths { segue_sound_keep(path, 0) }
+    }
+
+    /// How many times the kept file at `path` was decoded since the process began.
+    public static func decodes(of path: String) -> Int { Int(segue_sound_decodes(path)) }
+}
+
+extension BatchRunner {
+    /// The still pictures (inputs, stickers, logos) that more than one of `jobs` draws.
+    static func sharedStills(_ jobs: [Job]) -> Set<String> {
+        sharedFiles(jobs.map { job in
+            let stickers = (job.overlays.joined() + job.screenOverlays).compactMap { $0.sticker.flatMap { $0.isAnimated ? nil : $0.path } }
+            return Set(job.inputs.indices.filter { job.clips[$0] == nil }.map { job.inputs[$0] } + stickers)
+        })
+    }
+
+    /// The files (canonical) that more than one of the sets names.
+    static func sharedFiles(_ sets: [Set<String>]) -> Set<String> {
+        var count: [String: Int] = [:]
+        for files in sets {
+            for path in Set(files.map(Job.canonical)) { count[path, default: 0] += 1 }
+        }
+        return Set(count.filter { $0.value > 1 }.keys)
     }
 }
