@@ -198,10 +198,37 @@ struct OutputTests {
         #expect(free > 0.95, "without a target the text ends at \(free)")
     }
 
-    @Test("an output Segue cannot write, and a codec this FFmpeg lacks, are refused before rendering")
+    @Test("an output Segue cannot write, and codecs this FFmpeg lacks (VP9 and Opus hidden from it), are refused before rendering, naming the package")
     func badOutputs() throws {
         let folder = temporaryFolder()
         let avi = try segue(["render"] + small + inputs + ["-o", folder.appendingPathComponent("x.avi").path])
         #expect(avi.status == 2 && avi.stderr.contains("x.avi") && avi.stderr.contains(".webm"), "\(avi.stderr)")
+        // An FFmpeg built without libvpx (or libopus): the same libraries, with the encoders
+        // HIDDEN names hidden from avcodec_find_encoder_by_name by a library loaded first.
+        let source = folder.appendingPathComponent("hide.c"), library = folder.appendingPathComponent("hide.so")
+        try """
+            #define _GNU_SOURCE
+            #include <dlfcn.h>
+            #include <stdlib.h>
+            #include <string.h>
+            const void *avcodec_find_encoder_by_name(const char *name) {
+                const char *hidden = getenv("HIDDEN");
+                if (hidden && !strcmp(name, hidden)) return 0;
+                const void *(*real)(const char *) = (const void *(*)(const char *))dlsym(RTLD_NEXT, "avcodec_find_encoder_by_name");
+                return real(name);
+            }
+            """.write(to: source, atomically: true, encoding: .utf8)
+        let cc = try tool("clang", ["-shared", "-fPIC", "-o", library.path, source.path, "-ldl"])
+        #expect(cc.status == 0, "\(cc.stderr)")
+        let webm = folder.appendingPathComponent("x.webm").path
+        for hidden in ["libvpx-vp9", "libopus"] {
+            let r = try run("/usr/bin/env", ["LD_PRELOAD=\(library.path)", "HIDDEN=\(hidden)", segueBinary, "render"] + small + inputs
+                                             + ["--set", "audio=silence", "-o", webm])
+            #expect(r.status == 2 && r.stderr.contains("no \(hidden) encoder, which webm output needs") && r.stderr.contains("libavcodec59"), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: webm))
+        }
+        // The rest of that FFmpeg still writes an MP4.
+        let mp4 = try run("/usr/bin/env", ["LD_PRELOAD=\(library.path)", "HIDDEN=libvpx-vp9", segueBinary, "render"] + small + inputs + ["-o", folder.appendingPathComponent("x.mp4").path])
+        #expect(mp4.status == 0, "\(mp4.stderr)")
     }
 }
