@@ -49,6 +49,11 @@ extension Preset {
             This page is generated from the schema the preset reader declares, and a test checks
             that it is current.
 
+            A preset may also start from another (`extends: NAME`, or a file relative to this one),
+            and declare variables (`vars: {brand: "#e1306c", logo: ~}`) that any text value uses as
+            `{{brand}}`: their stories, `--var` and template rows give them
+            ([Templates](command-line.md#templates)).
+
             ## Keys of every preset
 
             \(table(common))
