@@ -97,5 +97,12 @@ struct TemplateBatchTests {
         #expect(alone.count > 48000 * 2 * 4, "\(alone.count) bytes")
         for id in ["r0", "r1", "r2"] { #expect(try sound("out/\(id).mp4") == alone, "\(id)") }
         #expect(try sound("out/r3.mp4") == sound("r3-alone.mp4"))
+        // Two rows at a time: both may decode and keep, the others are given what was kept.
+        let again = Manifest.rows(of: template, data: try TemplateData.load(folder.appendingPathComponent("rows.csv").path),
+                                  output: folder.path + "/two/{{id}}.mp4")
+        let twoAtOnce = BatchRunner.prepare(again.manifest.entries, settings: BatchSettings(parallel: 2)).jobs
+        #expect(BatchRunner.run(twoAtOnce, settings: BatchSettings(parallel: 2)).allSatisfy { $0.status == "ok" })
+        for id in ["r0", "r1", "r2"] { #expect(try sound("two/\(id).mp4") == alone, "\(id)") }
+        #expect(try sound("two/r3.mp4") == sound("r3-alone.mp4"))
     }
 }
