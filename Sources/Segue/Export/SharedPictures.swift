@@ -1,6 +1,5 @@
 import CSegueAV
 import Foundation
-import Synchronization
 
 /// The still pictures that several jobs of one process draw (a template's logo, background or
 /// sticker, a manifest's shared photo): each is decoded once, when a job first needs it, and
@@ -19,7 +18,7 @@ public enum SharedPictures {
 
         func isShared(_ path: String) -> Bool { scopes.values.contains { $0.contains(path) } }
     }
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
 
     /// Keeps the pictures at `paths` (canonical, as `Job.canonical` gives) once decoded, until
     /// `release` is called with the number returned.
