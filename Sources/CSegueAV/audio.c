@@ -264,6 +264,20 @@ static int feed_loop(Feed *f, SegueAVError *err) {
     return ok ? 0 : shim_fail(err, AVERROR(ENOMEM), "av_malloc");
 }
 
+/* A frame of `n` samples of 48 kHz planar float, mono or stereo, to be filled. */
+static int feed_frame(int channels, int n, AVFrame **out, SegueAVError *err) {
+    AVFrame *frame = av_frame_alloc();
+    if (!frame) return shim_fail(err, AVERROR(ENOMEM), "av_frame_alloc");
+    frame->format = AV_SAMPLE_FMT_FLTP;
+    av_channel_layout_default(&frame->ch_layout, channels);
+    frame->sample_rate = AUDIO_RATE;
+    frame->nb_samples = n;
+    int ret = av_frame_get_buffer(frame, 0);
+    if (ret < 0) { av_frame_free(&frame); return shim_fail(err, ret, "av_frame_get_buffer"); }
+    *out = frame;
+    return 0;
+}
+
 /* A frame of the feed's fifo: at most `want` samples, reading the file (and looping it) as
  * needed; NULL in *out at its end. */
 static int feed_produce(Feed *f, int want, AVFrame **out, SegueAVError *err) {
@@ -280,15 +294,8 @@ static int feed_produce(Feed *f, int want, AVFrame **out, SegueAVError *err) {
     }
     int n = av_audio_fifo_size(f->fifo) < want ? av_audio_fifo_size(f->fifo) : want;
     if (n <= 0) return 0;
-    AVFrame *frame = av_frame_alloc();
-    if (!frame) return shim_fail(err, AVERROR(ENOMEM), "av_frame_alloc");
-    frame->format = AV_SAMPLE_FMT_FLTP;
-    av_channel_layout_default(&frame->ch_layout, f->source->channels);
-    frame->sample_rate = AUDIO_RATE;
-    frame->nb_samples = n;
-    if ((ret = av_frame_get_buffer(frame, 0)) < 0) { av_frame_free(&frame); return shim_fail(err, ret, "av_frame_get_buffer"); }
-    av_audio_fifo_read(f->fifo, (void **)frame->extended_data, n);
-    *out = frame;
+    if ((ret = feed_frame(f->source->channels, n, out, err)) < 0) return ret;
+    av_audio_fifo_read(f->fifo, (void **)(*out)->extended_data, n);
     return 0;
 }
 
@@ -328,16 +335,9 @@ static int feed_replay(Feed *f, AVFrame **out, SegueAVError *err) {
     int n = feed_want(f, f->given);
     if (left < n) n = (int)left;
     if (n <= 0) return shim_recording_ended(f->replay) || feed_want(f, f->given) <= 0 ? 0 : 1;
-    AVFrame *frame = av_frame_alloc();
-    if (!frame) return shim_fail(err, AVERROR(ENOMEM), "av_frame_alloc");
-    frame->format = AV_SAMPLE_FMT_FLTP;
-    av_channel_layout_default(&frame->ch_layout, shim_recording_channels(f->replay));
-    frame->sample_rate = AUDIO_RATE;
-    frame->nb_samples = n;
-    int ret = av_frame_get_buffer(frame, 0);
-    if (ret < 0) { av_frame_free(&frame); return shim_fail(err, ret, "av_frame_get_buffer"); }
-    shim_recording_read(f->replay, f->given, n, frame->extended_data);
-    *out = frame;
+    int ret = feed_frame(shim_recording_channels(f->replay), n, out, err);
+    if (ret < 0) return ret;
+    shim_recording_read(f->replay, f->given, n, (*out)->extended_data);
     return 0;
 }
 

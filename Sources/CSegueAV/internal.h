@@ -113,8 +113,8 @@ int shim_recording_ended(const Recording *r);
 void shim_recording_read(const Recording *r, int64_t from, int n, uint8_t **planes);
 /* A feed that gave from a recording lets go of it. */
 void shim_recording_done(const Feed *f);
-/* Adds a frame the feed gives to its recording; 0 (a recording that cannot grow is dropped). */
-int shim_record(Feed *f, const AVFrame *frame);
+/* Adds a frame the feed gives to its recording (one that cannot grow is dropped). */
+void shim_record(Feed *f, const AVFrame *frame);
 void shim_record_drop(Feed *f);
 /* Keeps the feed's recording for the kept file (`ended`: the feed gave its end after it). */
 void shim_record_keep(Feed *f, int ended);

@@ -108,16 +108,16 @@ void shim_recording_read(const Recording *r, int64_t from, int n, uint8_t **plan
     for (int c = 0; c < r->channels; c++) memcpy(planes[c], r->samples[c] + from, sizeof(float) * (size_t)n);
 }
 
-int shim_record(Feed *f, const AVFrame *frame) {
+void shim_record(Feed *f, const AVFrame *frame) {
     int channels = frame->ch_layout.nb_channels;
     int64_t count = f->recorded + frame->nb_samples;
-    if (count > RECORDING_LIMIT) { shim_record_drop(f); return 0; }
+    if (count > RECORDING_LIMIT) { shim_record_drop(f); return; }
     if (count > f->record_capacity) {
         int64_t capacity = f->record_capacity ? f->record_capacity * 2 : 1 << 16;
         while (capacity < count) capacity *= 2;
         for (int c = 0; c < channels; c++) {
             float *grown = av_realloc(f->record[c], sizeof(float) * (size_t)capacity);
-            if (!grown) { shim_record_drop(f); return 0; }
+            if (!grown) { shim_record_drop(f); return; }
             f->record[c] = grown;
         }
         f->record_capacity = capacity;
@@ -126,7 +126,6 @@ int shim_record(Feed *f, const AVFrame *frame) {
         memcpy(f->record[c] + f->recorded, frame->extended_data[c], sizeof(float) * (size_t)frame->nb_samples);
     f->record_channels = channels;
     f->recorded = count;
-    return 0;
 }
 
 void shim_record_drop(Feed *f) {

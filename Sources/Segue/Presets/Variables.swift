@@ -55,7 +55,7 @@ public struct TemplateVariables: Sendable {
         return all
     }
 
-    /// The default a variable is declared with last, if any.
+    /// Whether the last declaration of `name` gives it a default.
     func hasDefault(_ name: String) -> Bool {
         declared.last(where: { $0.name == name }).map { $0.value != nil } ?? false
     }
