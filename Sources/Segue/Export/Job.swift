@@ -339,6 +339,19 @@ public struct Job: Sendable {
             return .audio(path: file, reason: "no such file (expected an audio file such as MP3, M4A, WAV, FLAC or Ogg)")
         }
         if isFolder.boolValue { return .audio(path: file, reason: "it is a folder (expected an audio file)") }
+        // A file many jobs play (a batch's music) is probed once while it stays as it was.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file)
+        let key = "\(canonical(file))|\(start)|\((attributes?[.size] as? NSNumber)?.int64Value ?? -1)|\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        if let known = probedAudio.withLock({ $0[key] }) { return known }
+        let problem = probeAudio(file, start: start)
+        probedAudio.withLock { $0[key] = .some(problem) }
+        return problem
+    }
+
+    /// What `audioProblem` found of each file probed, by path, start, size and modification time.
+    private static let probedAudio = Locked([String: ExportError?]())
+
+    private static func probeAudio(_ file: String, start: Double) -> ExportError? {
         var error = SegueAVError()
         var duration = -1.0
         let status = segue_audio_probe(file, start, &duration, &error)
