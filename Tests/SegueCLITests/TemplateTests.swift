@@ -153,6 +153,8 @@ struct TemplateTests {
         #expect(try bar(["--story", "promo.yaml", "--var", "brand=#ff0000"], "story") == [255, 0, 0])
         let unset = try run(segue, ["render", "--preset", "brand/brand.yaml", "wide.png", "-o", "x.mp4"], in: folder)
         #expect(unset.status == 2 && unset.stderr.contains("brand/brand.yaml, line 6") && unset.stderr.contains("--var accent=VALUE"), "\(unset.stderr)")
+        let listed = try run(segue, ["presets", "--presets", "brand"], in: folder)
+        #expect(listed.status == 0 && listed.stdout.contains("extends crossfade (needs --var accent=...)"), "\(listed.stdout)")
         let typo = try run(segue, ["render", "--story", "promo.yaml", "--var", "brnad=#ff0000", "-o", "x.mp4"], in: folder)
         #expect(typo.status == 2 && typo.stderr.contains("Did you mean 'brand'"), "\(typo.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.mp4").path))

@@ -422,8 +422,14 @@ public struct PresetLibrary: Sendable {
     }
 
     /// Each preset's name, where it comes from and its description.
+    /// A preset whose variables need values (a `vars:` name with no default) shows its own
+    /// description and the `--var` it needs.
     public func catalog() -> [(entry: Entry, description: String)] {
         entries().map { entry in
+            let needed = (try? variables(of: entry.name).missing([:])) ?? []
+            if !needed.isEmpty, case let .scalar(text, _)? = (try? node(for: entry.name))?["description"]?.value {
+                return (entry, text + " (needs " + needed.map { "--var \($0)=..." }.joined(separator: " ") + ")")
+            }
             let description = (try? Preset(node(for: entry.name, vars: [:])).description) ?? "(does not load: run 'segue presets show \(entry.name)')"
             return (entry, description)
         }
