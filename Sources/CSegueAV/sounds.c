@@ -47,7 +47,7 @@ static void free_recordings(Recording *r) {
     }
 }
 
-/* The entry of `path` (its real path in `real`), made if `make`; call with the lock held. */
+/* The entry of `path` (found by its real path), made if `make`; call with the lock held. */
 static Kept *find(const char *path, int make) {
     char real[PATH_MAX];
     if (!realpath(path, real)) return NULL;
