@@ -105,4 +105,47 @@ struct TemplateBatchTests {
         for id in ["r0", "r1", "r2"] { #expect(try sound("two/\(id).mp4") == alone, "\(id)") }
         #expect(try sound("two/r3.mp4") == sound("r3-alone.mp4"))
     }
+
+    @Test("one job at a time, each job's storyboard is made while the job before it runs: the same frames as each job alone, and a job that cannot be read fails alone with the error it has alone")
+    func jobsReadiedAhead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-template-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("not a picture".utf8).write(to: folder.appendingPathComponent("broken.jpg"))
+        try """
+            vars: {name: ~, photo: ~}
+            preset: stories-cube
+            set: {canvas.size: [90, 160], canvas.scale: 0.25, hold: 0.4, motion.kind: in}
+            overlays: [{text: "{{name}}", size: 10}]
+            slides: [{image: "{{photo}}"}, {image: \(repositoryRoot.appendingPathComponent("Examples/b.png").path)}]
+            """.write(to: folder.appendingPathComponent("card.yaml"), atomically: true, encoding: .utf8)
+        let a = repositoryRoot.appendingPathComponent("Examples/a.jpg").path, c = repositoryRoot.appendingPathComponent("Examples/c.webp").path
+        try "id,name,photo\nr0,Ana,\(a)\nr1,Bo,broken.jpg\nr2,Cy,\(c)\nr3,Di,\(a)\n".write(to: folder.appendingPathComponent("rows.csv"), atomically: true, encoding: .utf8)
+        let template = try StoryTemplate.load(folder.appendingPathComponent("card.yaml").path)
+        let rows = Manifest.rows(of: template, data: try TemplateData.load(folder.appendingPathComponent("rows.csv").path),
+                                 output: folder.path + "/out/{{id}}.framemd5")
+        let prepared = BatchRunner.prepare(rows.manifest.entries, settings: BatchSettings())
+        // The broken photo has a name that says JPEG: it is only found out when decoded.
+        #expect(prepared.problems.isEmpty && prepared.jobs.count == 4, "\(prepared.problems)")
+        let before = StoryboardAhead.started
+        let outcomes = BatchRunner.run(prepared.jobs, settings: BatchSettings())
+        // Rows 1 to 3 were readied while the row before them ran (other tests may add theirs).
+        #expect(StoryboardAhead.started - before >= 3)
+        #expect(outcomes.map(\.status) == ["ok", "failed", "ok", "ok"], "\(outcomes.map(\.reason))")
+        for (index, job) in prepared.jobs.enumerated() {
+            var alone = job.job
+            alone.output = folder.path + "/alone-\(index).framemd5"
+            if index == 1 {
+                var message = ""
+                do { try Exporter.run(alone) } catch { message = "\(error)" }
+                #expect(outcomes[1].reason == message && message.contains("broken.jpg"), "\(outcomes[1].reason ?? "") against \(message)")
+                continue
+            }
+            try Exporter.run(alone)
+            let batch = try String(contentsOfFile: job.job.output, encoding: .utf8), lone = try String(contentsOfFile: alone.output, encoding: .utf8)
+            #expect(batch == lone && batch.split(separator: "\n").count > 10, "row \(index)")
+        }
+        // Nothing half-written where the broken row would have gone.
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/r1.framemd5"))
+    }
 }

@@ -412,12 +412,22 @@ public enum BatchRunner {
             SharedPictures.release(shared)
             SharedSounds.release(sounds)
         }
-        return (try? parallelMap(jobs, threads: max(1, settings.parallel)) { job in
-            runOne(job, cancellation: cancellation, progress: progress)
-        }) ?? []
+        guard settings.parallel == 1 else {
+            return (try? parallelMap(jobs, threads: settings.parallel) { job in
+                runOne(job, cancellation: cancellation, progress: progress)
+            }) ?? []
+        }
+        // One at a time, the next job that renders is readied while each runs.
+        var ahead: [Int: StoryboardAhead] = [:]
+        return jobs.indices.map { i in
+            if cancellation?.isCancelled != true, let next = jobs[(i + 1)...].firstIndex(where: { !$0.upToDate }), ahead[next] == nil {
+                ahead[next] = StoryboardAhead(jobs[next].job)
+            }
+            return runOne(jobs[i], cancellation: cancellation, ahead: ahead.removeValue(forKey: i), progress: progress)
+        }
     }
 
-    static func runOne(_ batchJob: BatchJob, cancellation: Cancellation?,
+    static func runOne(_ batchJob: BatchJob, cancellation: Cancellation?, ahead: StoryboardAhead? = nil,
                        progress: (@Sendable (Manifest.Entry, ExportProgress) -> Void)?) -> JobOutcome {
         let entry = batchJob.entry
         var outcome = JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: "failed")
@@ -426,7 +436,7 @@ public enum BatchRunner {
             return outcome
         }
         do {
-            let result = try Exporter.run(batchJob.job, fingerprint: batchJob.fingerprint, cancellation: cancellation) { progress?(entry, $0) }
+            let result = try Exporter.run(batchJob.job, fingerprint: batchJob.fingerprint, cancellation: cancellation, ahead: ahead) { progress?(entry, $0) }
             outcome.frames = result.frameCount
             outcome.seconds = (result.seconds * 100).rounded() / 100
             outcome.status = result.skipped ? "skipped" : "ok"

@@ -46,6 +46,12 @@ public enum Exporter {
     @discardableResult
     public static func run(_ job: Job, fingerprint known: String? = nil, cancellation: Cancellation? = nil,
                            progress: ((ExportProgress) -> Void)? = nil) throws -> ExportResult {
+        try run(job, fingerprint: known, cancellation: cancellation, ahead: nil, progress: progress)
+    }
+
+    /// Exports a job whose storyboard may have been made `ahead` of it (see `StoryboardAhead`).
+    static func run(_ job: Job, fingerprint known: String?, cancellation: Cancellation?, ahead: StoryboardAhead?,
+                    progress: ((ExportProgress) -> Void)?) throws -> ExportResult {
         let start = DispatchTime.now()
         try job.validate()
         // A video with sound (MP4, WebM, MOV) always carries its fingerprint (in its metadata),
@@ -61,7 +67,7 @@ public enum Exporter {
         // A video's encoder sets the pace (x264's lookahead runs on this thread): the threads
         // that compose and prepare ahead of it yield to it, and take the time it leaves.
         let yielding = job.format.isVideo
-        var prepared: Storyboard? = try Storyboard(job: job, yielding: yielding)
+        var prepared: Storyboard? = try ahead?.storyboard() ?? Storyboard(job: job, yielding: yielding)
         let prepareSeconds = seconds(since: start)
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
         let indices = job.frameIndices(count: prepared!.timeline.frameCount)
@@ -122,4 +128,35 @@ public enum Exporter {
     static func seconds(since start: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
+}
+
+/// A job's storyboard made on a thread of its own while the job before it in a batch runs:
+/// its first pictures decoded, its text laid out, and the still pictures of its first frame
+/// made, so that it starts encoding as soon as the job before it ends. The thread yields to
+/// the running export's encoder, and takes the time it leaves (composing and x264 leave part
+/// of a core idle, most at the start and end of each video).
+final class StoryboardAhead: Sendable {
+    private let made = Promise<Storyboard>()
+    private static let count = Locked(0)
+
+    /// How many storyboards were made ahead since the process began.
+    static var started: Int { count.withLock { $0 } }
+
+    init(_ job: Job) {
+        let made = made
+        StoryboardAhead.count.withLock { $0 += 1 }
+        Thread.detachNewThread {
+            Yielding.lowerThisThread()
+            made.fulfil(Result {
+                let storyboard = try Storyboard(job: job, yielding: job.format.isVideo)
+                if let first = job.frameIndices(count: storyboard.timeline.frameCount).first {
+                    try storyboard.prepareStills(of: first, threads: 1)
+                }
+                return storyboard
+            })
+        }
+    }
+
+    /// The storyboard, waited for; the error its making threw, if it failed.
+    func storyboard() throws -> Storyboard { try made.wait() }
 }

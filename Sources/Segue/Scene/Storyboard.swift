@@ -321,6 +321,11 @@ public final class Storyboard: Sendable {
         return page.withBackdrop(backdrops[index])
     }
 
+    /// Makes the still pictures (not a clip's) that frame `index` draws.
+    func prepareStills(of index: Int, threads: Int) throws {
+        try pictures.prepare(scene(at: index).contentsPlans(scale: canvas.scale).map(\.key).filter { !pictures.isClip($0.source) }, threads: threads)
+    }
+
     /// The scene of frame `index`: its slides' pages, and the text fixed to the screen above them.
     public func scene(at index: Int) -> Layer {
         var root = pagesScene(at: index)
