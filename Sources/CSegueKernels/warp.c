@@ -157,6 +157,32 @@ AVX2 static inline __m256i warp8_rows(__m256i uu, __m256i vv, const uint32_t *te
     return _mm256_testz_si256(kk, kk) ? p : mix8(q, p, kk);
 }
 
+/* A segment whose pixels sample texels one apart along a row (a picture moved, not turned
+   or scaled: a pan, a slide, a page at rest between whole pixels): every pixel has the same
+   fractions, and its texels are read as they lie in memory rather than gathered. The same
+   texels and arithmetic as warp8, so the same bytes. */
+static inline int translated(const WarpSegment *g) { return g->du == 65536 && g->dv == 0; }
+
+AVX2 static void translate_avx2(uint32_t *row, const WarpSegment *g, const uint32_t *texels, ptrdiff_t stride, uint32_t k) {
+    /* Pixel i's position in 1/256 texel is (u + 128 + 65536 i) >> 8: fx + 256 i. */
+    const int64_t fx = (g->u + 128) >> 8, fy = (g->v + 128) >> 8;
+    const uint32_t *r0 = texels + (fy >> 8) * stride + (fx >> 8), *r1 = r0 + stride;
+    const __m256i ax = _mm256_set1_epi32((int)(fx & 255)), ay = _mm256_set1_epi32((int)(fy & 255));
+    const __m256i kk = _mm256_set1_epi16(k == 256 ? 0 : (short)k);
+    uint32_t *out = row + g->x;
+    int i = 0;
+    for (; i + 8 <= g->n; i += 8) {
+        __m256i p = bilerp8(_mm256_loadu_si256((const __m256i *)(r0 + i)), _mm256_loadu_si256((const __m256i *)(r0 + i + 1)),
+                            _mm256_loadu_si256((const __m256i *)(r1 + i)), _mm256_loadu_si256((const __m256i *)(r1 + i + 1)), ax, ay);
+        if (k != 256) p = mix8(_mm256_loadu_si256((const __m256i *)(out + i)), p, kk);
+        _mm256_storeu_si256((__m256i *)(out + i), p);
+    }
+    if (i < g->n) {
+        WarpSegment rest = {g->u + i * g->du, g->v, g->du, g->dv, g->x + i, g->n - i};
+        warp_one(row, &rest, texels, stride, k);
+    }
+}
+
 AVX2
 static void warp_avx2(uint32_t *row, const WarpSegments *segments, int count, const uint32_t *texels,
                       ptrdiff_t stride, uint32_t k, ptrdiff_t ahead) {
@@ -167,6 +193,10 @@ static void warp_avx2(uint32_t *row, const WarpSegments *segments, int count, co
     for (int s = 0; s < count; s++) {
         if (segments->n[s] <= 0) continue;
         const WarpSegment one = segment_at(segments, s), *g = &one;
+        if (translated(g)) {
+            translate_avx2(row, g, texels, stride, k);
+            continue;
+        }
         uint32_t *out = row + g->x;
         prefetch_ahead(g, texels, stride, ahead);
         const __m256i du = _mm256_mullo_epi32(lane, _mm256_set1_epi32((int)g->du));
@@ -267,6 +297,10 @@ AVX512 static void warp_avx512(uint32_t *row, const WarpSegments *segments, int 
     for (int s = 0; s < count; s++) {
         if (segments->n[s] <= 0) continue;
         const WarpSegment one = segment_at(segments, s), *g = &one;
+        if (translated(g)) {
+            translate_avx2(row, g, texels, stride, k);
+            continue;
+        }
         uint32_t *out = row + g->x;
         prefetch_ahead(g, texels, stride, ahead);
         const __m512i du = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)g->du));
