@@ -198,10 +198,13 @@ struct ReliabilityTests {
 
     @Test("the vector kernels (AVX-512 or AVX2, where the CPU has them) give the same frames as the scalar ones (SEGUE_SIMD=avx2, =none)")
     func vectorKernels() throws {
-        for preset in ["stories-cube", "telegram-cube", "flip", "cube-fold", "instagram-zoom", "slide"] {
+        // Slide also pans (pictures moved whole texels apart) and zooms; crossfade fills with a
+        // blurred backdrop (the box blur's columns, the magnification's rows).
+        for preset in ["stories-cube", "telegram-cube", "flip", "cube-fold", "instagram-zoom", "slide", "crossfade"] {
             var arguments = ["checksum", "--preset", preset, "--size", "270x480", "--set", "canvas.scale=0.75", "--set", "hold=0",
                              example("a.jpg"), example("b.png"), example("c.webp")]
             if preset == "slide" { arguments += ["--set", "motion.kind=in", "--set", "hold=0.5"] }
+            if preset == "crossfade" { arguments += ["--set", "fit=blur", "--set", "motion.kind=left", "--set", "hold=0.3"] }
             let widest = try segue(arguments)
             #expect(widest.status == 0, "\(widest.stderr)")
             #expect(widest.stdout.split(separator: "\n").count > 20, "\(preset)")
