@@ -4,6 +4,16 @@ import Testing
 
 @Suite("Templates in bulk")
 struct TemplateBatchTests {
+    /// The template card.yaml over the rows of rows.csv in `folder`, each row written to
+    /// `output` (in the folder), and its jobs checked as a batch does.
+    static func rows(in folder: URL, output: String, settings: BatchSettings = BatchSettings()) throws
+        -> (template: StoryTemplate, prepared: (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])])) {
+        let template = try StoryTemplate.load(folder.appendingPathComponent("card.yaml").path)
+        let rows = Manifest.rows(of: template, data: try TemplateData.load(folder.appendingPathComponent("rows.csv").path),
+                                 output: folder.path + "/" + output)
+        return (template, BatchRunner.prepare(rows.manifest.entries, settings: settings))
+    }
+
     @Test("a picture every row draws (a logo) is decoded once for the whole batch, each row's own photo once per row")
     func sharedPicturesDecodedOnce() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-template-\(UUID().uuidString)")
@@ -67,10 +77,7 @@ struct TemplateBatchTests {
             slides: [{image: \(repositoryRoot.appendingPathComponent("Examples/a.jpg").path)}]
             """.write(to: folder.appendingPathComponent("card.yaml"), atomically: true, encoding: .utf8)
         try "id,name,hold\nr0,Ana,2\nr1,Bo,2\nr2,Cy,2\nr3,Di,3\n".write(to: folder.appendingPathComponent("rows.csv"), atomically: true, encoding: .utf8)
-        let template = try StoryTemplate.load(folder.appendingPathComponent("card.yaml").path)
-        let rows = Manifest.rows(of: template, data: try TemplateData.load(folder.appendingPathComponent("rows.csv").path),
-                                 output: folder.path + "/out/{{id}}.mp4")
-        let prepared = BatchRunner.prepare(rows.manifest.entries, settings: BatchSettings())
+        let (template, prepared) = try TemplateBatchTests.rows(in: folder, output: "out/{{id}}.mp4")
         #expect(prepared.problems.isEmpty && prepared.jobs.count == 4, "\(prepared.problems)")
         let outcomes = BatchRunner.run(prepared.jobs, settings: BatchSettings())
         #expect(outcomes.allSatisfy { $0.status == "ok" }, "\(outcomes.map(\.reason))")
@@ -98,9 +105,7 @@ struct TemplateBatchTests {
         for id in ["r0", "r1", "r2"] { #expect(try sound("out/\(id).mp4") == alone, "\(id)") }
         #expect(try sound("out/r3.mp4") == sound("r3-alone.mp4"))
         // Two rows at a time: both may decode and keep, the others are given what was kept.
-        let again = Manifest.rows(of: template, data: try TemplateData.load(folder.appendingPathComponent("rows.csv").path),
-                                  output: folder.path + "/two/{{id}}.mp4")
-        let twoAtOnce = BatchRunner.prepare(again.manifest.entries, settings: BatchSettings(parallel: 2)).jobs
+        let twoAtOnce = try TemplateBatchTests.rows(in: folder, output: "two/{{id}}.mp4", settings: BatchSettings(parallel: 2)).prepared.jobs
         #expect(BatchRunner.run(twoAtOnce, settings: BatchSettings(parallel: 2)).allSatisfy { $0.status == "ok" })
         for id in ["r0", "r1", "r2"] { #expect(try sound("two/\(id).mp4") == alone, "\(id)") }
         #expect(try sound("two/r3.mp4") == sound("r3-alone.mp4"))
@@ -121,10 +126,7 @@ struct TemplateBatchTests {
             """.write(to: folder.appendingPathComponent("card.yaml"), atomically: true, encoding: .utf8)
         let a = repositoryRoot.appendingPathComponent("Examples/a.jpg").path, c = repositoryRoot.appendingPathComponent("Examples/c.webp").path
         try "id,name,photo\nr0,Ana,\(a)\nr1,Bo,broken.jpg\nr2,Cy,\(c)\nr3,Di,\(a)\n".write(to: folder.appendingPathComponent("rows.csv"), atomically: true, encoding: .utf8)
-        let template = try StoryTemplate.load(folder.appendingPathComponent("card.yaml").path)
-        let rows = Manifest.rows(of: template, data: try TemplateData.load(folder.appendingPathComponent("rows.csv").path),
-                                 output: folder.path + "/out/{{id}}.framemd5")
-        let prepared = BatchRunner.prepare(rows.manifest.entries, settings: BatchSettings())
+        let prepared = try TemplateBatchTests.rows(in: folder, output: "out/{{id}}.framemd5").prepared
         // The broken photo has a name that says JPEG: it is only found out when decoded.
         #expect(prepared.problems.isEmpty && prepared.jobs.count == 4, "\(prepared.problems)")
         let before = StoryboardAhead.started
