@@ -88,7 +88,10 @@ if args.baseline:
 # xfade where it has the same transition) one after the other, in an order that alternates,
 # so that the machine's load hits all alike; a ratio is the median of the rounds' ratios.
 exports = []   # dicts, one per workload
-SAME = ["-x264-params", "sync-lookahead=0"]
+# Segue keeps x264 off its AVX-512 routines (with them its output varies from run to run
+# when it encodes on other threads): the floor does too, on a CPU that has them.
+AVX512 = " avx512f " in open("/proc/cpuinfo").read().replace("\n", " ")
+SAME = ["-x264-params", "sync-lookahead=0" + (":asm=AVX2" if AVX512 else "")]
 TAGS_IN = ["-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709", "-color_range", "tv"]
 
 

@@ -60,12 +60,18 @@ static int set_codec_options(AVCodecContext *cc, const SegueEncoderConfig *c, Se
         if ((ret = av_opt_set(cc->priv_data, "crf", number, 0)) < 0) return shim_fail(err, ret, "av_opt_set(crf)");
         if (strcmp(c->codec_name, "libx265") == 0) {
             av_opt_set(cc->priv_data, "x265-params", "log-level=error:open-gop=0", 0);
-        } else if (c->deterministic) {
+        } else {
             /* x264's threaded lookahead decides on the frames that happen to have arrived, so
              * its output would depend on how fast frames come (a still hold's frames come at
              * once): without it the bytes depend only on the frames and the settings. Faster
-             * with it, when the bytes need not repeat. */
-            av_opt_set(cc->priv_data, "x264-params", "sync-lookahead=0", 0);
+             * with it, when the bytes need not repeat.
+             * x264's AVX-512 routines are not used: with them (x264 0.164), the same frames
+             * encoded on a thread other than the process's first, or beside another encoder,
+             * come out different from time to time (its macroblock tree); with its AVX2 ones
+             * they never do. */
+            const char *params = c->deterministic ? "sync-lookahead=0" : "";
+            if (__builtin_cpu_supports("avx512f")) params = c->deterministic ? "sync-lookahead=0:asm=AVX2" : "asm=AVX2";
+            if (*params) av_opt_set(cc->priv_data, "x264-params", params, 0);
         }
     } else if (strcmp(c->codec_name, "libvpx-vp9") == 0) {
         /* Constant quality (a bit rate of 0), or constrained quality under the cap. */
