@@ -171,11 +171,11 @@ public enum Chunks {
         defer { paths.forEach { free($0) } }
         let starts = chunks.map { Int64($0.start) }
         let status = file.temporary.withCString { path in
-            fingerprint.withCString { tag in
+            fingerprint.withCString { tag in "mp4".withCString { mp4 in
                 soundtrack.withConfig { track in
                     paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { names in
                         starts.withUnsafeBufferPointer { starts in
-                            var config = SegueJoinConfig(path: path, format_name: "mp4", chunks: names.baseAddress, starts: starts.baseAddress,
+                            var config = SegueJoinConfig(path: path, format_name: mp4, chunks: names.baseAddress, starts: starts.baseAddress,
                                                          count: Int32(chunks.count), fps_num: Int32(job.preset.fps.numerator),
                                                          fps_den: Int32(job.preset.fps.denominator), frames: Int64(frames),
                                                          fingerprint: tag, audio: soundtrack.hasTrack ? track : nil)
@@ -183,7 +183,7 @@ public enum Chunks {
                         }
                     }
                 }
-            }
+            } }
         }
         guard status == 0 else {
             file.discard()
