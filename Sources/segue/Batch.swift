@@ -33,6 +33,12 @@ enum ShardOption: Equatable {
 }
 
 struct Batch: ParsableCommand {
+    /// `--jobs N|auto`.
+    static func jobsAtOnce(parsing text: String) throws -> JobsAtOnce {
+        guard let jobs = JobsAtOnce(text) else { throw ValidationError("--jobs \(text): expected a number from 1 to 64, or auto.") }
+        return jobs
+    }
+
     static let configuration = CommandConfiguration(
         abstract: "Runs the jobs of a manifest; a failed job does not stop the others.",
         discussion: """
@@ -72,8 +78,9 @@ struct Batch: ParsableCommand {
     @Option(name: .short, help: ArgumentHelp("With --template: each row's output, its {{variables}} filled from the row (out/{{id}}.mp4); it must stay inside its folder.", valueName: "PATTERN"))
     var output: String?
 
-    @Option(help: "Jobs run at once.")
-    var jobs = 1
+    @Option(help: ArgumentHelp("Jobs run at once: a number from 1 to 64, or auto (one for each 1.5 CPUs, as many as half the available memory holds).", valueName: "N|auto"),
+            completion: .list(["auto"]), transform: Batch.jobsAtOnce(parsing:))
+    var jobs: JobsAtOnce = .auto
 
     @Option(help: ArgumentHelp("Writes the summary as JSON to this file (its folder is created).", valueName: "FILE"))
     var report: String?
@@ -91,7 +98,6 @@ struct Batch: ParsableCommand {
     @OptionGroup var options: ExportOptions
 
     func validate() throws {
-        guard (1...64).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1...64.") }
         if let shardCount, shardCount < 1 { throw ValidationError("--shard-count \(shardCount): expected 1 or more.") }
         if shardCount != nil, shard != .auto { throw ValidationError("--shard-count goes with --shard auto.") }
         if template != nil || data != nil || output != nil {
@@ -116,10 +122,12 @@ struct Batch: ParsableCommand {
         let shardUsed = try shard?.part(count: shardCount, option: "--shard")
         if let shardUsed { entries = loaded.entries(of: shardUsed) }
         var settings = BatchSettings(overrides: options.presetOverrides, threads: options.threads, overwrite: options.force,
-                                     resume: options.resume, parallel: jobs)
+                                     resume: options.resume)
         settings.limits = options.limits
         settings.library = try options.library.library()
-        let prepared = BatchRunner.prepare(entries, settings: settings)
+        var prepared = BatchRunner.prepare(entries, settings: settings)
+        settings.parallel = jobs.resolved(for: prepared.jobs)
+        prepared.jobs = BatchRunner.sharingCPUs(prepared.jobs, parallel: settings.parallel, threadsGiven: options.threads != nil)
 
         if dryRun {
             let rows = entries.map { entry -> JobOutcome in
@@ -156,7 +164,7 @@ struct Batch: ParsableCommand {
         reporter.finish()
 
         if let report {
-            let document = Report(manifest: manifest, shard: shardUsed?.description,
+            let document = Report(manifest: manifest, shard: shardUsed?.description, jobsAtOnce: settings.parallel,
                                   succeeded: outcomes.filter { $0.status == "ok" }.count,
                                   skipped: outcomes.filter { $0.status == "skipped" }.count,
                                   failed: outcomes.filter { $0.status != "ok" && $0.status != "skipped" }.count, jobs: outcomes)
@@ -192,6 +200,8 @@ struct Batch: ParsableCommand {
     struct Report: Codable {
         var manifest: String
         var shard: String?
+        /// Jobs run at once (`--jobs`, or what auto chose).
+        var jobsAtOnce: Int
         var succeeded: Int
         var skipped: Int
         var failed: Int

@@ -78,6 +78,34 @@ struct BatchCLITests {
         #expect(jobs[0]["frames"] as? Int == 33) // 2 x 0.3 + 0.5 s at 30 fps
     }
 
+    @Test("--jobs: auto by default (as the CPUs given allow), a number, or a clear error; the report says how many ran at once")
+    func jobsAtOnce() throws {
+        let folder = temporaryFolder()
+        let manifest = try tenJobs(in: folder)
+        func atOnce(_ arguments: [String], cpus: String?) throws -> (Run, Int?) {
+            let report = folder.appendingPathComponent("r.json")
+            try? FileManager.default.removeItem(at: report)
+            let r = try run(segueBinary, ["batch", manifest, "--force", "--report", report.path] + arguments + small, in: folder,
+                            environment: cpus.map { ["SLURM_CPUS_PER_TASK": $0] } ?? [:])
+            let json = try? JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+            return (r, json?["jobsAtOnce"] as? Int)
+        }
+        // One CPU: one job at a time; the same ten jobs, the same nine outputs, whatever the count.
+        let (one, oneAtOnce) = try atOnce([], cpus: "1")
+        #expect(one.status == 1 && oneAtOnce == 1, "\(one.stderr)")
+        let first = try files(in: folder.appendingPathComponent("out").path).map { try Data(contentsOf: folder.appendingPathComponent("out/\($0)")) }
+        let (three, threeAtOnce) = try atOnce(["--jobs", "3"], cpus: "1")
+        #expect(three.status == 1 && threeAtOnce == 3, "\(three.stderr)")
+        let again = try files(in: folder.appendingPathComponent("out").path).map { try Data(contentsOf: folder.appendingPathComponent("out/\($0)")) }
+        #expect(first.count == 9 && first == again, "the outputs do not depend on how many jobs run at once")
+        let (auto, autoAtOnce) = try atOnce(["--jobs", "auto"], cpus: nil)
+        #expect(auto.status == 1 && (autoAtOnce ?? 0) >= 1 && (autoAtOnce ?? 0) <= 10, "\(auto.stderr)")
+        for wrong in ["0", "65", "many"] {
+            let (r, _) = try atOnce(["--jobs", wrong], cpus: nil)
+            #expect(r.status == 2 && r.stderr.contains("--jobs \(wrong): expected a number from 1 to 64, or auto."), "\(r.stderr)")
+        }
+    }
+
     @Test("shards 1/3, 2/3 and 3/3 together write every output exactly once")
     func shards() throws {
         let folder = temporaryFolder()

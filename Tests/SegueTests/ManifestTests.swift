@@ -110,6 +110,51 @@ struct ManifestTests {
         #expect(CPUBudget.available(environment: ["SLURM_CPUS_PER_TASK": "1"]) == 1)
     }
 
+    @Test("--jobs auto: one job for each 1.5 CPUs, no more than the jobs that render or than half the memory holds")
+    func jobsAtOnce() throws {
+        #expect(JobsAtOnce("auto") == .auto && JobsAtOnce("3") == .fixed(3) && JobsAtOnce("64") == .fixed(64))
+        for wrong in ["0", "65", "-1", "many", "2.5", ""] { #expect(JobsAtOnce(wrong) == nil, "\(wrong)") }
+        let small = try Job(preset: Preset.load("crossfade", overrides: ["canvas.size=[540, 960]"]), inputs: [example("a.jpg")], output: "s.framemd5")
+        let large = try Job(preset: Preset.load("crossfade", overrides: ["canvas.size=[1080, 1920]"]), inputs: [example("a.jpg")], output: "l.framemd5")
+        let four = [small, small, small, small]
+        for (cpus, expected) in [(1, 1), (2, 2), (3, 2), (4, 3), (8, 4)] {
+            #expect(JobsAtOnce.auto.resolved(rendering: four, cpus: cpus, memory: nil) == expected, "\(cpus) CPUs")
+        }
+        #expect(JobsAtOnce.auto.resolved(rendering: [small], cpus: 8, memory: nil) == 1)
+        #expect(JobsAtOnce.auto.resolved(rendering: [], cpus: 8, memory: nil) == 1)
+        #expect(JobsAtOnce.fixed(5).resolved(rendering: [small], cpus: 1, memory: 1) == 5)
+        // The largest job's estimated peak sets what memory allows: 4 GB holds three 1080x1920
+        // jobs in its half, and more 540x960 ones.
+        let peak = JobsAtOnce.estimatedPeak(of: large)
+        #expect(peak > 250 << 20 && peak < 400 << 20 && JobsAtOnce.estimatedPeak(of: small) < peak)
+        #expect(JobsAtOnce.auto.resolved(rendering: four + [large], cpus: 64, memory: 6 * peak + 1) == 3)
+        #expect(JobsAtOnce.auto.resolved(rendering: four, cpus: 64, memory: 6 * peak + 1) == 4)
+        #expect(JobsAtOnce.auto.resolved(rendering: [large, large], cpus: 64, memory: peak) == 1)
+    }
+
+    @Test("memory available: MemAvailable, capped by a cgroup's memory.max or v1 limit")
+    func memoryBudget() throws {
+        let root = temporaryFolder()
+        let meminfo = root.appendingPathComponent("meminfo").path
+        try "MemTotal:       32000000 kB\nMemFree:        1000000 kB\nMemAvailable:   20000000 kB\n".write(toFile: meminfo, atomically: true, encoding: .utf8)
+        let proc = root.appendingPathComponent("cgroup").path
+        try "0::/pod/container\n".write(toFile: proc, atomically: true, encoding: .utf8)
+        #expect(MemoryBudget.available(meminfo: meminfo, proc: proc, root: root.path) == 20_000_000 * 1024)
+        for (path, value) in [("pod", "2147483648\n"), ("pod/container", "max\n")] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(path), withIntermediateDirectories: true)
+            try value.write(to: root.appendingPathComponent(path + "/memory.max"), atomically: true, encoding: .utf8)
+        }
+        #expect(MemoryBudget.available(meminfo: meminfo, proc: proc, root: root.path) == 2_147_483_648)
+        try "5:memory:/job\n".write(toFile: proc, atomically: true, encoding: .utf8)
+        let v1 = root.appendingPathComponent("memory/job")
+        try FileManager.default.createDirectory(at: v1, withIntermediateDirectories: true)
+        try "9223372036854771712\n".write(to: v1.appendingPathComponent("memory.limit_in_bytes"), atomically: true, encoding: .utf8)
+        #expect(MemoryBudget.available(meminfo: meminfo, proc: proc, root: root.path) == 20_000_000 * 1024, "v1's no limit")
+        try "1073741824\n".write(to: v1.appendingPathComponent("memory.limit_in_bytes"), atomically: true, encoding: .utf8)
+        #expect(MemoryBudget.available(meminfo: meminfo, proc: proc, root: root.path) == 1_073_741_824)
+        #expect(MemoryBudget.available(meminfo: root.appendingPathComponent("none").path, proc: proc, root: root.path) == 1_073_741_824)
+    }
+
     @Test("a fingerprint changes with a preset key or an input's content, not with its path or the preset's description")
     func fingerprints() throws {
         let folder = temporaryFolder()

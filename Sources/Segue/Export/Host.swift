@@ -40,30 +40,28 @@ public enum CPUBudget {
     /// The smallest CPU quota of this process's cgroup and its ancestors, rounded up to whole
     /// CPUs: cgroup v2's `cpu.max`, or v1's `cpu.cfs_quota_us` and `cpu.cfs_period_us`.
     static func cgroupQuota(proc: String = "/proc/self/cgroup", root: String = "/sys/fs/cgroup") -> Int? {
+        func read(_ file: String) -> String? { try? String(contentsOfFile: file, encoding: .utf8) }
+        return smallestInCgroups(proc: proc, root: root, controller: "cpu", v2: { read($0 + "/cpu.max").flatMap(quota(cpuMax:)) }, v1: { folder in
+            guard let q = read(folder + "/cpu.cfs_quota_us"), let p = read(folder + "/cpu.cfs_period_us") else { return nil }
+            return quota(cpuMax: q.trimmingCharacters(in: .whitespacesAndNewlines) + " " + p)
+        })
+    }
+
+    /// The smallest of a limit over this process's cgroups and their ancestors, read by `v2`
+    /// in the unified hierarchy and by `v1` in a v1 hierarchy that has `controller`.
+    static func smallestInCgroups(proc: String, root: String, controller: String, v2: (String) -> Int?, v1: (String) -> Int?) -> Int? {
         guard let text = try? String(contentsOfFile: proc, encoding: .utf8) else { return nil }
         var best: Int?
-        func read(_ file: String) -> String? { try? String(contentsOfFile: file, encoding: .utf8) }
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count == 3 else { continue }
-            let controllers = fields[1].split(separator: ",")
-            let limit: (String) -> Int?
-            let base: String
-            if fields[0] == "0" && fields[1].isEmpty {
-                base = root
-                limit = { folder in read(folder + "/cpu.max").flatMap(quota(cpuMax:)) }
-            } else if controllers.contains("cpu") {
-                base = root + "/" + fields[1]
-                limit = { folder in
-                    guard let q = read(folder + "/cpu.cfs_quota_us"), let p = read(folder + "/cpu.cfs_period_us") else { return nil }
-                    return quota(cpuMax: q.trimmingCharacters(in: .whitespacesAndNewlines) + " " + p)
-                }
-            } else {
-                continue
-            }
+            let unified = fields[0] == "0" && fields[1].isEmpty
+            guard unified || fields[1].split(separator: ",").contains(Substring(controller)) else { continue }
+            let base = unified ? root : root + "/" + fields[1]
             var path = String(fields[2])
             while true {
-                if let value = limit(base + (path == "/" ? "" : path)) { best = min(best ?? value, value) }
+                let folder = base + (path == "/" ? "" : path)
+                if let value = unified ? v2(folder) : v1(folder) { best = min(best ?? value, value) }
                 guard path != "/", !path.isEmpty else { break }
                 path = (path as NSString).deletingLastPathComponent
             }
@@ -81,5 +79,38 @@ public enum CPUBudget {
         let period = parts.count >= 2 ? Double(parts[1]) ?? 100_000 : 100_000
         guard period > 0 else { return nil }
         return max(1, Int((quota / period).rounded(.up)))
+    }
+}
+
+/// The memory a batch may take: what the system has available (`MemAvailable`), capped by a
+/// cgroup's memory limit (a container's or a Kubernetes pod's `memory.max`, v1's
+/// `memory.limit_in_bytes`).
+public enum MemoryBudget {
+    /// Bytes, or nil when the system does not say.
+    public static func available(meminfo: String = "/proc/meminfo", proc: String = "/proc/self/cgroup", root: String = "/sys/fs/cgroup") -> Int? {
+        let system = (try? String(contentsOfFile: meminfo, encoding: .utf8)).flatMap(memAvailable(meminfo:))
+        let limit = CPUBudget.smallestInCgroups(proc: proc, root: root, controller: "memory", v2: { bytes(limit: $0 + "/memory.max") },
+                                                v1: { bytes(limit: $0 + "/memory.limit_in_bytes") })
+        switch (system, limit) {
+        case let (s?, l?): return min(s, l)
+        case let (s, l): return s ?? l
+        }
+    }
+
+    /// `MemAvailable` of /proc/meminfo, in bytes.
+    static func memAvailable(meminfo text: String) -> Int? {
+        for line in text.split(separator: "\n") where line.hasPrefix("MemAvailable:") {
+            let fields = line.split(whereSeparator: \.isWhitespace)
+            guard fields.count >= 2, let kB = Int(fields[1]) else { return nil }
+            return kB * 1024
+        }
+        return nil
+    }
+
+    /// A limit file's bytes; nil for "max" (v2) or v1's "no limit" (a number near Int64's largest).
+    private static func bytes(limit file: String) -> Int? {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+              let value = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), value > 0, value < 1 << 60 else { return nil }
+        return value
     }
 }
