@@ -176,8 +176,10 @@ def gif_export():
 def template_export():
     """`segue batch --template` of ROWS 6-second 540x960 cards (a name, a photo, music), one
     process, against the encode floor of the same frames: FFmpeg encoding ten rows' own yuv420p
-    frames (cycled to ROWS videos, one process each) with Segue's x264 settings, and the music's
-    6 seconds as AAC. (rows, segue s, floor s, median ratio, ratios), or None when not asked."""
+    frames (cycled to ROWS videos) with Segue's x264 settings, and the music's 6 seconds as the
+    stereo 48 kHz AAC Segue writes; one process at a time, and in as many lanes at once as Segue
+    runs rows. (rows, segue s, floor s one at a time, floor s at once, lanes, median ratio to the
+    faster floor, ratios), or None when not asked."""
     name = "template rows"
     if args.only and not any(name.startswith(p) for p in args.only.split(",")):
         return None
@@ -201,7 +203,9 @@ def template_export():
     cmd = [args.segue, "batch", "--template", card, "--data", rows, "-o", os.path.join(work, "out", "{{id}}.mp4"), "--force", "--quiet"]
     run([args.segue, "batch", "--template", card, "--data", os.path.join(work, "ten.csv"), "-o", os.path.join(work, "yuv", "{{id}}.yuv"), "--force", "--quiet"])
     wav = os.path.join(work, "music6.wav")
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-t", "6", "-i", music, "-af", "afade=t=out:st=5:d=1", "-c:a", "pcm_f32le", wav], check=True)
+    # The sound Segue writes: the (mono) music faded out, as stereo at 48 kHz.
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-t", "6", "-i", music, "-af", "afade=t=out:st=5:d=1", "-ac", "2", "-ar", "48000",
+                    "-c:a", "pcm_f32le", wav], check=True)
     encodes = [shlex.join(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "540x960", "-r", "30", *TAGS_IN,
                            "-i", os.path.join(work, "yuv", f"r{i % 10:04d}.yuv"), "-i", wav, "-vf", "setsar=1", "-flags", "+bitexact+cgop",
                            *X264[:-2], *SAME, "-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart", os.path.join(work, "floor.mp4")])
