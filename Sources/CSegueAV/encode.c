@@ -65,13 +65,12 @@ static int set_codec_options(AVCodecContext *cc, const SegueEncoderConfig *c, Se
              * its output would depend on how fast frames come (a still hold's frames come at
              * once): without it the bytes depend only on the frames and the settings. Faster
              * with it, when the bytes need not repeat.
-             * x264's AVX-512 routines are not used: with them (x264 0.164), the same frames
-             * encoded on a thread other than the process's first, or beside another encoder,
-             * come out different from time to time (its macroblock tree); with its AVX2 ones
-             * they never do. */
-            const char *params = c->deterministic ? "sync-lookahead=0" : "";
-            if (__builtin_cpu_supports("avx512f")) params = c->deterministic ? "sync-lookahead=0:asm=AVX2" : "asm=AVX2";
-            if (*params) av_opt_set(cc->priv_data, "x264-params", params, 0);
+             * Where the bytes must repeat, x264's AVX-512 routines are not used either: with
+             * them (x264 0.164), the same frames encoded on a thread other than the process's
+             * first, or beside another encoder, come out different from time to time (its
+             * macroblock tree); with its AVX2 ones they never do. */
+            if (c->deterministic)
+                av_opt_set(cc->priv_data, "x264-params", __builtin_cpu_supports("avx512f") ? "sync-lookahead=0:asm=AVX2" : "sync-lookahead=0", 0);
         }
     } else if (strcmp(c->codec_name, "libvpx-vp9") == 0) {
         /* Constant quality (a bit rate of 0), or constrained quality under the cap. */
