@@ -78,7 +78,7 @@ struct Batch: ParsableCommand {
     @Option(name: .short, help: ArgumentHelp("With --template: each row's output, its {{variables}} filled from the row (out/{{id}}.mp4); it must stay inside its folder.", valueName: "PATTERN"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Jobs run at once: a number from 1 to 64, or auto (one for each 1.5 CPUs, as many as half the available memory holds).", valueName: "N|auto"),
+    @Option(help: ArgumentHelp("Jobs run at once: auto (the default: one for each 1.5 CPUs, as many as half the available memory holds), or a number from 1 to 64.", valueName: "N|auto"),
             completion: .list(["auto"]), transform: Batch.jobsAtOnce(parsing:))
     var jobs: JobsAtOnce = .auto
 
