@@ -77,17 +77,18 @@ void segue_warp_row(uint32_t *row, int x, int end, int y, const SegueWarpMap *ma
  * number of taps a pixel `step` texels wide needs, a multiple of four (at most 1024);
  * segue_tent_weights lists, for pixels from, ..., from + count - 1 of a row (or column) whose
  * center is at texel (pixel + 0.5) scale + offset - 0.5, the first texel of its `taps` and their
- * weights in 256ths summing to 256, texels outside [lo, hi) folded onto the edge ones and taps
- * past hi weighing nothing. segue_tent_pairs lays `count` pixels' weights out as the vector
- * kernel reads them (for each four taps, w0 w1 four times then w2 w3 four times: 16 values).
- * segue_footprint_row writes `count` pixels of a canvas row into `out`: the weighted sum of `row_taps` texel rows from `row_first` (halved, rounded) and then
- * of each pixel's columns (rounded), columns from `column_end` on never read. */
+ * weights in 256ths summing to 256 (each at most 255), texels outside [lo, hi) folded onto the
+ * edge ones and taps past hi weighing nothing. segue_tent_pairs lays `count` pixels' weights out
+ * as the vector kernel reads them, bytes (for each four taps, w0 w1 four times then w2 w3 four
+ * times: 16 bytes). segue_footprint_row writes `count` pixels of a canvas row into `out`: the
+ * weighted sum of `row_taps` texel rows from `row_first`, rounded to a byte, and then of each
+ * pixel's columns, rounded, columns from `column_end` on never read. */
 int segue_tent_taps(double step);
 void segue_tent_weights(double scale, double offset, int from, int count, int lo, int hi, int taps,
                         int32_t *first, uint16_t *weights);
-void segue_tent_pairs(const uint16_t *weights, int count, int taps, int16_t *pairs);
+void segue_tent_pairs(const uint16_t *weights, int count, int taps, uint8_t *pairs);
 void segue_footprint_row(uint32_t *out, int count, const int32_t *column_first, const uint16_t *column_weights,
-                         const int16_t *column_pairs, int column_taps, int column_end, const uint32_t *texels,
+                         const uint8_t *column_pairs, int column_taps, int column_end, const uint32_t *texels,
                          ptrdiff_t stride, int32_t row_first, const uint16_t *row_weights, int row_taps);
 
 /* Lanczos resampling's two passes over four float channels per pixel (R, G, B, A), each sum

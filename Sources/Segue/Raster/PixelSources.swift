@@ -219,7 +219,7 @@ final class FootprintColumns: Sendable {
     let first: [Int32]
     let weights: [UInt16]
     /// The weights as the vector kernel reads them (`segue_tent_pairs`).
-    let pairs: [Int16]
+    let pairs: [UInt8]
     let taps: Int
     /// The picture's part ends before this texel column.
     let end: Int
@@ -236,7 +236,7 @@ final class FootprintColumns: Sendable {
         }
         self.first = first
         self.weights = weights
-        pairs = [Int16](unsafeUninitializedCapacity: width * taps * 4) { buffer, count in
+        pairs = [UInt8](unsafeUninitializedCapacity: width * taps * 4) { buffer, count in
             weights.withUnsafeBufferPointer { segue_tent_pairs($0.baseAddress!, Int32(width), Int32(taps), buffer.baseAddress!) }
             count = width * taps * 4
         }
@@ -248,7 +248,7 @@ final class FootprintColumns: Sendable {
     struct Table {
         let first: UnsafePointer<Int32>
         let weights: UnsafePointer<UInt16>
-        let pairs: UnsafePointer<Int16>
+        let pairs: UnsafePointer<UInt8>
         let taps: Int
         let end: Int
     }
