@@ -126,8 +126,9 @@ struct Batch: ParsableCommand {
         settings.limits = options.limits
         settings.library = try options.library.library()
         var prepared = BatchRunner.prepare(entries, settings: settings)
-        settings.parallel = jobs.resolved(for: prepared.jobs)
-        prepared.jobs = BatchRunner.sharingCPUs(prepared.jobs, parallel: settings.parallel, threadsGiven: options.threads != nil)
+        let cpus = CPUBudget.available()
+        settings.parallel = jobs.resolved(for: prepared.jobs, cpus: cpus)
+        prepared.jobs = BatchRunner.sharingCPUs(prepared.jobs, parallel: settings.parallel, cpus: cpus, threadsGiven: options.threads != nil)
 
         if dryRun {
             let rows = entries.map { entry -> JobOutcome in

@@ -7,7 +7,7 @@
 /// A second job takes that time. `auto` runs one job for each 1.5 CPUs of `CPUBudget`
 /// (rounded up: two on two CPUs, six on eight), no more than the jobs to render, and no more
 /// than half of the memory available (`MemoryBudget`) holds at a job's estimated peak.
-public enum JobsAtOnce: Sendable, Equatable, CustomStringConvertible {
+public enum JobsAtOnce: Sendable, Equatable {
     case fixed(Int)
     case auto
 
@@ -16,13 +16,6 @@ public enum JobsAtOnce: Sendable, Equatable, CustomStringConvertible {
         if text == "auto" { self = .auto; return }
         guard let n = Int(text), (1...64).contains(n) else { return nil }
         self = .fixed(n)
-    }
-
-    public var description: String {
-        switch self {
-        case .auto: "auto"
-        case let .fixed(n): "\(n)"
-        }
     }
 
     /// Jobs at once for these jobs, on `cpus` CPUs with `memory` bytes available.
