@@ -450,6 +450,19 @@ int segue_clip_picture_convert(const SegueClipPicture *picture, SegueClipConvert
     return picture->alpha;
 }
 
+int segue_clip_picture_copy_yuv420p(const SegueClipPicture *picture, int width, int height, uint8_t *const planes[3],
+                                    const int strides[3]) {
+    const AVFrame *source = picture->frame;
+    if (source->format != AV_PIX_FMT_YUV420P || picture->matrix != SWS_CS_ITU709 || picture->full || picture->alpha ||
+        picture->width != width || picture->height != height || source->width != width || source->height != height)
+        return 0;
+    for (int p = 0; p < 3; p++) {
+        int w = p ? (width + 1) / 2 : width, h = p ? (height + 1) / 2 : height;
+        av_image_copy_plane(planes[p], strides[p], source->data[p], source->linesize[p], w, h);
+    }
+    return 1;
+}
+
 int segue_clip_convert(SegueClip *c, double x, double y, double w, double h, int width, int height, int threads, uint8_t *rgba, SegueAVError *err) {
     SegueClipPicture *picture = segue_clip_picture(c, x, y, w, h, width, height, threads, err);
     if (!picture) return err && err->code < 0 ? err->code : AVERROR(ENOMEM);

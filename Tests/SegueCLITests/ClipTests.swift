@@ -177,6 +177,40 @@ struct ClipTests {
         #expect(outputs[0][(6 * frame)..<(7 * frame)] != outputs[0][(7 * frame)..<(8 * frame)], "the clip plays")
     }
 
+    @Test("a clip that fills the frame as it is reaches the encoder as decoded, byte for byte; one in another YUV matrix, or under an overlay, is drawn",
+          arguments: [("as-is", "bt709", false), ("bt601", "bt470bg", false), ("overlay", "bt709", true)])
+    func copiedAsDecoded(name: String, matrix: String, overlay: Bool) throws {
+        let folder = temporaryFolder()
+        let clip = try makeClip("\(name).mp4", "testsrc2=s=90x160:r=30:d=0.5", ["-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p",
+                                "-colorspace", matrix, "-color_primaries", matrix == "bt709" ? "bt709" : "bt470bg", "-color_range", "tv"], in: folder)
+        let story = folder.appendingPathComponent("\(name).yaml")
+        try """
+            preset: crossfade
+            \(canvas)
+            slides:
+              - clip: \(clip)
+            \(overlay ? "    overlays: [{text: \"Hi\", size: 40, color: \"#ff0000\"}]" : "")
+            """.write(to: story, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("\(name).yuv").path
+        let r = try segue(["render", "--story", story.path, "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let decoded = folder.appendingPathComponent("\(name)-decoded.yuv").path
+        let d = try tool("ffmpeg", ["-v", "error", "-y", "-i", clip, "-f", "rawvideo", "-pix_fmt", "yuv420p", decoded])
+        #expect(d.status == 0, "\(d.stderr)")
+        let got = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))), want = [UInt8](try Data(contentsOf: URL(fileURLWithPath: decoded)))
+        try #require(got.count == 15 * 90 * 160 * 3 / 2 && want.count == got.count, "\(got.count) and \(want.count) bytes")
+        let differing = zip(got, want).filter { $0 != $1 }.count
+        #expect(r.stderr.contains("15 copied from clips") == (name == "as-is"), "\(r.stderr)")
+        if name == "as-is" {
+            #expect(differing == 0, "\(differing) bytes differ from the decoded clip's")
+        } else if overlay {
+            #expect(differing > 0, "the frames are the clip's as decoded, without the overlay")
+        } else {
+            // BT.601 colours are converted to the video's BT.709.
+            #expect(differing > got.count / 20, "only \(differing) bytes differ from the decoded clip's")
+        }
+    }
+
     @Test("a clip drawn at another size looks as FFmpeg's own crop and bicubic scale show it: a wide clip filled into the page, a small one enlarged",
           arguments: [("wide", "640x320", "crop=180:320:230:0,"), ("small", "36x64", "")])
     func scaledAsFFmpegScales(name: String, size: String, crop: String) throws {

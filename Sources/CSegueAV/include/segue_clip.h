@@ -69,6 +69,12 @@ void segue_clip_converter_free(SegueClipConverter *converter);
  * clip has alpha), 0 when they are opaque, or a negative code. */
 int segue_clip_picture_convert(const SegueClipPicture *picture, SegueClipConverter *converter, int threads, uint8_t *rgba,
                                SegueAVError *err);
+/* Copies a picture as it is into the yuv420p planes `planes` (rows `strides` apart) of a
+ * width x height frame, when it is already what an MP4's encoder takes: yuv420p in BT.709's
+ * limited range (or unspecified, from 720 lines up), without alpha, at that size. Returns 1
+ * when copied, 0 when it is not such a picture (it must be converted and drawn). */
+int segue_clip_picture_copy_yuv420p(const SegueClipPicture *picture, int width, int height, uint8_t *const planes[3],
+                                    const int strides[3]);
 /* segue_clip_picture and segue_clip_picture_convert in one call. */
 int segue_clip_convert(SegueClip *clip, double x, double y, double w, double h, int width, int height, int threads,
                        uint8_t *rgba, SegueAVError *err);

@@ -306,6 +306,16 @@ final class ClipPicture: @unchecked Sendable {
         if let image { conversion.retire(image) }
     }
 
+    /// Copies the picture as it is into `planes`, a `width` x `height` frame's, when it needs
+    /// no drawing to be that frame: upright, without an effect, already the encoder's yuv420p
+    /// (`segue_clip_picture_copy_yuv420p`). False when it must be drawn.
+    func copy(into planes: YUVPlanes, width: Int, height: Int) -> Bool {
+        guard orientation == .up, effect == .none else { return false }
+        let pointers: [UnsafeMutablePointer<UInt8>?] = [planes.y, planes.u, planes.v]
+        let strides = [Int32(planes.yStride), Int32(planes.uStride), Int32(planes.vStride)]
+        return segue_clip_picture_copy_yuv420p(picture, Int32(width), Int32(height), pointers, strides) == 1
+    }
+
     /// The picture's pixels at the size it is drawn, upright and premultiplied.
     func rgba() throws -> Image {
         lock.lock()

@@ -17,8 +17,11 @@ public struct ExportResult: Sendable {
     public var output: String
     public var format: OutputFormat
     public var frameCount: Int
-    /// Frames actually composed; the rest repeated the frame before them (still holds).
+    /// Frames actually composed; the rest repeated the frame before them (still holds) or
+    /// were copied from a clip (`framesCopied`).
     public var framesComposed: Int
+    /// Frames that were a clip's frame as decoded, filling the canvas: copied, not composed.
+    public var framesCopied = 0
     /// Seconds spent composing those frames (on the rendering thread, beside the encoder).
     public var composeSeconds: Double
     /// Seconds spent decoding and resampling the inputs before the first frame, and waiting
@@ -92,7 +95,8 @@ public enum Exporter {
             })
         }
         return ExportResult(output: job.output, format: job.format, frameCount: indices.count,
-                            framesComposed: outcomes.map(\.composed).reduce(0, +), composeSeconds: outcomes.map(\.composeSeconds).reduce(0, +),
+                            framesComposed: outcomes.map(\.composed).reduce(0, +), framesCopied: outcomes.map(\.copied).reduce(0, +),
+                            composeSeconds: outcomes.map(\.composeSeconds).reduce(0, +),
                             prepareSeconds: prepareSeconds + outcomes.map(\.waitSeconds).reduce(0, +), seconds: seconds(since: start), fingerprint: fingerprint)
     }
 

@@ -14,7 +14,8 @@ import Foundation
 /// pictures asked of their feeds. A worker then takes the next planned frame and, apart
 /// from the others, waits for its pictures (made now if the storyboard has not made them
 /// yet), draws it, and puts it in a `SequencedQueue`, from which the sink takes frames in
-/// order. A still hold that repeats the frame before is not composed again.
+/// order. A still hold that repeats the frame before is not composed again, and a clip's
+/// frame that fills the canvas as it is is copied, not composed (`Storyboard.copyClipFrame`).
 struct FramePipeline {
     /// Frames composed ahead of the sink.
     static let queueDepth = 2
@@ -37,6 +38,8 @@ struct FramePipeline {
     /// What a run composed, and the time it took.
     struct Outcome {
         var composed = 0
+        /// Frames copied straight from a clip instead (`Storyboard.copyClipFrame`).
+        var copied = 0
         /// Seconds during which at least one thread composed (planning, drawing).
         var composeSeconds: Double
         /// Seconds spent waiting for pictures not made yet.
@@ -91,7 +94,7 @@ struct FramePipeline {
         let frames = FramePipeline.queueDepth + workers + 1
         let pool = BlockingQueue<FrameBuffer>(capacity: frames)
         let stop = Cancellation()
-        let composeTime = BusyClock(), waitTime = Accumulator()
+        let composeTime = BusyClock(), waitTime = Accumulator(), copies = Locked(0)
         let turn = Locked(Turn())
         let storyboard = storyboard, indices = indices, threads = threads, output = output
         let canvas = storyboard.canvas, form = sink.reads
@@ -149,6 +152,13 @@ struct FramePipeline {
         @Sendable func compose(with compositor: Compositor) {
             while let work = next() {
                 do {
+                    // A clip's frame that is the video's frame as it is goes straight to a
+                    // yuv420p sink, copied.
+                    if let yuv = work.frame.yuv, try storyboard.copyClipFrame(work.plan, into: yuv, for: output) {
+                        copies.withLock { $0 += 1 }
+                        queue.put(.frame(work.plan.index, work.frame), at: work.sequence)
+                        continue
+                    }
                     // Pictures not made yet are made (or waited for) first: that time is
                     // preparing the inputs, not composing.
                     let wait = DispatchTime.now()
@@ -226,6 +236,8 @@ struct FramePipeline {
             sink.abort()
             throw error
         }
+        outcome.copied = copies.withLock { $0 }
+        outcome.composed -= outcome.copied
         outcome.composeSeconds = composeTime.seconds
         outcome.waitSeconds = waitTime.value
         return outcome

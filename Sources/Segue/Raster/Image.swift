@@ -24,6 +24,15 @@ public final class Image: Sendable {
         self.isOpaque = isOpaque
     }
 
+    /// A `width` x `height` picture whose pixels are never read: it stands in for one not
+    /// made yet in a draw list that is looked at, never drawn.
+    init(standInWidth width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        pixels = []
+        isOpaque = true
+    }
+
     /// An image of one color.
     public convenience init(width: Int, height: Int, color: Color) {
         self.init(width: width, height: height, pixels: [UInt32](repeating: color.premultipliedPixel, count: width * height))

@@ -1,0 +1,42 @@
+extension Storyboard {
+    /// Writes frame `frame` into `yuv` straight from its clip when the frame is one clip
+    /// picture alone, drawn texel for pixel over the whole canvas (a clip's own time on screen,
+    /// filling the frame) and already the encoder's yuv420p: the decoded frame is copied as it
+    /// is, and no RGBA picture is made, drawn and converted back. Composing would give the
+    /// same frame up to the rounding of that round trip. False, with nothing written, for any
+    /// other frame.
+    func copyClipFrame(_ frame: FramePlan, into yuv: YUVFrame, for output: String) throws -> Bool {
+        guard frame.contents.count == 1, let feed = frame.clipPictures[frame.contents[0].key.source] else { return false }
+        let key = frame.contents[0].key, width = canvas.width, height = canvas.height
+        guard key.width == width, key.height == height, key.effect == .none else { return false }
+        // The scene, with a stand-in for the picture: one opaque quad, not faded, masked or
+        // turned, whose texels are the canvas's pixels.
+        let standIn = Image(standInWidth: width, height: height)
+        let items = frame.scene.drawList(scale: canvas.scale, plans: frame.contents, images: [standIn])
+        guard items.count == 1, let item = items.first, item.opacity >= 1, item.clips.isEmpty,
+              case let .image(image, source, toTexel) = item.paint, image === standIn,
+              source == (x0: 0, y0: 0, x1: width, y1: height), toTexel.isIdentity,
+              item.covers(width: width, height: height) else { return false }
+        guard let picture = try feed.wait()[key] else { return false }
+        try yuv.prepare(for: output)
+        return picture.copy(into: yuv.planes!, width: width, height: height)
+    }
+}
+
+extension Homography {
+    /// Whether the map leaves every point where it is (within a billionth of a pixel).
+    var isIdentity: Bool {
+        let e = 1e-9
+        return abs(m11 - 1) < e && abs(m22 - 1) < e && abs(m33 - 1) < e && abs(m12) < e && abs(m21) < e
+            && abs(m13) < e && abs(m23) < e && abs(m31) < e && abs(m32) < e
+    }
+}
+
+extension DrawItem {
+    /// Whether the item is the rectangle of a `width` x `height` canvas, corner for corner.
+    func covers(width: Int, height: Int) -> Bool {
+        let e = 1e-9, w = Double(width), h = Double(height)
+        let expected = [Point(x: 0, y: 0), Point(x: w, y: 0), Point(x: w, y: h), Point(x: 0, y: h)]
+        return corners.count == 4 && zip(corners, expected).allSatisfy { abs($0.x - $1.x) < e * w && abs($0.y - $1.y) < e * h }
+    }
+}
