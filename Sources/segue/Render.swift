@@ -107,12 +107,14 @@ struct RenderInputs: ParsableArguments {
         if result.skipped, !options.quiet {
             FileHandle.standardError.write(Data("segue: kept \(output): it was made from the same job (\(result.fingerprint ?? ""))\n".utf8))
         } else if output != "-" || job.format == .null, !options.quiet, options.effectiveProgress != .json {
-            let composeRate = result.composeSeconds > 0 ? Double(result.framesComposed) / result.composeSeconds : 0
+            let threads = job.threads == 1 ? "1 thread" : "\(job.threads) threads"
+            let composed = result.framesComposed == 0 || result.composeSeconds <= 0 ? "none composed (\(threads))"
+                : String(format: "%d composed in %.3f s, %.1f fps, %@", result.framesComposed, result.composeSeconds,
+                         Double(result.framesComposed) / result.composeSeconds, threads)
             let copied = result.framesCopied > 0 ? String(format: "; %d copied from clips", result.framesCopied) : ""
-            let line = String(format: "segue: wrote %@ (%d %@, %.2f s; %d composed in %.3f s, %.1f fps, %@%@; inputs prepared in %.3f s)\n",
+            let line = String(format: "segue: wrote %@ (%d %@, %.2f s; %@%@; inputs prepared in %.3f s)\n",
                               job.format == .null ? "nothing" : output, result.frameCount, result.frameCount == 1 ? "frame" : "frames", result.seconds,
-                              result.framesComposed, result.composeSeconds, composeRate, job.threads == 1 ? "1 thread" : "\(job.threads) threads", copied,
-                              result.prepareSeconds)
+                              composed, copied, result.prepareSeconds)
             FileHandle.standardError.write(Data(line.utf8))
         }
     }
