@@ -14,8 +14,8 @@ import Foundation
 /// pictures asked of their feeds. A worker then takes the next planned frame and, apart
 /// from the others, waits for its pictures (made now if the storyboard has not made them
 /// yet), draws it, and puts it in a `SequencedQueue`, from which the sink takes frames in
-/// order. A still hold that repeats the frame before is not composed again, and a clip's
-/// frame that fills the canvas as it is is copied, not composed (`Storyboard.copyClipFrame`).
+/// order. A still hold that repeats the frame before is not composed again, and a clip frame
+/// that fills the canvas unchanged is copied, not composed (`Storyboard.copyClipFrame`).
 struct FramePipeline {
     /// Frames composed ahead of the sink.
     static let queueDepth = 2
