@@ -177,11 +177,12 @@ struct ClipTests {
         #expect(outputs[0][(6 * frame)..<(7 * frame)] != outputs[0][(7 * frame)..<(8 * frame)], "the clip plays")
     }
 
-    @Test("a clip that fills the frame as it is reaches the encoder as decoded, byte for byte; one in another YUV matrix, or under an overlay, is drawn",
-          arguments: [("as-is", "bt709", false), ("bt601", "bt470bg", false), ("overlay", "bt709", true)])
-    func copiedAsDecoded(name: String, matrix: String, overlay: Bool) throws {
+    @Test("a clip that fills the frame as it is reaches the encoder as decoded (filled from a wider one: as FFmpeg crops and scales it), byte for byte; one in another YUV matrix, or under an overlay, is drawn",
+          arguments: [("as-is", "90x160", "bt709", false, ""), ("filled", "640x320", "bt709", false, "crop=180:320:230:0,scale=90:160:flags=bicubic+bitexact"),
+                      ("bt601", "90x160", "bt470bg", false, ""), ("overlay", "90x160", "bt709", true, "")])
+    func copiedAsDecoded(name: String, size: String, matrix: String, overlay: Bool, filter: String) throws {
         let folder = temporaryFolder()
-        let clip = try makeClip("\(name).mp4", "testsrc2=s=90x160:r=30:d=0.5", ["-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p",
+        let clip = try makeClip("\(name).mp4", "testsrc2=s=\(size):r=30:d=0.5", ["-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p",
                                 "-colorspace", matrix, "-color_primaries", matrix == "bt709" ? "bt709" : "bt470bg", "-color_range", "tv"], in: folder)
         let story = folder.appendingPathComponent("\(name).yaml")
         try """
@@ -194,15 +195,17 @@ struct ClipTests {
         let out = folder.appendingPathComponent("\(name).yuv").path
         let r = try segue(["render", "--story", story.path, "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
+        // FFmpeg's own decoding (and, for the wide clip, its crop and bit-exact bicubic scale).
         let decoded = folder.appendingPathComponent("\(name)-decoded.yuv").path
-        let d = try tool("ffmpeg", ["-v", "error", "-y", "-i", clip, "-f", "rawvideo", "-pix_fmt", "yuv420p", decoded])
+        let d = try tool("ffmpeg", ["-v", "error", "-y", "-i", clip] + (filter.isEmpty ? [] : ["-vf", filter]) + ["-f", "rawvideo", "-pix_fmt", "yuv420p", decoded])
         #expect(d.status == 0, "\(d.stderr)")
         let got = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))), want = [UInt8](try Data(contentsOf: URL(fileURLWithPath: decoded)))
         try #require(got.count == 15 * 90 * 160 * 3 / 2 && want.count == got.count, "\(got.count) and \(want.count) bytes")
         let differing = zip(got, want).filter { $0 != $1 }.count
-        #expect(r.stderr.contains("15 copied from clips") == (name == "as-is"), "\(r.stderr)")
-        if name == "as-is" {
-            #expect(differing == 0, "\(differing) bytes differ from the decoded clip's")
+        let copied = name == "as-is" || name == "filled"
+        #expect(r.stderr.contains("15 copied from clips") == copied, "\(r.stderr)")
+        if copied {
+            #expect(differing == 0, "\(differing) bytes differ from FFmpeg's")
         } else if overlay {
             #expect(differing > 0, "the frames are the clip's as decoded, without the overlay")
         } else {
