@@ -190,7 +190,7 @@ AVX2 static inline __m256i taps_avx2(const Footprint *a, int x, int32_t low, con
    in order (the 16-bit lanes then hold 128...65408: added and shifted as unsigned). `taps` is
    the table's (a constant where this is inlined for four). */
 AVX2 static inline void horizontal_avx2_taps(const Footprint *a, int from, int to, int32_t low, const uint8_t *sums, int taps) {
-    const __m256i back = _mm256_set1_epi16(128 * 256 + 128), order = _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0);
+    const __m256i back = _mm256_set1_epi16((short)(128 * 256 + 128 - 65536)), order = _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0);
     int x = from;
     for (; x + 4 <= to; x += 4) {
         __m256i p01 = taps_avx2(a, x, low, sums, taps), p23 = taps_avx2(a, x + 2, low, sums, taps);
