@@ -49,14 +49,16 @@ struct FootprintTests {
     /// from texel `offset`, `columns` x `rows` pixels, through `FootprintSource`.
     static func draw(_ texels: [UInt32], width: Int, height: Int, scale: Double, offset: Double,
                      columns: Int, rows: Int, opaque: Bool = true, k: UInt32 = 256, under: UInt32 = 0) -> [UInt32] {
-        let table = FootprintColumns(width: columns, scale: scale, offset: offset, low: 0, high: width)
+        let across = FootprintTaps(count: columns, scale: scale, offset: offset, low: 0, high: width)
+        let down = FootprintTaps(count: rows, scale: scale, offset: offset, low: 0, high: height, pairs: false)
         var out = [UInt32](repeating: under, count: columns * rows)
         texels.withUnsafeBufferPointer { t in
-            table.withTable { columnsTable in
-                let source = FootprintSource(texels: t.baseAddress!, stride: width, columns: columnsTable, scaleY: scale,
-                                             offsetY: offset, lowY: 0, highY: height, opaque: opaque)
-                out.withUnsafeMutableBufferPointer { o in
-                    for y in 0..<rows { source.fill(o.baseAddress! + y * columns, y: y, x0: 0, x1: columns, k: k) }
+            across.withTable { columnsTable in
+                down.withTable { rowsTable in
+                    let source = FootprintSource(texels: t.baseAddress!, stride: width, columns: columnsTable, rows: rowsTable, opaque: opaque)
+                    out.withUnsafeMutableBufferPointer { o in
+                        for y in 0..<rows { source.fill(o.baseAddress! + y * columns, y: y, x0: 0, x1: columns, k: k) }
+                    }
                 }
             }
         }

@@ -167,78 +167,72 @@ struct WarpSource: PixelSource {
 struct FootprintSource: PixelSource {
     let texels: UnsafePointer<UInt32>
     let stride: Int
-    let columns: FootprintColumns.Table
-    /// Texel row of canvas row y's center: (y + 0.5) scaleY + offsetY - 0.5; rows [lowY, highY).
-    let scaleY: Double, offsetY: Double
-    let lowY: Int, highY: Int
+    let columns: FootprintTaps.Table
+    /// The texel rows of each canvas row and their weights.
+    let rows: FootprintTaps.Table
     let opaque: Bool
 
-    /// The weights of canvas row y's texel rows, handed to `body`.
+    /// The weights of canvas row y's texel rows, as `segue_footprint_row` takes them.
     @inline(__always)
-    private func rowTaps<R>(_ y: Int, _ body: (Int32, UnsafePointer<UInt16>, Int32) -> R) -> R {
-        let taps = Int(segue_tent_taps(scaleY))
-        return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: taps) { weights in
-            var first: Int32 = 0
-            segue_tent_weights(scaleY, offsetY, Int32(y), 1, Int32(lowY), Int32(highY), Int32(taps), &first, weights.baseAddress!)
-            return body(first, weights.baseAddress!, Int32(taps))
-        }
+    private func rowTaps(_ y: Int) -> (Int32, UnsafePointer<UInt16>, Int32) {
+        (rows.first[y], rows.weights + y * rows.taps, Int32(rows.taps))
     }
 
     @inline(__always)
     private func filter(_ out: UnsafeMutablePointer<UInt32>, x: Int, count: Int, row: (Int32, UnsafePointer<UInt16>, Int32)) {
-        segue_footprint_row(out, Int32(count), columns.first + x, columns.weights + x * columns.taps, columns.pairs + x * columns.taps * 4,
+        segue_footprint_row(out, Int32(count), columns.first + x, columns.weights + x * columns.taps, columns.pairs! + x * columns.taps * 4,
                             Int32(columns.taps), Int32(columns.end), texels, stride, row.0, row.1, row.2)
     }
 
     func color(x: Int, y: Int) -> UInt32 {
         var pixel: UInt32 = 0
-        rowTaps(y) { filter(&pixel, x: x, count: 1, row: ($0, $1, $2)) }
+        filter(&pixel, x: x, count: 1, row: rowTaps(y))
         return pixel
     }
 
     func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, k: UInt32) {
         guard x0 < x1 else { return }
-        rowTaps(y) { first, weights, taps in
-            if opaque && k == 256 { return filter(row + x0, x: x0, count: x1 - x0, row: (first, weights, taps)) }
-            // Mixed with what is beneath, a stretch at a time.
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 256) { buffer in
-                let pixels = buffer.baseAddress!
-                for start in Swift.stride(from: x0, to: x1, by: 256) {
-                    let n = min(256, x1 - start)
-                    filter(pixels, x: start, count: n, row: (first, weights, taps))
-                    if opaque { segue_mix_row(row + start, pixels, Int32(n), k) } else { segue_fade_row(row + start, pixels, Int32(n), k) }
-                }
+        let taps = rowTaps(y)
+        if opaque && k == 256 { return filter(row + x0, x: x0, count: x1 - x0, row: taps) }
+        // Mixed with what is beneath, a stretch at a time.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 256) { buffer in
+            let pixels = buffer.baseAddress!
+            for start in Swift.stride(from: x0, to: x1, by: 256) {
+                let n = min(256, x1 - start)
+                filter(pixels, x: start, count: n, row: taps)
+                if opaque { segue_mix_row(row + start, pixels, Int32(n), k) } else { segue_fade_row(row + start, pixels, Int32(n), k) }
             }
         }
     }
 }
 
-/// The tent weights of a picture's columns for every column of the canvas, made once for a
-/// drawn polygon (every band of the frame reads them).
-final class FootprintColumns: Sendable {
+/// The tent weights of a picture's columns for every column of the canvas (or of its rows for
+/// every row), made once for a drawn polygon (every band of the frame reads them).
+final class FootprintTaps: Sendable {
     let first: [Int32]
     let weights: [UInt16]
-    /// The weights as the vector kernel reads them (`segue_tent_pairs`).
+    /// The weights as the vector kernel reads them (`segue_tent_pairs`); empty for rows.
     let pairs: [UInt8]
     let taps: Int
-    /// The picture's part ends before this texel column.
+    /// The picture's part ends before this texel column (or row).
     let end: Int
 
-    /// Columns 0..<width whose texel column is (x + 0.5) scale + offset - 0.5, within [low, high).
-    init(width: Int, scale: Double, offset: Double, low: Int, high: Int) {
+    /// Canvas columns (or rows) 0..<count whose texel column is (x + 0.5) scale + offset - 0.5,
+    /// within [low, high); `pairs` for columns, which the vector kernel reads as pairs.
+    init(count: Int, scale: Double, offset: Double, low: Int, high: Int, pairs makePairs: Bool = true) {
         let taps = Int(segue_tent_taps(scale))
-        var first = [Int32](repeating: 0, count: width)
-        let weights = [UInt16](unsafeUninitializedCapacity: width * taps) { buffer, count in
+        var first = [Int32](repeating: 0, count: count)
+        let weights = [UInt16](unsafeUninitializedCapacity: count * taps) { buffer, made in
             first.withUnsafeMutableBufferPointer {
-                segue_tent_weights(scale, offset, 0, Int32(width), Int32(low), Int32(high), Int32(taps), $0.baseAddress!, buffer.baseAddress!)
+                segue_tent_weights(scale, offset, 0, Int32(count), Int32(low), Int32(high), Int32(taps), $0.baseAddress!, buffer.baseAddress!)
             }
-            count = width * taps
+            made = count * taps
         }
         self.first = first
         self.weights = weights
-        pairs = [UInt8](unsafeUninitializedCapacity: width * taps * 4) { buffer, count in
-            weights.withUnsafeBufferPointer { segue_tent_pairs($0.baseAddress!, Int32(width), Int32(taps), buffer.baseAddress!) }
-            count = width * taps * 4
+        pairs = !makePairs ? [] : [UInt8](unsafeUninitializedCapacity: count * taps * 4) { buffer, made in
+            weights.withUnsafeBufferPointer { segue_tent_pairs($0.baseAddress!, Int32(count), Int32(taps), buffer.baseAddress!) }
+            made = count * taps * 4
         }
         self.taps = taps
         end = high
@@ -248,7 +242,7 @@ final class FootprintColumns: Sendable {
     struct Table {
         let first: UnsafePointer<Int32>
         let weights: UnsafePointer<UInt16>
-        let pairs: UnsafePointer<UInt8>
+        let pairs: UnsafePointer<UInt8>?
         let taps: Int
         let end: Int
     }
@@ -257,7 +251,7 @@ final class FootprintColumns: Sendable {
         first.withUnsafeBufferPointer { f in
             weights.withUnsafeBufferPointer { w in
                 pairs.withUnsafeBufferPointer { p in
-                    body(Table(first: f.baseAddress!, weights: w.baseAddress!, pairs: p.baseAddress!, taps: taps, end: end))
+                    body(Table(first: f.baseAddress!, weights: w.baseAddress!, pairs: p.baseAddress, taps: taps, end: end))
                 }
             }
         }

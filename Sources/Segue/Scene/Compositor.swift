@@ -236,7 +236,7 @@ enum CompiledItem: Sendable {
                 let rows = max(0, polygon.rows.lowerBound - 2)..<min(canvas.height, polygon.rows.upperBound + 2)
                 return .group(items: compile(members, canvas: canvas), rows: rows, columns: columns, k: k)
             }
-            return .polygon(CompiledQuad(quad: polygon, paint: item.paint, clips: item.clips, canvasWidth: canvas.width))
+            return .polygon(CompiledQuad(quad: polygon, paint: item.paint, clips: item.clips, canvas: canvas))
         }
     }
 
@@ -338,16 +338,16 @@ final class CompiledQuad: Sendable {
     let paint: Paint
     let clips: [Clip]
     /// For an image drawn smaller than it was prepared, upright (see `FootprintSource`): its
-    /// columns' weights, and the texel row of a canvas row, (y + 0.5) scale + offset - 0.5;
-    /// nil for every other paint.
-    let footprint: (columns: FootprintColumns, rows: (scale: Double, offset: Double))?
+    /// columns' and rows' weights; nil for every other paint.
+    let footprint: (columns: FootprintTaps, rows: FootprintTaps)?
 
-    init(quad: PreparedPolygon, paint: Paint, clips: [Clip], canvasWidth: Int) {
+    init(quad: PreparedPolygon, paint: Paint, clips: [Clip], canvas: Canvas) {
         self.quad = quad
         self.paint = paint
         self.clips = clips
         if case .image(_, let box, let map) = paint, let axes = CompiledQuad.uprightMinifying(map) {
-            footprint = (FootprintColumns(width: canvasWidth, scale: axes.x.scale, offset: axes.x.offset, low: box.x0, high: box.x1), axes.y)
+            footprint = (FootprintTaps(count: canvas.width, scale: axes.x.scale, offset: axes.x.offset, low: box.x0, high: box.x1),
+                         FootprintTaps(count: canvas.height, scale: axes.y.scale, offset: axes.y.offset, low: box.y0, high: box.y1, pairs: false))
         } else {
             footprint = nil
         }
@@ -378,10 +378,10 @@ final class CompiledQuad: Sendable {
                 let base = texels.baseAddress!
                 if let footprint {
                     footprint.columns.withTable { columns in
-                        draw(FootprintSource(texels: base, stride: image.width, columns: columns,
-                                             scaleY: footprint.rows.scale, offsetY: footprint.rows.offset,
-                                             lowY: box.y0, highY: box.y1, opaque: image.isOpaque),
-                             into: frame, width: width, band: band)
+                        footprint.rows.withTable { rows in
+                            draw(FootprintSource(texels: base, stride: image.width, columns: columns, rows: rows, opaque: image.isOpaque),
+                                 into: frame, width: width, band: band)
+                        }
                     }
                 } else if let offset = CompiledQuad.wholePixelOffset(map) {
                     draw(CopySource(texels: base, stride: image.width, dx: offset.dx, dy: offset.dy,
