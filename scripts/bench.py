@@ -135,13 +135,15 @@ def export(name, cmd, output, count, xfade=None):
                         peak=max(peaks["segue"]), floor_peak=max(peaks["floor"])))
 
 
-def story_export(name, stem, story, count):
-    """Writes `story` to WORK/STEM.yaml and measures its export as `name`."""
+def story_export(name, stem, story, count, graph=None):
+    """Writes `story` to WORK/STEM.yaml and measures its export as `name` (against FFmpeg's own
+    filter `graph` on the same inputs, when given: a command less its output)."""
     path = os.path.join(args.work, f"{stem}.yaml")
     with open(path, "w") as f:
         f.write(story)
     out = os.path.join(args.work, f"segue-{stem}.mp4")
-    export(name, [args.segue, "render", "--story", path, "--size", f"{W}x{H}", "--fps", str(FPS), "--force", "--quiet", "-o", out], out, count)
+    export(name, [args.segue, "render", "--story", path, "--size", f"{W}x{H}", "--fps", str(FPS), "--force", "--quiet", "-o", out], out, count,
+           graph + [os.path.join(args.work, f"graph-{stem}.mp4")] if graph else None)
 
 
 def gif_export():
@@ -359,10 +361,15 @@ def exports_table():
     story_export("clips (3 clips, 2 photos, cubes)", "clips", story, round(FPS * (1.5 + 3 + 3 + 1.5 + 3.5 + 4 * 0.5)))
 
     # blurclip: the landscape clip alone in the portrait frame, fitted over a blurred copy of
-    # itself (fit: blur), against the same with fit: fill.
+    # itself (fit: blur), against the same with fit: fill. Both also against FFmpeg doing the
+    # same work with its own filters (÷ graph), the clip decoded and scaled as Segue must.
+    graphs = {"blur": f"[0:v]split[a][b];[a]scale=270:480:force_original_aspect_ratio=increase,crop=270:480,gblur=sigma=6,"
+                      f"colorchannelmixer=rr=0.85:gg=0.85:bb=0.85,scale={W}:{H}[bg];[b]scale={W}:-2[fg];[bg][fg]overlay=0:(H-h)/2,fps={FPS},setsar=1",
+              "fill": f"[0:v]crop=2*round(ih*{W}/{H}/2):ih,scale={W}:{H}:flags=bicubic,fps={FPS},setsar=1"}
     for fit in ["blur", "fill"]:
         story = f"preset: stories-cube\nset: {{encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: {fit}}}\nslides:\n  - clip: {clips[1]}\n"
-        story_export(f"blurclip-{fit} (landscape clip)", f"blurclip-{fit}", story, round(FPS * 4))
+        graph = ["ffmpeg", "-v", "error", "-y", "-i", clips[1], "-filter_complex", graphs[fit], "-flags", "+bitexact+cgop", *X264, *SAME, *TAGS_IN]
+        story_export(f"blurclip-{fit} (landscape clip)", f"blurclip-{fit}", story, round(FPS * 4), graph)
 
     gif = gif_export()
     template = template_export()
@@ -382,7 +389,7 @@ def exports_table():
 
     print()
     print(f"{'export, 1080x1920 30 fps (median of %d rounds)' % args.runs:<36} {'frames':>6} {'segue s':>8} {'floor s':>8} {'÷ floor':>8} "
-          f"{'rounds ÷ floor':>16} {'bytes':>6} {'÷ ffmpeg':>9} {'÷ xfade':>8} {'peak MB':>8} {'floor MB':>9}")
+          f"{'rounds ÷ floor':>16} {'bytes':>6} {'÷ ffmpeg':>9} {'÷ graph':>8} {'peak MB':>8} {'floor MB':>9}")
     for e in exports:
         rounds = " ".join(f"{r:.2f}" for r in e["ratios"])
         over_xfade = f"{e['xfade']:.2f}" if e["xfade"] else ""
@@ -406,7 +413,9 @@ def exports_table():
     if long_rss is not None:
         print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0]['peak']:.0f})")
     print("floor: Segue's own yuv420p frames (-o frames.yuv) encoded by FFmpeg with Segue's x264 settings; bytes: whether its H.264")
-    print("stream equals Segue's; ÷ ffmpeg: against FFmpeg's default settings, whose threaded lookahead Segue does not use")
+    print("stream equals Segue's; ÷ ffmpeg: against FFmpeg's default settings, whose threaded lookahead Segue does not use;")
+    print("÷ graph: against FFmpeg doing the same with its own filters (xfade for story4's flat cuts, with FFmpeg's default")
+    print("settings; a clip's fill decoded, scaled, blurred and overlaid, with Segue's x264 settings)")
 
 
 if not args.compose_only:
