@@ -85,8 +85,9 @@ if args.baseline:
 # H.264 bytes Segue wrote, which is checked: the floor does the same encoding work. The
 # export is also timed against FFmpeg's default settings (threaded lookahead). A first,
 # untimed Segue run makes the video; then each round runs Segue and both floors (and FFmpeg's
-# xfade where it has the same transition) one after the other, in an order that alternates,
-# so that the machine's load hits all alike; a ratio is the median of the rounds' ratios.
+# own filter graph where it can do the same: xfade, a clip's fill) one after the other, in an
+# order that alternates, so that the machine's load hits all alike; a ratio is the median of
+# the rounds' ratios.
 exports = []   # dicts, one per workload
 # Segue keeps x264 off its AVX-512 routines (with them its output varies from run to run
 # when it encodes on other threads): the floor does too, on a CPU that has them.
@@ -102,7 +103,7 @@ def h264(path):
     return hashlib.md5(out).hexdigest()
 
 
-def export(name, cmd, output, count, xfade=None):
+def export(name, cmd, output, count, graph=None):
     if args.only and not any(name.startswith(p) for p in args.only.split(",")):
         return
     print(f"  {name}", file=sys.stderr)
@@ -120,7 +121,7 @@ def export(name, cmd, output, count, xfade=None):
     floor_cmd = default_cmd[:-1] + SAME + [floor_out]
     run(floor_cmd)
     same_bytes = h264(floor_out) == h264(output)
-    runs = [("segue", cmd), ("floor", floor_cmd), ("default", default_cmd)] + ([("xfade", xfade)] if xfade else [])
+    runs = [("segue", cmd), ("floor", floor_cmd), ("default", default_cmd)] + ([("graph", graph)] if graph else [])
     times, peaks = {k: [] for k, _ in runs}, {k: [] for k, _ in runs}
     for r in range(args.runs):
         for kind, c in (runs if r % 2 == 0 else runs[::-1]):
@@ -131,7 +132,7 @@ def export(name, cmd, output, count, xfade=None):
     exports.append(dict(name=name, frames=count, segue=statistics.median(times["segue"]), floor=statistics.median(times["floor"]),
                         ratios=sorted(a / b for a, b in zip(times["segue"], times["floor"])), same_bytes=same_bytes,
                         default=statistics.median(a / b for a, b in zip(times["segue"], times["default"])),
-                        xfade=statistics.median(a / b for a, b in zip(times["segue"], times["xfade"])) if xfade else None,
+                        graph=statistics.median(a / b for a, b in zip(times["segue"], times["graph"])) if graph else None,
                         peak=max(peaks["segue"]), floor_peak=max(peaks["floor"])))
 
 
@@ -392,9 +393,9 @@ def exports_table():
           f"{'rounds ÷ floor':>16} {'bytes':>6} {'÷ ffmpeg':>9} {'÷ graph':>8} {'peak MB':>8} {'floor MB':>9}")
     for e in exports:
         rounds = " ".join(f"{r:.2f}" for r in e["ratios"])
-        over_xfade = f"{e['xfade']:.2f}" if e["xfade"] else ""
+        over_graph = f"{e['graph']:.2f}" if e["graph"] else ""
         print(f"{e['name']:<36} {e['frames']:>6} {e['segue']:>8.2f} {e['floor']:>8.2f} {statistics.median(e['ratios']):>8.2f} {rounds:>16} "
-              f"{'same' if e['same_bytes'] else 'DIFF':>6} {e['default']:>9.2f} {over_xfade:>8} {e['peak']:>8.0f} {e['floor_peak']:>9.0f}")
+              f"{'same' if e['same_bytes'] else 'DIFF':>6} {e['default']:>9.2f} {over_graph:>8} {e['peak']:>8.0f} {e['floor_peak']:>9.0f}")
     if gif:
         print(f"GIF, story4 stories-cube at 480x854, 15 fps: segue {gif[0]:.2f} s, FFmpeg's palettegen then paletteuse on the same frames "
               f"(raw RGBA) {gif[1]:.2f} s: {gif[2]:.2f}× (rounds {' '.join(f'{x:.2f}' for x in gif[3])})")
