@@ -223,6 +223,14 @@ static int convert_to_rgba(const AVFrame *frame, uint32_t *pixels, int threads, 
     return ret;
 }
 
+/* Converted pixels (width x height, rows packed) turned to sRGB by the frame's ICC profile
+ * (JPEG APP2, PNG iCCP, WebP ICCP) and premultiplied. */
+static int finish_pixels(const AVFrame *frame, uint32_t *pixels, int width, int height) {
+    AVFrameSideData *icc = av_frame_get_side_data(frame, AV_FRAME_DATA_ICC_PROFILE);
+    if (icc) shim_apply_icc(icc->data, icc->size, (uint8_t *)pixels, width, height);
+    return segue_premultiply(pixels, (size_t)width * (size_t)height);
+}
+
 int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, int threads, SegueAVError *err) {
     shim_begin();
     int width = image->width, height = image->height;
@@ -235,10 +243,53 @@ int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, int thr
     if (!frame) return shim_fail_text(err, AVERROR(EINVAL), "segue_image_pixels: the image holds no picture");
     int converted = convert_to_rgba(frame, pixels, threads, err);
     if (converted < 0) return converted;
-    /* The ICC profile the decoder found (JPEG APP2, PNG iCCP, WebP ICCP). */
-    AVFrameSideData *icc = av_frame_get_side_data(frame, AV_FRAME_DATA_ICC_PROFILE);
-    if (icc) shim_apply_icc(icc->data, icc->size, (uint8_t *)pixels, width, height);
-    return segue_premultiply(pixels, count);
+    return finish_pixels(frame, pixels, width, height);
+}
+
+/* The part a part's pixels are converted from: the part grown by SEGUE_PART_MARGIN on each
+ * side within the picture, its edges on whole chroma samples. 0 when only the whole picture
+ * converts to the pixels it has there: chroma that does not divide the picture's size (its
+ * scaler's phase then depends on the size), paletted or bit-packed pixels, a HEIF picture. */
+static int part_source(const SegueDecodedImage *image, int x, int y, int w, int h, int box[4]) {
+    const AVFrame *frame = image->frame;
+    if (!frame || image->rgba || w <= 0 || h <= 0 || x < 0 || y < 0 || x + w > image->width || y + h > image->height) return 0;
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frame->format);
+    if (!desc || (desc->flags & (AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL))) return 0;
+    int cw = 1 << desc->log2_chroma_w, ch = 1 << desc->log2_chroma_h;
+    if (frame->width % cw || frame->height % ch) return 0;
+    int left = FFMAX(0, x - SEGUE_PART_MARGIN) / cw * cw, top = FFMAX(0, y - SEGUE_PART_MARGIN) / ch * ch;
+    int right = FFMIN(frame->width, (x + w + SEGUE_PART_MARGIN + cw - 1) / cw * cw);
+    int bottom = FFMIN(frame->height, (y + h + SEGUE_PART_MARGIN + ch - 1) / ch * ch);
+    box[0] = left; box[1] = top; box[2] = right - left; box[3] = bottom - top;
+    return 1;
+}
+
+int64_t segue_image_part_room(const SegueDecodedImage *image, int x, int y, int w, int h) {
+    int box[4];
+    return part_source(image, x, y, w, h, box) ? (int64_t)box[2] * box[3] : 0;
+}
+
+int segue_image_part_pixels(const SegueDecodedImage *image, int x, int y, int w, int h, uint32_t *pixels, int threads, SegueAVError *err) {
+    shim_begin();
+    int box[4];
+    if (!part_source(image, x, y, w, h, box))
+        return shim_fail_text(err, AVERROR(EINVAL), "segue_image_part_pixels: this picture converts only whole");
+    AVFrame *part = av_frame_clone(image->frame);
+    if (!part) return shim_fail_text(err, AVERROR(ENOMEM), "out of memory");
+    part->crop_left = (size_t)box[0];
+    part->crop_top = (size_t)box[1];
+    part->crop_right = (size_t)(part->width - box[0] - box[2]);
+    part->crop_bottom = (size_t)(part->height - box[1] - box[3]);
+    /* The edges are on whole chroma samples, so the planes' pointers move exactly. */
+    int ret = av_frame_apply_cropping(part, AV_FRAME_CROP_UNALIGNED);
+    if (ret >= 0) ret = convert_to_rgba(part, pixels, threads, err);
+    else shim_fail(err, ret, "av_frame_apply_cropping");
+    av_frame_free(&part);
+    if (ret < 0) return ret;
+    /* The rows of the part moved to the front, packed (each moves towards the start). */
+    for (int row = 0; row < h; row++)
+        memmove(pixels + (size_t)row * w, pixels + (size_t)(y - box[1] + row) * box[2] + (x - box[0]), (size_t)w * 4);
+    return finish_pixels(image->frame, pixels, w, h);
 }
 
 void segue_image_free(SegueDecodedImage *image) {

@@ -45,6 +45,24 @@ int segue_image_decode(const char *path, int64_t max_pixels, int max_side, Segue
  * negative code with err filled. */
 int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, int threads, SegueAVError *err);
 
+/* The pixels a part of a picture is converted with beyond the part itself, on each side:
+ * libswscale's chroma filters reach a few pixels, so that the part's own pixels are the ones
+ * the whole picture has there. */
+#define SEGUE_PART_MARGIN 16
+
+/* The pixels (not bytes) segue_image_part_pixels writes for the part of `image` x, y, w x h
+ * (stored, before its EXIF orientation), before SEGUE_RGBA_SLACK bytes of room: the part,
+ * its margin and its rows' rounding to chroma samples. 0 when the picture converts only
+ * whole (chroma that does not divide its size, paletted pixels, HEIF): then
+ * segue_image_pixels is the way. */
+int64_t segue_image_part_room(const SegueDecodedImage *image, int x, int y, int w, int h);
+
+/* Writes the part x, y, w x h of a decoded image into `pixels` (w x h, rows packed; room as
+ * segue_image_part_room says) as segue_image_pixels writes the whole picture: each pixel the
+ * one the whole picture has there, for any part. Only the part is converted: a photo filled
+ * into a page of another shape shows a third of its width. Returns as segue_image_pixels. */
+int segue_image_part_pixels(const SegueDecodedImage *image, int x, int y, int w, int h, uint32_t *pixels, int threads, SegueAVError *err);
+
 /* Premultiplies straight RGBA pixels (one little-endian word each, R in its low byte) in
  * place, each channel times alpha / 255, rounded; returns 1 when all are opaque (then
  * nothing changes), 0 otherwise. */

@@ -138,6 +138,19 @@ extension Image {
     }
 
     static func decodeFile(path: String, limits: Limits, threads: Int) throws -> Image {
+        try decodeFile(path: path, limits: limits, threads: threads, part: nil).image
+    }
+
+    /// The pixels of the upright part `part` of the image at `path` (all of it when nil),
+    /// decoded as `decode(path:limits:threads:)` decodes the whole and the same there, pixel
+    /// for pixel. The whole picture comes back when a part cannot be converted alone, when
+    /// the part is most of it, or when a batch shares the picture (`SharedPictures`).
+    static func decode(path: String, limits: Limits, threads: Int, part: PixelRegion?) throws -> SourcePixels {
+        guard let part, !SharedPictures.isShared(path) else { return try SourcePixels(whole: decode(path: path, limits: limits, threads: threads)) }
+        return try decodeFile(path: path, limits: limits, threads: threads, part: part)
+    }
+
+    private static func decodeFile(path: String, limits: Limits, threads: Int, part wanted: PixelRegion?) throws -> SourcePixels {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ExportError.unreadableImage(path: path, reason: "no such file")
         }
@@ -155,16 +168,29 @@ extension Image {
         defer { segue_image_free(&decoded) }
         let width = Int(decoded.width), height = Int(decoded.height)
         try limits.check(width: width, height: height, path: path)
-        let count = width * height
+        let orientation = Orientation(rawValue: Int(decoded.orientation)) ?? .up
+        let upright = orientation.swapsAxes ? (width: height, height: width) : (width: width, height: height)
+        // A part is worth converting alone when it is well under the whole (a margin is converted with it).
+        var region = PixelRegion(x: 0, y: 0, width: width, height: height)
+        var room = 0
+        if let part = wanted?.clamped(width: upright.width, height: upright.height), part.area * 4 < width * height * 3 {
+            let stored = part.stored(by: orientation, width: width, height: height)
+            room = Int(segue_image_part_room(&decoded, Int32(stored.x), Int32(stored.y), Int32(stored.width), Int32(stored.height)))
+            if room > 0 { region = stored }
+        }
         var opaque = false
         // The converter writes straight into the image's own storage: no picture-sized copy.
-        let pixels = try [UInt32](converted: count) { buffer in
-            let written = segue_image_pixels(&decoded, buffer, Int32(clamping: max(1, threads)), &error)
+        let pixels = try [UInt32](converted: region.area, room: room) { buffer in
+            let written = room > 0
+                ? segue_image_part_pixels(&decoded, Int32(region.x), Int32(region.y), Int32(region.width), Int32(region.height),
+                                          buffer, Int32(clamping: max(1, threads)), &error)
+                : segue_image_pixels(&decoded, buffer, Int32(clamping: max(1, threads)), &error)
             guard written >= 0 else { throw ExportError.unreadableImage(path: path, reason: error.text) }
             opaque = written == 1
         }
-        let orientation = Orientation(rawValue: Int(decoded.orientation)) ?? .up
-        return Image(width: width, height: height, pixels: pixels, isOpaque: opaque).oriented(orientation)
+        let image = Image(width: region.width, height: region.height, pixels: pixels, isOpaque: opaque).oriented(orientation)
+        let uprightRegion = room > 0 ? wanted!.clamped(width: upright.width, height: upright.height)! : PixelRegion(x: 0, y: 0, width: upright.width, height: upright.height)
+        return SourcePixels(image: image, region: uprightRegion, wholeWidth: upright.width, wholeHeight: upright.height)
     }
 }
 
@@ -172,8 +198,9 @@ extension Array where Element == UInt32 {
     /// `count` pixels written by `convert` (through libswscale) into the array's storage,
     /// which has room for the bytes libswscale's vector paths write past the end
     /// (`SEGUE_RGBA_SLACK`): without it they would overwrite the allocator's own records.
-    init(converted count: Int, _ convert: (UnsafeMutablePointer<UInt32>) throws -> Void) rethrows {
-        self = try [UInt32](unsafeUninitializedCapacity: count + [UInt32].rgbaSlack) { buffer, initialized in
+    /// `room` pixels (when more than `count`) are written before only the first `count` are kept.
+    init(converted count: Int, room: Int = 0, _ convert: (UnsafeMutablePointer<UInt32>) throws -> Void) rethrows {
+        self = try [UInt32](unsafeUninitializedCapacity: Swift.max(count, room) + [UInt32].rgbaSlack) { buffer, initialized in
             try convert(buffer.baseAddress!)
             initialized = count
         }

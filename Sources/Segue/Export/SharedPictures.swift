@@ -45,6 +45,13 @@ public enum SharedPictures {
         return state.withLock { ($0.decoded[path, default: 0], $0.asked[path, default: 0]) }
     }
 
+    /// Whether a running batch shares the picture at `path` (it is then decoded whole, once).
+    static func isShared(_ path: String) -> Bool {
+        guard state.withLock({ !$0.scopes.isEmpty }) else { return false }
+        let path = Job.canonical(path)
+        return state.withLock { $0.isShared(path) }
+    }
+
     /// The picture at `path`: kept if it is shared (made by `decode` once), else made.
     static func image(_ path: String, decode: () throws -> Image) throws -> Image {
         guard state.withLock({ !$0.scopes.isEmpty }) else { return try decode() }

@@ -12,13 +12,14 @@ struct FilterTaps {
     /// Lanczos-3 taps mapping `outputCount` samples onto `[from, from + length)` of an input
     /// of `inputCount` samples. When shrinking, the filter is widened by the scale factor so
     /// that it averages every input sample it covers instead of skipping some (no aliasing).
-    init(inputCount: Int, from: Double, length: Double, outputCount: Int) {
+    /// The input indices are counted from `first` (the input held is a part of one whose
+    /// index `first` is its index 0), the weights the same as for the whole input.
+    init(inputCount: Int, from: Double, length: Double, outputCount: Int, first held: Int = 0) {
         let scale = length / Double(outputCount)
         let stretch = max(scale, 1)
         let support = 3 * stretch
-        // The input samples the window may read: those the source interval touches.
-        let low = max(0, Int(from.rounded(.down)))
-        let high = min(inputCount - 1, max(low, Int((from + length).rounded(.up)) - 1))
+        let (low, high) = FilterTaps.reads(inputCount: inputCount, from: from, length: length)
+        defer { if held != 0 { starts = starts.map { $0 - held } } }
         for i in 0..<outputCount {
             let center = from + (Double(i) + 0.5) * scale
             let first = max(low, Int((center - support).rounded(.down)))
@@ -36,6 +37,13 @@ struct FilterTaps {
             offsets.append(weights.count)
             weights.append(contentsOf: raw.map { Float($0 / total) })
         }
+    }
+
+    /// The input samples the taps of `[from, from + length)` may read: those the interval
+    /// touches, and no other (a crop is filtered from its own pixels).
+    static func reads(inputCount: Int, from: Double, length: Double) -> (low: Int, high: Int) {
+        let low = max(0, Int(from.rounded(.down)))
+        return (low, min(inputCount - 1, max(low, Int((from + length).rounded(.up)) - 1)))
     }
 
     /// The taps as the C kernels read them, valid inside `body`.
@@ -78,10 +86,23 @@ extension Image {
     /// filters the source rows its output rows need, so the pixels are the same for any
     /// number of parts.
     func resampled(from source: Rect, width outWidth: Int, height outHeight: Int, threads: Int) -> Image {
-        precondition(outWidth > 0 && outHeight > 0 && threads >= 1)
         if source == Rect(size: size) && outWidth == width && outHeight == height { return self }
-        let horizontal = FilterTaps(inputCount: width, from: source.minX, length: source.width, outputCount: outWidth)
-        let vertical = FilterTaps(inputCount: height, from: source.minY, length: source.height, outputCount: outHeight)
+        return resampled(asPart: PixelRegion(x: 0, y: 0, width: width, height: height), ofWidth: width, height: height,
+                         from: source, width: outWidth, height: outHeight, threads: threads)
+    }
+
+    /// As `resampled(from:width:height:threads:)` of a `wholeWidth` x `wholeHeight` picture
+    /// of which this image is the part `region`, `source` given in the whole picture's pixels:
+    /// the same pixels as the whole picture gives, when the part holds every pixel that
+    /// `source` reads (`FilterTaps.reads`).
+    func resampled(asPart region: PixelRegion, ofWidth wholeWidth: Int, height wholeHeight: Int,
+                   from source: Rect, width outWidth: Int, height outHeight: Int, threads: Int) -> Image {
+        precondition(outWidth > 0 && outHeight > 0 && threads >= 1 && region.width == width && region.height == height)
+        let horizontal = FilterTaps(inputCount: wholeWidth, from: source.minX, length: source.width, outputCount: outWidth, first: region.x)
+        let vertical = FilterTaps(inputCount: wholeHeight, from: source.minY, length: source.height, outputCount: outHeight, first: region.y)
+        precondition(horizontal.starts.min()! >= 0 && zip(horizontal.starts, horizontal.counts).allSatisfy { $0 + $1 <= width }
+                     && vertical.starts.min()! >= 0 && zip(vertical.starts, vertical.counts).allSatisfy { $0 + $1 <= height },
+                     "the part does not hold the pixels the resampling reads")
         // Parts of at least 64 rows: fewer would filter many source rows twice.
         let parts = max(1, min(threads, outHeight / 64))
         let result = [UInt32](unsafeUninitializedCapacity: outWidth * outHeight) { dst, initialized in

@@ -16,15 +16,25 @@ public final class PictureCache: Sendable {
         case pending(Promise<Image>)
     }
 
+    /// The part of a source its pictures read, in a picture of `width` x `height`.
+    private struct Plan {
+        var region: PixelRegion
+        var width: Int
+        var height: Int
+    }
+
     private struct State {
-        var decoded: [Int: Image]
+        var decoded: [Int: SourcePixels]
+        /// The pixels of each source that its planned pictures read (`plan(reading:sizes:)`).
+        var planned: [Int: Plan] = [:]
         var entries: [PictureKey: Entry] = [:]
         /// The keys of each animated source's pictures, oldest first.
         var recent: [Int: [PictureKey]] = [:]
     }
 
     private let state: Locked<State>
-    private let load: @Sendable (Int) throws -> Image
+    /// A source's pixels: at least the part asked for (nil: the whole picture).
+    private let load: @Sendable (Int, PixelRegion?) throws -> SourcePixels
     /// Sources that are clips, whose pictures come with each frame's plan, not from the cache.
     let clipSources: Set<Int>
     /// Sources whose picture changes with `PictureKey.time` (animated stickers): each time's
@@ -38,14 +48,24 @@ public final class PictureCache: Sendable {
     /// A cache over sources that `load` decodes by index, with those in `preloaded` already
     /// decoded (`load` decodes them again only if they are needed after they were let go);
     /// an animated source's picture at a time comes from `frame`.
-    public init(preloaded: [Int: Image] = [:], clipSources: Set<Int> = [], animatedSources: Set<Int> = [],
-                frame: @escaping @Sendable (Int, Double) throws -> Image = { _, _ in fatalError("no animated sources") },
-                load: @escaping @Sendable (Int) throws -> Image) {
-        self.load = load
+    public convenience init(preloaded: [Int: Image] = [:], clipSources: Set<Int> = [], animatedSources: Set<Int> = [],
+                            frame: @escaping @Sendable (Int, Double) throws -> Image = { _, _ in fatalError("no animated sources") },
+                            load: @escaping @Sendable (Int) throws -> Image) {
+        self.init(preloaded: preloaded, clipSources: clipSources, animatedSources: animatedSources, frame: frame) { source, _ in
+            SourcePixels(whole: try load(source))
+        }
+    }
+
+    /// As `init(preloaded:clipSources:animatedSources:frame:load:)`, with `load` asked for
+    /// the part of a source that its pictures read, when it is known (`plan(reading:sizes:)`).
+    init(preloaded: [Int: Image] = [:], clipSources: Set<Int> = [], animatedSources: Set<Int> = [],
+         frame: @escaping @Sendable (Int, Double) throws -> Image = { _, _ in fatalError("no animated sources") },
+         loadPart: @escaping @Sendable (Int, PixelRegion?) throws -> SourcePixels) {
+        self.load = loadPart
         self.clipSources = clipSources
         self.animatedSources = animatedSources
         self.frame = frame
-        state = Locked(State(decoded: preloaded))
+        state = Locked(State(decoded: preloaded.mapValues(SourcePixels.init(whole:))))
     }
 
     /// A cache over images in memory, source k being `images[k]`.
@@ -71,7 +91,7 @@ public final class PictureCache: Sendable {
         case let .pending(pending):
             let animated = animatedSources.contains(key.source)
             let outcome = Result {
-                let full = animated ? try frame(key.source, key.time) : try source(key.source)
+                let full = animated ? SourcePixels(whole: try frame(key.source, key.time)) : try source(key.source, holding: key.crop)
                 guard key.effect != .none else { return full.resampled(from: key.crop, width: key.width, height: key.height, threads: threads) }
                 let reduced = key.effect.reducedSize(width: key.width, height: key.height)
                 return key.effect.apply(to: full.resampled(from: key.crop, width: reduced.width, height: reduced.height, threads: threads),
@@ -91,15 +111,37 @@ public final class PictureCache: Sendable {
         }
     }
 
-    /// The full-size source, decoded once.
-    private func source(_ index: Int) throws -> Image {
-        if let image = state.withLock({ $0.decoded[index] }) { return image }
-        let image = try load(index)
-        return state.withLock { state in
-            if let existing = state.decoded[index] { return existing }
-            state.decoded[index] = image
-            return image
+    /// The source's pixels that resampling `crop` reads, decoded once for every planned
+    /// picture: the part they all read (`plan(reading:sizes:)`), or the whole.
+    private func source(_ index: Int, holding crop: Rect) throws -> SourcePixels {
+        let (held, plan) = state.withLock { ($0.decoded[index], $0.planned[index]) }
+        if let held, held.holds(crop) { return held }
+        // A picture not planned for is decoded along with every planned one and what was held.
+        let part = plan.flatMap { plan in
+            PixelRegion.read(by: crop, width: plan.width, height: plan.height).map { needed in
+                [plan.region, held?.region].compactMap { $0 }.reduce(needed) { $0.union($1) }
+            }
         }
+        let pixels = try load(index, part)
+        return state.withLock { state in
+            if let existing = state.decoded[index], existing.holds(crop) { return existing }
+            state.decoded[index] = pixels
+            return pixels
+        }
+    }
+
+    /// Makes each still source decoded from now on hold only the pixels that `keys` read
+    /// (the pictures every screen draws), the sources' upright sizes given by `sizes` (nil:
+    /// a source decoded whole, as a text's picture is drawn).
+    func plan(reading keys: [Int: Set<PictureKey>], sizes: (Int) -> Size?) {
+        let plans = keys.compactMapValues { keys -> Plan? in
+            guard let source = keys.first?.source, !animatedSources.contains(source), !isClip(source), let size = sizes(source) else { return nil }
+            let width = Int(size.width), height = Int(size.height)
+            let reads = keys.map { PixelRegion.read(by: $0.crop, width: width, height: height) }
+            guard let first = reads.first, let region = first, reads.allSatisfy({ $0 != nil }) else { return nil }
+            return Plan(region: reads.dropFirst().reduce(region) { $0.union($1!) }, width: width, height: height)
+        }
+        state.withLock { $0.planned.merge(plans) { _, new in new } }
     }
 
     /// Whether `source` is a clip.

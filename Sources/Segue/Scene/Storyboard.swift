@@ -64,20 +64,11 @@ public final class Storyboard: Sendable {
         let inputs = job.inputs, clips = job.clips
         let stills = inputs.indices.filter { clips[$0] == nil }
         let paths = Array(Set(stills.map { inputs[$0] })).sorted()
-        // The stills the first frame shows are decoded now, with those whose upright size
-        // their header does not tell (layout needs every size); a JPEG that says it is
-        // decoded when a screen first needs it, beside the encoder, so that encoding starts
-        // sooner and fewer full-size pictures are held at once.
-        let firstShown: Set<String>
-        if job.timeline.screenCount == inputs.count, let first = job.frameIndices(count: job.timeline.frameCount).first {
-            switch job.timeline.moment(at: first) {
-            case let .hold(screen): firstShown = [inputs[screen]]
-            case let .transition(step, _, _): firstShown = [inputs[step], inputs[min(step + 1, inputs.count - 1)]]
-            }
-        } else {
-            firstShown = Set(paths)
-        }
-        let told = Dictionary(uniqueKeysWithValues: paths.filter { !firstShown.contains($0) }.compactMap { path in
+        // The stills whose upright size their header does not tell are decoded now (layout
+        // needs every size); a JPEG that says it is decoded when a screen first needs it, only
+        // the part of it that the screens show, so that encoding starts sooner and fewer
+        // full-size pictures are held at once.
+        let told = Dictionary(uniqueKeysWithValues: paths.compactMap { path in
             ImageHeader.uprightJPEGSize(of: path).map { (path, Size(width: Double($0.width), height: Double($0.height))) }
         })
         let now = paths.filter { told[$0] == nil }
@@ -94,15 +85,15 @@ public final class Storyboard: Sendable {
         // Text pictures are sources after the inputs, laid out now and drawn when first needed.
         let texts = try OverlayPictures(slides: job.overlays, screen: job.screenOverlays, canvas: job.preset.canvas, firstSource: inputs.count, limits: limits)
         let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded).merging(texts.decoded) { a, _ in a }, clipSources: Set(clips.keys),
-                                 animatedSources: texts.animatedSources, frame: { try texts.image($0, time: $1) }) { source in
-            if source >= inputs.count { return try texts.image(source) }
+                                 animatedSources: texts.animatedSources, frame: { try texts.image($0, time: $1) }) { source, part in
+            if source >= inputs.count { return SourcePixels(whole: try texts.image(source)) }
             let path = inputs[source]
-            let image = try Image.decode(path: path, limits: limits, threads: threads)
+            let pixels = try Image.decode(path: path, limits: limits, threads: threads, part: part)
             // Laid out by the size its header told: a file changed since cannot be drawn as planned.
-            if let expected = told[path], expected != image.size {
-                throw ExportError.unreadableImage(path: path, reason: "it changed while the video was made (\(Int(expected.width))x\(Int(expected.height)) when read first, \(image.width)x\(image.height) now)")
+            if let expected = told[path], expected != Size(width: Double(pixels.wholeWidth), height: Double(pixels.wholeHeight)) {
+                throw ExportError.unreadableImage(path: path, reason: "it changed while the video was made (\(Int(expected.width))x\(Int(expected.height)) when read first, \(pixels.wholeWidth)x\(pixels.wholeHeight) now)")
             }
-            return image
+            return pixels
         }
         let sizes = inputs.indices.map { clips[$0]?.info.size ?? sizeOf(inputs[$0]) }
         self.init(sizes: sizes, sources: sources, pictures: cache, preset: job.preset, plan: job.plan, timeline: job.timeline,
@@ -185,6 +176,7 @@ public final class Storyboard: Sendable {
             }
         }
         let keysBySource = Dictionary(grouping: screenKeys.joined(), by: \.source).mapValues(Set.init)
+        pictures.plan(reading: keysBySource) { $0 < sizes.count ? sizes[$0] : nil }
         willPlan(frames.first ?? 0)
         let first = schedule.withLock { $0.current }
         try? pictures.prepare(screen(first), scale: canvas.scale, threads: threads)
