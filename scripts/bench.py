@@ -359,7 +359,15 @@ def exports_table():
     story = "preset: stories-cube\nset: {encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: fill, transition.duration: 0.5}\nslides:\n"
     for kind, path in [("image", photos[0]), ("clip", clips[0]), ("clip", clips[1]), ("image", photos[1]), ("clip", clips[2])]:
         story += f"  - {kind}: {os.path.abspath(path)}\n" + ("    hold: 1.5\n" if kind == "image" else "")
-    story_export("clips (3 clips, 2 photos, cubes)", "clips", story, round(FPS * (1.5 + 3 + 3 + 1.5 + 3.5 + 4 * 0.5)))
+    # FFmpeg doing less than Segue with its own filters: each clip decoded whole and filled into
+    # the frame (scaled and cropped, bicubic), the photos shown 1.25 s each, all joined by plain
+    # cuts (concat: no cubes) into as many frames, with Segue's x264 settings.
+    fill = f"scale={W}:{H}:force_original_aspect_ratio=increase:flags=bicubic,crop={W}:{H},fps={FPS},setsar=1,format=yuv420p"
+    still = ["-loop", "1", "-framerate", str(FPS), "-t", "1.25", "-i"]
+    inputs = [*still, photos[0], "-i", clips[0], "-i", clips[1], *still, photos[1], "-i", clips[2]]
+    cuts = "".join(f"[{i}:v]{fill}[v{i}];" for i in range(5)) + "[v0][v1][v2][v3][v4]concat=n=5:v=1:a=0"
+    graph = ["ffmpeg", "-v", "error", "-y", *inputs, "-filter_complex", cuts, "-flags", "+bitexact+cgop", *X264, *SAME, *TAGS_IN]
+    story_export("clips (3 clips, 2 photos, cubes)", "clips", story, round(FPS * (1.5 + 3 + 3 + 1.5 + 3.5 + 4 * 0.5)), graph)
 
     # blurclip: the landscape clip alone in the portrait frame, fitted over a blurred copy of
     # itself (fit: blur), against the same with fit: fill. Both also against FFmpeg doing the
@@ -416,7 +424,8 @@ def exports_table():
     print("floor: Segue's own yuv420p frames (-o frames.yuv) encoded by FFmpeg with Segue's x264 settings; bytes: whether its H.264")
     print("stream equals Segue's; ÷ ffmpeg: against FFmpeg's default settings, whose threaded lookahead Segue does not use;")
     print("÷ graph: against FFmpeg doing the same with its own filters (xfade for story4's flat cuts, with FFmpeg's default")
-    print("settings; a clip's fill decoded, scaled, blurred and overlaid, with Segue's x264 settings)")
+    print("settings; a clip's fill decoded, scaled, blurred and overlaid, with Segue's x264 settings; for clips, FFmpeg doing")
+    print("less: the clips and photos filled into the frame and joined by plain cuts, no cubes)")
 
 
 if not args.compose_only:
