@@ -19,7 +19,6 @@ struct FilterTaps {
         let stretch = max(scale, 1)
         let support = 3 * stretch
         let (low, high) = FilterTaps.reads(inputCount: inputCount, from: from, length: length)
-        defer { if held != 0 { starts = starts.map { $0 - held } } }
         for i in 0..<outputCount {
             let center = from + (Double(i) + 0.5) * scale
             let first = max(low, Int((center - support).rounded(.down)))
@@ -32,7 +31,7 @@ struct FilterTaps {
                 raw = (first...last).map { $0 == nearest ? 1 : 0 }
                 total = 1
             }
-            starts.append(first)
+            starts.append(first - held)
             counts.append(raw.count)
             offsets.append(weights.count)
             weights.append(contentsOf: raw.map { Float($0 / total) })
