@@ -171,12 +171,14 @@ extension Image {
         let orientation = Orientation(rawValue: Int(decoded.orientation)) ?? .up
         let upright = orientation.swapsAxes ? (width: height, height: width) : (width: width, height: height)
         // A part is worth converting alone when it is well under the whole (a margin is converted with it).
+        // `region` is converted (stored pixels), `kept` is what it is upright.
         var region = PixelRegion(x: 0, y: 0, width: width, height: height)
+        var kept = PixelRegion(x: 0, y: 0, width: upright.width, height: upright.height)
         var room = 0
         if let part = wanted?.clamped(width: upright.width, height: upright.height), part.area * 4 < width * height * 3 {
             let stored = part.stored(by: orientation, width: width, height: height)
             room = Int(segue_image_part_room(&decoded, Int32(stored.x), Int32(stored.y), Int32(stored.width), Int32(stored.height)))
-            if room > 0 { region = stored }
+            if room > 0 { (region, kept) = (stored, part) }
         }
         var opaque = false
         // The converter writes straight into the image's own storage: no picture-sized copy.
@@ -189,8 +191,7 @@ extension Image {
             opaque = written == 1
         }
         let image = Image(width: region.width, height: region.height, pixels: pixels, isOpaque: opaque).oriented(orientation)
-        let uprightRegion = room > 0 ? wanted!.clamped(width: upright.width, height: upright.height)! : PixelRegion(x: 0, y: 0, width: upright.width, height: upright.height)
-        return SourcePixels(image: image, region: uprightRegion, wholeWidth: upright.width, wholeHeight: upright.height)
+        return SourcePixels(image: image, region: kept, wholeWidth: upright.width, wholeHeight: upright.height)
     }
 }
 

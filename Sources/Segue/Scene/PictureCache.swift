@@ -137,9 +137,10 @@ public final class PictureCache: Sendable {
         let plans = keys.compactMapValues { keys -> Plan? in
             guard let source = keys.first?.source, !animatedSources.contains(source), !isClip(source), let size = sizes(source) else { return nil }
             let width = Int(size.width), height = Int(size.height)
-            let reads = keys.map { PixelRegion.read(by: $0.crop, width: width, height: height) }
-            guard let first = reads.first, let region = first, reads.allSatisfy({ $0 != nil }) else { return nil }
-            return Plan(region: reads.dropFirst().reduce(region) { $0.union($1!) }, width: width, height: height)
+            // A picture reading no pixel at all is not planned for: its source is decoded whole.
+            let reads = keys.compactMap { PixelRegion.read(by: $0.crop, width: width, height: height) }
+            guard reads.count == keys.count, let first = reads.first else { return nil }
+            return Plan(region: reads.dropFirst().reduce(first) { $0.union($1) }, width: width, height: height)
         }
         state.withLock { $0.planned.merge(plans) { _, new in new } }
     }
