@@ -201,4 +201,16 @@ struct TextTests {
         let inkBold = alphas(bold.image).reduce(0, +), inkRegular = alphas(regular.image).reduce(0, +)
         #expect(Double(inkBold) > 1.15 * Double(inkRegular), "bold markup draws heavier letters")
     }
+
+    @Test("every family the shipped styles name is one fontconfig has (they are read unchecked at start-up)")
+    func shippedFamilies() throws {
+        let families = Set(TextStyle.shipped.values.flatMap { $0.font.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
+        #expect(families.contains("Noto Sans Mono"))
+        for family in families where !TextStyle.generic.contains(family.lowercased()) {
+            #expect(Fonts.has(family: family), "\(family)")
+        }
+        // A preset's own style is still checked when it is read.
+        let node = try ConfigNode.parse(yaml: "mine: {font: Noto Sanz Mono}", name: "test")
+        #expect(throws: PresetError.self) { try TextStyle.named(node, key: "styles", over: [:]) }
+    }
 }

@@ -59,10 +59,11 @@ public struct TextStyle: Hashable, Sendable {
 
     /// Reads the style keys `r` gives over this style. A `font` that names a file (a path, or
     /// a name ending in .ttf, .otf, .ttc, .woff or .woff2) is added to fontconfig, resolved by
-    /// `resolve`; a family must be one fontconfig has.
-    mutating func read(_ r: inout ConfigReader, resolve: (String) -> String = { $0 }) throws {
+    /// `resolve`; a family must be one fontconfig has (unless `checksFamilies` is false: the
+    /// shipped styles, read at start-up, do not wake fontconfig for a video without words).
+    mutating func read(_ r: inout ConfigReader, resolve: (String) -> String = { $0 }, checksFamilies: Bool = true) throws {
         if let node = r.raw("font", type: "text", default: font, "A font family fontconfig knows (or a list, comma-separated), or a font file (.ttf, .otf), relative to the file that names it.") {
-            font = try TextStyle.font(node, key: r.fullKey("font"), resolve: resolve)
+            font = try TextStyle.font(node, key: r.fullKey("font"), resolve: resolve, checksFamilies: checksFamilies)
         }
         size = try r.number("size", default: size, in: 1...2000, "The em size in canvas points: 28 is 84 pixels at canvas.scale 3.")
         weight = try r.parsed("weight", default: weight, type: "text or number",
@@ -141,14 +142,15 @@ public struct TextStyle: Hashable, Sendable {
     /// The shipped styles, read from `shippedYAML` over the default style.
     public static let shipped: [String: TextStyle] = {
         do {
-            return try named(ConfigNode.parse(yaml: shippedYAML, name: "shipped text styles"), key: "styles", over: [:])
+            return try named(ConfigNode.parse(yaml: shippedYAML, name: "shipped text styles"), key: "styles", over: [:], checksFamilies: false)
         } catch {
             preconditionFailure("the shipped text styles do not read: \(error)")
         }
     }()
 
     /// Named styles from a `styles:` mapping, each read over the default style, added to `base`.
-    static func named(_ node: ConfigNode, key: String, over base: [String: TextStyle], resolve: (String) -> String = { $0 }) throws -> [String: TextStyle] {
+    static func named(_ node: ConfigNode, key: String, over base: [String: TextStyle], resolve: (String) -> String = { $0 },
+                      checksFamilies: Bool = true) throws -> [String: TextStyle] {
         // `styles: {}` as `segue presets show` prints it (none of the preset's own), or none.
         if case let .scalar(text, _) = node.value, ["{}", "none", ""].contains(text) { return base }
         guard case let .mapping(pairs) = node.value else {
@@ -158,7 +160,7 @@ public struct TextStyle: Hashable, Sendable {
         for pair in pairs {
             var r = try ConfigReader(pair.value, path: "\(key).\(pair.key)")
             var style = TextStyle()
-            try style.read(&r, resolve: resolve)
+            try style.read(&r, resolve: resolve, checksFamilies: checksFamilies)
             try r.finish()
             styles[pair.key] = style
         }
@@ -186,7 +188,7 @@ public struct TextStyle: Hashable, Sendable {
     static let generic: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "cursive", "fantasy", "emoji", "system-ui"]
 
     /// The family (list) a `font` value names, a font file added to fontconfig first.
-    static func font(_ node: ConfigNode, key: String, resolve: (String) -> String) throws -> String {
+    static func font(_ node: ConfigNode, key: String, resolve: (String) -> String, checksFamilies: Bool = true) throws -> String {
         let text = try ConfigReader.string(node, key: key).trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { throw PresetError.invalid(key: key, origin: node.origin, value: "empty", expected: "a font family or a font file") }
         if namesFile(text) {
@@ -198,7 +200,7 @@ public struct TextStyle: Hashable, Sendable {
                 throw PresetError.invalid(key: key, origin: node.origin, value: "'\(path)'", expected: "a font file (\(reason))")
             }
         }
-        for family in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !family.isEmpty {
+        for family in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where checksFamilies && !family.isEmpty {
             guard !generic.contains(family.lowercased()), !Fonts.has(family: family) else { continue }
             let close = Fonts.closest(to: family)
             throw PresetError.invalid(key: key, origin: node.origin, value: "'\(family)'",
