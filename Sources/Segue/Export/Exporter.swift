@@ -61,8 +61,15 @@ public enum Exporter {
         // so a later --resume can trust it; the other outputs keep theirs in a hidden file,
         // written only with --resume.
         let keepsFingerprint = job.format.keepsFingerprintInside || (job.resume && job.output != "-" && job.format != .null)
-        let fingerprint = try keepsFingerprint ? known ?? Fingerprint.of(job) : nil
-        if job.resume, let fingerprint, Fingerprint.stored(output: job.output, format: job.format) == fingerprint {
+        // The fingerprint reads every input whole. --resume needs it first; otherwise only the
+        // sink does, so it is worked out beside the storyboard and its first pictures.
+        let digest = Promise<String?>()
+        if !keepsFingerprint || known != nil || job.resume {
+            digest.fulfil(Result { try keepsFingerprint ? known ?? Fingerprint.of(job) : nil })
+        } else {
+            Thread.detachNewThread { digest.fulfil(Result { try Fingerprint.of(job) }) }
+        }
+        if job.resume, let fingerprint = try digest.wait(), Fingerprint.stored(output: job.output, format: job.format) == fingerprint {
             return ExportResult(output: job.output, format: job.format, frameCount: job.frameIndices(count: job.timeline.frameCount).count,
                                 framesComposed: 0, composeSeconds: 0, prepareSeconds: 0, seconds: seconds(since: start),
                                 skipped: true, fingerprint: fingerprint)
@@ -70,7 +77,14 @@ public enum Exporter {
         // A video's encoder sets the pace (x264's lookahead runs on this thread): the threads
         // that compose and prepare ahead of it yield to it, and take the time it leaves.
         let yielding = job.format.isVideo
-        var prepared: Storyboard? = try ahead?.storyboard() ?? Storyboard(job: job, yielding: yielding)
+        var prepared: Storyboard?
+        do {
+            prepared = try ahead?.storyboard() ?? Storyboard(job: job, yielding: yielding)
+        } catch {
+            // An input that cannot be read fails as it did when the fingerprint came first.
+            _ = try digest.wait()
+            throw error
+        }
         let prepareSeconds = seconds(since: start)
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
         let indices = job.frameIndices(count: prepared!.timeline.frameCount)
@@ -80,11 +94,11 @@ public enum Exporter {
         // twice (the same pixels each time), the first time for the palette.
         // Each pass's storyboard and sink are made when it starts: the second pass's pictures
         // are prepared once the first pass's are let go.
-        var passes: [(storyboard: () throws -> Storyboard, sink: () throws -> FrameSink)] = [(first, { try makeSink(job, fingerprint: fingerprint) })]
+        var passes: [(storyboard: () throws -> Storyboard, sink: () throws -> FrameSink)] = [(first, { try makeSink(job, fingerprint: digest.wait()) })]
         if job.format == .gif, job.preset.gif.palette != .frame {
             let canvas = job.preset.canvas
             let palette = try GIFPaletteSink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, settings: job.preset.gif)
-            passes = [(first, { palette }), ({ try Storyboard(job: job, yielding: yielding) }, { try makeSink(job, fingerprint: fingerprint, palette: palette) })]
+            passes = [(first, { palette }), ({ try Storyboard(job: job, yielding: yielding) }, { try makeSink(job, fingerprint: digest.wait(), palette: palette) })]
         }
         var outcomes: [FramePipeline.Outcome] = []
         for (pass, stage) in passes.enumerated() {
@@ -97,7 +111,7 @@ public enum Exporter {
         return ExportResult(output: job.output, format: job.format, frameCount: indices.count,
                             framesComposed: outcomes.map(\.composed).reduce(0, +), framesCopied: outcomes.map(\.copied).reduce(0, +),
                             composeSeconds: outcomes.map(\.composeSeconds).reduce(0, +),
-                            prepareSeconds: prepareSeconds + outcomes.map(\.waitSeconds).reduce(0, +), seconds: seconds(since: start), fingerprint: fingerprint)
+                            prepareSeconds: prepareSeconds + outcomes.map(\.waitSeconds).reduce(0, +), seconds: seconds(since: start), fingerprint: try digest.wait())
     }
 
     static func makeSink(_ job: Job, fingerprint: String?, palette: GIFPaletteSink? = nil) throws -> FrameSink {

@@ -7,10 +7,10 @@ import Foundation
 /// Pages hold references to the inputs (`Contents`), resolved when a frame is composed: a
 /// still through `pictures`, each input decoded once and each part resampled once per size
 /// it is drawn at; a clip's frame through its slide's `ClipFeed`, asked for as the frame is
-/// planned. The first screen's pictures are ready when the storyboard is made; the other
-/// screens' are made on a thread of their own meanwhile, in order, so the encoder starts on
-/// the first hold at once and a picture is waited for only if it is needed before it is
-/// ready. Once every screen is prepared, the full-size pixels are let go.
+/// planned. Screens' pictures are made on a thread of their own, in order, from the moment
+/// the storyboard is made: the first screen's while the export opens its encoder, the
+/// others' as the export comes near them, so a picture is waited for only if it is needed
+/// before it is ready. Once every screen is prepared, the full-size pixels are let go.
 ///
 /// Frames are planned in order (`willPlan`, then `frame(at:)`) and reported shown in order
 /// (`didShow`): planning moves the preparation ahead and opens the clips a second before
@@ -179,18 +179,18 @@ public final class Storyboard: Sendable {
         pictures.plan(reading: keysBySource) { $0 < sizes.count ? sizes[$0] : nil }
         willPlan(frames.first ?? 0)
         let first = schedule.withLock { $0.current }
-        try? pictures.prepare(screen(first), scale: canvas.scale, threads: threads)
-        pictures.releaseSources(whoseKeysAreReady: keysBySource)
-        // The screens after it are prepared one by one beside the export, as it comes near them.
-        // It holds the storyboard only while it prepares, so that a storyboard let go (an
-        // export done or stopped) ends it.
+        // The first screen's pictures are made on all the threads while the export opens its
+        // sink (its encoder); the screens after it one by one beside the export, as it comes
+        // near them. The thread holds the storyboard only while it prepares, so that a
+        // storyboard let go (an export done or stopped) ends it. A picture that fails is made
+        // again by the frame that draws it, which reports the error.
         let schedule = self.schedule, wake = self.wake, stop = self.stop
         let worker = Thread { [weak self] in
             if yielding { Yielding.lowerThisThread() }
-            for index in (first + 1)..<max(first + 1, count) {
+            for index in first..<max(first + 1, count) {
                 while schedule.withLock({ $0.wanted }) < index && !stop.isCancelled { wake.wait() }
                 guard !stop.isCancelled, let board = self else { return }
-                try? board.pictures.prepare(board.screen(index), scale: board.canvas.scale, threads: 1)
+                try? board.pictures.prepare(board.screen(index), scale: board.canvas.scale, threads: index == first ? threads : 1)
                 board.pictures.releaseSources(whoseKeysAreReady: keysBySource)
             }
         }
