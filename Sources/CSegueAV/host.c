@@ -1,4 +1,4 @@
-/* The host: library versions, CPUs this process may use, renaming without replacing, huge pages. */
+/* The host: library versions, CPUs this process may use, renaming without replacing. */
 #define _GNU_SOURCE
 #include "internal.h"
 
@@ -9,7 +9,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 /* Finds the build number in the file name of a loaded libx264 ("libx264.so.164"). */
@@ -67,8 +66,4 @@ int segue_rename_noreplace(const char *from, const char *to) {
     if (link(from, to) != 0) return -errno;
     unlink(from);
     return 0;
-}
-
-int segue_disable_huge_pages(void) {
-    return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0 ? 0 : -errno;
 }

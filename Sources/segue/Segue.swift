@@ -29,9 +29,6 @@ struct SegueCommand: ParsableCommand {
         // that threshold after the first free and keeps the space), so a long export's memory
         // stays flat. A setting of this program's process, not of the library.
         _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD, <malloc.h> */, 1 << 20)
-        // x264's buffers in ordinary pages: a short video spends more on making huge pages
-        // than they save it (`HugePages`).
-        HugePages.disable()
         // Messages of FFmpeg's go into Segue's errors, not onto the terminal.
         FFmpegLog.capture()
         do {

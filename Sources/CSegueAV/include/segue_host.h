@@ -1,6 +1,6 @@
 /*
- * The host: versions of the libraries linked, CPUs this process may use, a rename that
- * never replaces another writer's file, and the process's use of huge pages.
+ * The host: versions of the libraries linked, CPUs this process may use, and a rename
+ * that never replaces another writer's file.
  */
 #ifndef SEGUE_HOST_H
 #define SEGUE_HOST_H
@@ -22,10 +22,6 @@ int segue_affinity_cpus(void);
 /* Renames from to to unless to exists (then -EEXIST): never replaces another writer's file.
  * 0 or a negative errno. */
 int segue_rename_noreplace(const char *from, const char *to);
-
-/* Turns transparent huge pages off for this process and the processes it starts
- * (prctl PR_SET_THP_DISABLE): 0, or a negative errno. */
-int segue_disable_huge_pages(void);
 
 #ifdef __cplusplus
 }

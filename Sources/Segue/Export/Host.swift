@@ -114,15 +114,3 @@ public enum MemoryBudget {
         return value
     }
 }
-
-/// Transparent huge pages, which x264 asks for its frame buffers (`MADV_HUGEPAGE`). On a
-/// machine whose memory is fragmented or backed lazily (a virtual machine, a long-running
-/// node), each such page costs a compaction and a 2 MiB zeroing when first touched, and a
-/// story of seconds spends more on that than the pages save it; a long video neither gains
-/// nor loses (docs/performance.md). A setting of a process: the command line makes it, a
-/// program using the library chooses for itself.
-public enum HugePages {
-    /// Turns them off for this process and the processes it starts; false if the kernel refused.
-    @discardableResult
-    public static func disable() -> Bool { segue_disable_huge_pages() == 0 }
-}
