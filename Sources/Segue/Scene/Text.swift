@@ -200,7 +200,8 @@ public struct TextStyle: Hashable, Sendable {
                 throw PresetError.invalid(key: key, origin: node.origin, value: "'\(path)'", expected: "a font file (\(reason))")
             }
         }
-        for family in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where checksFamilies && !family.isEmpty {
+        guard checksFamilies else { return text }
+        for family in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !family.isEmpty {
             guard !generic.contains(family.lowercased()), !Fonts.has(family: family) else { continue }
             let close = Fonts.closest(to: family)
             throw PresetError.invalid(key: key, origin: node.origin, value: "'\(family)'",
