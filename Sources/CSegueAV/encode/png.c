@@ -1,6 +1,6 @@
 /* PNG: one RGBA frame written as a PNG file by FFmpeg's encoder. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <string.h>
 

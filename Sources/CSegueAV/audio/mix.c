@@ -1,6 +1,6 @@
 /* The soundtrack's mix: one libavfilter graph per export, built from the story. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <libavutil/bprint.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* Video clips: opened, decoded in order, and converted to RGBA at the size they are drawn. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

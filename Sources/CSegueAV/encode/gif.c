@@ -1,6 +1,6 @@
 /* Animated GIF: palettegen over every frame, then paletteuse and FFmpeg's GIF encoder. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <libavutil/bprint.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * byte, whether it runs alone or in a batch. Recordings are never changed once made, and
  * freed when the last batch that keeps their file lets go of it. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -2,7 +2,7 @@
  * Frames are decoded in order, each converted to premultiplied RGBA once; going back to an
  * earlier frame (a loop) starts the file again. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

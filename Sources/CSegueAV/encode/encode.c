@@ -1,6 +1,6 @@
 /* Encoding: the video writer (video and its soundtrack), yuv420p pictures, metadata tags. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <pthread.h>
 #include <string.h>

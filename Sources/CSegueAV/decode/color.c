@@ -1,6 +1,6 @@
 /* Colour management: pictures with an ICC profile or a colour description, to sRGB (LittleCMS). */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* The video's sound track (AAC, or Opus in WebM): the mix (mix.c) pulled a frame at a time as
  * the video goes, encoded. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <math.h>
 #include <stdio.h>

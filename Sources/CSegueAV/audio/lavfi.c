@@ -5,7 +5,7 @@
  * `segue --version` need not pay. The functions the mix calls are looked up once, here.
  */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -2,7 +2,7 @@
  * from a point in it, looped if asked, and handed a frame at a time to its buffer source in
  * the mixing graph (mix.c) when the graph asks for more. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Chunks: a chunk file's own account of itself, and the join (stream copy and one soundtrack). */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* HEIF and AVIF pictures (iPhone photos), through libheif. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <stdio.h>
 #include <string.h>

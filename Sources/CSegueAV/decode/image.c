@@ -1,6 +1,6 @@
 /* Still images: decoded by FFmpeg (HEIF by heif.c), converted to premultiplied sRGB RGBA. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

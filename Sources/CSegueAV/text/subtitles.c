@@ -1,6 +1,6 @@
 /* Subtitles: libavformat reads SRT and WebVTT files (its srt and webvtt demuxers), one packet
  * a cue, with the cue's times; Segue takes the text from there. */
-#include "internal.h"
+#include "../core/internal.h"
 #include "segue_subtitles.h"
 
 #include <stdio.h>

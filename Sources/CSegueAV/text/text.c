@@ -3,7 +3,7 @@
  * piece of text work is the libraries'; this file sets them up, measures what they draw
  * (the ink, never only the logical box) and blurs a shadow's mask. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "../core/internal.h"
 #include "segue_text.h"
 
 #include <fontconfig/fontconfig.h>
