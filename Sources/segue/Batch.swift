@@ -132,9 +132,9 @@ struct Batch: ParsableCommand {
 
         if dryRun {
             let rows = entries.map { entry -> JobOutcome in
-                var row = JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: "invalid")
+                var row = JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: .invalid)
                 if let job = prepared.jobs.first(where: { $0.entry.number == entry.number }) {
-                    row.status = job.upToDate ? "skip" : "render"
+                    row.status = job.upToDate ? .skip : .render
                     row.reason = job.upToDate ? "up to date (\(job.fingerprint ?? ""))" : nil
                 } else {
                     row.reason = prepared.problems.first { $0.entry.number == entry.number }?.problems.joined(separator: "; ")
@@ -166,9 +166,9 @@ struct Batch: ParsableCommand {
 
         if let report {
             let document = Report(manifest: manifest, shard: shardUsed?.description, jobsAtOnce: settings.parallel,
-                                  succeeded: outcomes.filter { $0.status == "ok" }.count,
-                                  skipped: outcomes.filter { $0.status == "skipped" }.count,
-                                  failed: outcomes.filter { $0.status != "ok" && $0.status != "skipped" }.count, jobs: outcomes)
+                                  succeeded: outcomes.filter { $0.status == .ok }.count,
+                                  skipped: outcomes.filter { $0.status == .skipped }.count,
+                                  failed: outcomes.filter { !$0.status.succeeded }.count, jobs: outcomes)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             do {
@@ -178,11 +178,11 @@ struct Batch: ParsableCommand {
             }
         }
         if !options.quiet { print(Batch.table(outcomes), terminator: "") }
-        for outcome in outcomes where outcome.status == "failed" {
+        for outcome in outcomes where outcome.status == .failed {
             FileHandle.standardError.write(Data("segue: error: job \(outcome.job) (\(outcome.name)) failed: \(outcome.reason ?? "")\n".utf8))
         }
         if let signal = Interruption.shared.signal { throw BatchFailed(code: 128 + signal) }
-        if outcomes.contains(where: { $0.status != "ok" && $0.status != "skipped" }) { throw BatchFailed(code: 1) }
+        if outcomes.contains(where: { !$0.status.succeeded }) { throw BatchFailed(code: 1) }
     }
 
     /// Creates the folder a file goes in, before any work, so a report is never lost at the end.
@@ -213,7 +213,7 @@ struct Batch: ParsableCommand {
     static func table(_ outcomes: [JobOutcome]) -> String {
         let rows = [["job", "output", "frames", "seconds", "status", "reason"]] + outcomes.map {
             ["\($0.job) \($0.name)", $0.output, $0.frames.map(String.init) ?? "-", $0.seconds.map { String(format: "%.2f", $0) } ?? "-",
-             $0.status, $0.reason ?? ""]
+             $0.status.rawValue, $0.reason ?? ""]
         }
         let widths = (0..<5).map { c in rows.map { $0[c].count }.max()! }
         return rows.map { row in

@@ -63,19 +63,18 @@ struct ExportOptions: ParsableArguments {
     }
 
 
-    /// The options as preset overrides, in the order they apply (a job's own `set` comes after).
-    var presetOverrides: [String] {
-        var sets = overrides
-        if let size { sets.append("canvas.size=[\(size.width), \(size.height)]") }
-        if let fps { sets.append("fps=\"\(fps)\"") }
-        if let codec { sets.append("encode.codec=\(codec.rawValue)") }
-        if let target { sets.insert("target=\(target.rawValue)", at: 0) }
-        if let audio {
-            let quoted = audio.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            sets.append("audio.file=\"\(quoted)\"")
-        }
-        if let logo { sets.append("logo.image=\"\(logo.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"") }
-        return sets
+    /// The options as one patch of the preset, in the order they apply (a job's own `set`
+    /// comes after): typed values, never YAML text.
+    var presetOverrides: PresetPatch {
+        var patch = PresetPatch()
+        if let target { patch.set("target", .text(target.rawValue), origin: .option("--target \(target.rawValue)")) }
+        for text in overrides { patch.append(override: text) }
+        if let size { patch.set("canvas.size", .integers([size.width, size.height]), origin: .option("--size \(size.width)x\(size.height)")) }
+        if let fps { patch.set("fps", .rate(fps), origin: .option("--fps \(fps)")) }
+        if let codec { patch.set("encode.codec", .text(codec.rawValue), origin: .option("--codec \(codec.rawValue)")) }
+        if let audio { patch.set("audio.file", .text(audio), origin: .option("--audio \(audio)")) }
+        if let logo { patch.set("logo.image", .text(logo), origin: .option("--logo \(logo)")) }
+        return patch
     }
 
     var effectiveProgress: ProgressMode { quiet ? .none : progress }
@@ -108,7 +107,10 @@ struct PixelSize: Equatable {
 }
 
 extension Preset.Codec: ExpressibleByArgument {}
-extension OutputFormat: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
 extension Target: ExpressibleByArgument {}
 
 /// Reports a job's progress on stderr: a live line on a terminal, or one JSON object per

@@ -62,7 +62,7 @@ struct Presets: ParsableCommand {
 
         func run() throws {
             let values = try RenderInputs.values(of: vars)
-            print(try Preset.resolvedYAML(Preset.resolvedNode(preset, overrides: overrides, vars: values, library: library.library())), terminator: "")
+            print(try Preset.resolvedYAML(Preset.resolvedNode(preset, overrides: PresetPatch(overrides: overrides), vars: values, library: library.library())), terminator: "")
         }
     }
 }

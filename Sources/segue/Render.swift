@@ -57,13 +57,8 @@ struct RenderInputs: ParsableArguments {
     func job(options: ExportOptions, output: String, format: OutputFormat?) throws -> Job {
         let library = try options.library.library()
         var job: Job
-        // A GIF is 15 fps unless the command line or the story gives a rate.
         let loaded = try story.map { try Story.load($0, vars: try variables, library: library, preset: preset) }
-        var overrides = options.presetOverrides
-        if (format ?? OutputFormat.inferred(from: output)) == .gif, !overrides.contains(where: { $0.hasPrefix("fps=") }),
-           !(loaded?.settings.contains { $0.key == "fps" } ?? false) {
-            overrides.insert("fps=\(Preset.GIFSettings.defaultFPS)", at: 0)
-        }
+        let overrides = options.presetOverrides
         if let story = loaded {
             // The story's preset and keys first; the command line's options win over them.
             let preset = try Preset.load(self.preset ?? story.preset ?? "stories-cube", overrides: overrides,

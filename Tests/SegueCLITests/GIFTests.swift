@@ -79,4 +79,35 @@ struct GIFTests {
         let frames = try segue(["render"] + job + inputs + ["--frames", "0-3", "-o", folder.appendingPathComponent("x.gif").path])
         #expect(frames.status == 2 && frames.stderr.contains("GIF"), "\(frames.stderr)")
     }
+
+    @Test("a .gif job of a batch, a template's .gif row and a story's GIF are 15 fps unless the job or the story sets a rate")
+    func gifRateEverywhere() throws {
+        let folder = temporaryFolder()
+        let manifest = folder.appendingPathComponent("batch.yaml").path
+        try """
+            jobs:
+              - inputs: [\(example("a.jpg")), \(example("b.png"))]
+                output: plain.gif
+                set: {canvas.size: [120, 214], canvas.scale: 0.25, hold: 0.4, transition.duration: 0.2}
+              - inputs: [\(example("a.jpg")), \(example("b.png"))]
+                output: ten.gif
+                set: {canvas.size: [120, 214], canvas.scale: 0.25, hold: 0.4, transition.duration: 0.2, fps: 10}
+              - inputs: [\(example("a.jpg")), \(example("b.png"))]
+                output: plain.mp4
+                set: {canvas.size: [120, 214], canvas.scale: 0.25, hold: 0.4, transition.duration: 0.2}
+            """.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let r = try segue(["batch", manifest])
+        #expect(r.status == 0, "\(r.stderr)")
+        func rate(_ name: String) throws -> String? { try probe(folder.appendingPathComponent(name).path, stream: "v:0", entries: "r_frame_rate")["r_frame_rate"] }
+        #expect(try rate("plain.gif") == "15/1")
+        #expect(try rate("ten.gif") == "10/1")
+        #expect(try rate("plain.mp4") == "30/1")
+        // A story that gives its own rate keeps it for a GIF; one that does not gets 15.
+        let story = folder.appendingPathComponent("story.yaml").path
+        try "set: {fps: 12, canvas.size: [120, 214], canvas.scale: 0.25, hold: 0.4}\nslides:\n  - image: \(example("a.jpg"))\n  - image: \(example("b.png"))\n"
+            .write(toFile: story, atomically: true, encoding: .utf8)
+        let twelve = folder.appendingPathComponent("twelve.gif").path
+        #expect(try segue(["render", "--story", story, "-o", twelve]).status == 0)
+        #expect(try probe(twelve, stream: "v:0", entries: "r_frame_rate")["r_frame_rate"] == "12/1")
+    }
 }

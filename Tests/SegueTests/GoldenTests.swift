@@ -22,7 +22,7 @@ struct GoldenTests {
     }()
 
     func job(preset: String, overrides: [String], output: String, threads: Int) throws -> Job {
-        let preset = try Preset.load(repositoryRoot.appendingPathComponent("Presets/\(preset).yaml").path, overrides: overrides)
+        let preset = try Preset.load(repositoryRoot.appendingPathComponent("Presets/\(preset).yaml").path, overrides: PresetPatch(overrides: overrides))
         return try Job(preset: preset, inputs: [example("a.jpg"), example("b.png"), example("c.webp")], output: output, threads: threads)
     }
 

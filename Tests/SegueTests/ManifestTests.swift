@@ -186,7 +186,7 @@ struct ManifestTests {
         let digest = "sha256:569dcc66411eb4426c8032cd03aeb5b1128c1ad63024377ec80deee1cd215e08"   // sha256sum of the file
         #expect(document == """
             {"canvas":{"background":"#000000","height":"1920","scale":"3","width":"1080"},\
-            "encode":{"codec":"h264","crf":"20","speed":"medium","threads":"2"},"fingerprint":"2","fit":"fill",\
+            "encode":{"codec":"h264","crf":"20","speed":"medium","threads":"2"},"fingerprint":"3","fit":"fill",\
             "format":"framemd5","fps":"30","frames":"all","hold":"2","inputs":["\(digest)","\(digest)"],\
             "motion":{"amount":"0.1","center":["0.5","0.5"],"curve":"linear","kind":"none"},"segue":"\(SegueVersion.number)",\
             "transition":{"curve":"linear","duration":"0.25","kind":"slide","parameters":{"direction":"up"}}}
@@ -197,5 +197,66 @@ struct ManifestTests {
         var slides = [StorySlide(image: input), StorySlide(image: input)]
         slides[0].transition = ConfigNode(.scalar("cut", quoted: false), origin: .builtIn)
         #expect(try Fingerprint.document(of: Job(preset: preset, slides: slides, output: "x.framemd5")).contains(#""plan":{"cuts":["cut"],"holds":["2","2"]"#))
+    }
+
+    @Test("overlays and stickers are in the canonical document key by key, a sticker by content, pinned here")
+    func overlayFingerprint() throws {
+        let folder = temporaryFolder()
+        let sticker = folder.appendingPathComponent("s.png").path, copy = folder.appendingPathComponent("t.png").path
+        try "sticker bytes\n".write(toFile: sticker, atomically: true, encoding: .utf8)
+        try "sticker bytes\n".write(toFile: copy, atomically: true, encoding: .utf8)
+        let input = folder.appendingPathComponent("pin.png").path
+        try "pinned input\n".write(toFile: input, atomically: true, encoding: .utf8)
+        func job(_ change: (inout Overlay, inout Overlay) -> Void) throws -> Job {
+            var job = try Job(preset: Preset(), inputs: [input], output: "x.framemd5")
+            var text = Overlay(text: "Día 1 \"quoted\"", style: TextStyle())
+            text.at = Point(x: 0.5, y: 0.25)
+            var picture = Overlay(text: "", style: TextStyle())
+            picture.sticker = Sticker(path: sticker, width: 0.2)
+            change(&text, &picture)
+            job.screenOverlays = [text, picture]
+            return job
+        }
+        let document = try Fingerprint.document(of: job { _, _ in })
+        #expect(document.contains(#"{"anchor":["0.5","0.5"],"appear":{"duration":"0","kind":"none"},"at":["0.5","0.25"],"#
+            + #""disappear":{"duration":"0","kind":"none"},"end":"none","markup":"false","opacity":"1","rotation":"0","shown":"none","#
+            + ##""start":"0","sticker":"none","style":{"align":"center","box":"none","color":"#FFFFFF","font":"Noto Sans","italic":"false","##
+            + #""letterSpacing":"0","lineSpacing":"0","outline":"none","shadow":"none","size":"28","weight":"400"},"#
+            + #""text":"Día 1 "quoted"","width":"0.9"}"#), "\(document)")
+        // sha256sum of the sticker's bytes: the file counts by content, not by name.
+        #expect(document.contains(#""sticker":{"file":"sha256:63a117f6bc2243084926a5ba3d820c39bc6ec3da11be326f9b067d4ecc8624e4","#
+            + #""frames":"1","height":"none","loop":"true","width":"0.2"}"#), "\(document)")
+        let base = try Fingerprint.of(job { _, _ in })
+        #expect(try Fingerprint.of(job { _, picture in picture.sticker?.path = copy }) == base)
+        #expect(try Fingerprint.of(job { text, _ in text.rotation = 5 }) != base)
+        #expect(try Fingerprint.of(job { text, _ in text.style.shadow = TextStyle.Shadow(x: 1, y: 1, blur: 2, color: .black) }) != base)
+        #expect(try Fingerprint.of(job { _, picture in picture.sticker?.loop = false }) != base)
+        #expect(!document.contains("Overlay("), "no Swift description in the document")
+    }
+
+    @Test("the outputs are one table: names, extensions, defaults and refusals read from each output's descriptor")
+    func outputTable() throws {
+        #expect(Set(OutputFormat.allCases.map(\.rawValue)).count == OutputFormat.allCases.count)
+        for format in OutputFormat.allCases {
+            #expect(OutputFormat(rawValue: format.rawValue) == format)
+            for ext in format.extensions where ext != "png" { #expect(OutputFormat.inferred(from: "a/b." + ext) == format, "\(ext)") }
+        }
+        #expect(OutputFormat.inferred(from: "x.png") == .sheet && OutputFormat.inferred(from: "frames") == .png && OutputFormat.inferred(from: "-") == .framemd5)
+        #expect(OutputFormat.inferred(from: "x.avi") == nil)
+        // A GIF's own rate applies in the library too, unless something above the preset gives one.
+        let a = example("a.jpg"), b = example("b.png")
+        #expect(try Job(preset: Preset.load("stories-cube"), inputs: [a, b], output: "x.gif").preset.fps == FrameRate(15))
+        #expect(try Job(preset: Preset.load("stories-cube", overrides: ["fps=20"]), inputs: [a, b], output: "x.gif").preset.fps == FrameRate(20))
+        #expect(try Job(preset: Preset.load("stories-cube"), inputs: [a, b], output: "x.mp4").preset.fps == FrameRate(30))
+        // The command line's typed values become nodes with the option as their origin: no YAML is printed.
+        var patch = PresetPatch()
+        patch.set("audio.file", .text("a \"quoted\" name: #1.mp3"), origin: .option("--audio"))
+        patch.set("canvas.size", .integers([90, 160]), origin: .option("--size 90x160"))
+        let layer = try patch.layer()
+        #expect(layer["audio"]?["file"]?.value == .scalar("a \"quoted\" name: #1.mp3", quoted: true))
+        #expect(layer["canvas"]?["size"]?.origin == .option("--size 90x160"))
+        // A target's keys are a patch of its own, under the story's and the command line's keys.
+        let story = try Preset.load("stories-cube", overrides: ["target=tiktok", "fps=60"])
+        #expect(story.canvas.width == 1080 && story.fps == FrameRate(60) && story.encode.maxRate == 12000)
     }
 }

@@ -19,7 +19,7 @@ struct SamplingTests {
                 let inStep = moments.filter { if case .transition(step, _, _) = $0 { return true } else { return false } }
                 #expect(inStep.count >= 2, "\(name): transition \(step) has \(inStep.count) frames on the sheet")
             }
-            #expect(frames.count <= Job.sheetFrames && frames == frames.sorted() && Set(frames).count == frames.count)
+            #expect(frames.count <= OutputFormat.sheet.samples! && frames == frames.sorted() && Set(frames).count == frames.count)
         }
     }
 

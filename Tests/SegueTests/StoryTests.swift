@@ -16,7 +16,7 @@ struct StoryTests {
 
     func job(_ yaml: String, overrides: [String] = ["canvas.size=[90, 160]", "canvas.scale=0.25"]) throws -> Job {
         let (story, folder) = try story(yaml)
-        let preset = try Preset.load(story.preset ?? "stories-cube", overrides: overrides, underlying: story.settings)
+        let preset = try Preset.load(story.preset ?? "stories-cube", overrides: PresetPatch(overrides: overrides), underlying: story.settings)
         return try Job(preset: preset, slides: story.slides, output: folder.appendingPathComponent("out.framemd5").path)
     }
 

@@ -46,10 +46,10 @@ struct TemplateBatchTests {
         // The logo is every row's; a.jpg and b.png are two rows' each.
         #expect(shared.count == 3 && shared.contains { $0.hasSuffix("logo.png") }, "\(shared)")
         // Another batch running at the same time in this process shares its own pictures.
-        let other = SharedPictures.share([Job.canonical(repositoryRoot.appendingPathComponent("Examples/a.jpg").path)])
+        let other = SharedPictures.share([Paths.canonical(repositoryRoot.appendingPathComponent("Examples/a.jpg").path)])
         let outcomes = BatchRunner.run(prepared.jobs, settings: BatchSettings())
         SharedPictures.release(other)
-        #expect(outcomes.allSatisfy { $0.status == "ok" }, "\(outcomes.map(\.reason))")
+        #expect(outcomes.allSatisfy { $0.status == .ok }, "\(outcomes.map(\.reason))")
         let counts = ["logo.png", "a.jpg", "b.png"].map { SharedPictures.counts(of: examples.appendingPathComponent($0).path) }
         #expect(counts.map(\.decoded) == [1, 1, 1] && counts[0].asked >= 4 && counts[1].asked >= 2 && counts[2].asked >= 2, "\(counts)")
     }
@@ -80,7 +80,7 @@ struct TemplateBatchTests {
         let (template, prepared) = try TemplateBatchTests.rows(in: folder, output: "out/{{id}}.mp4")
         #expect(prepared.problems.isEmpty && prepared.jobs.count == 4, "\(prepared.problems)")
         let outcomes = BatchRunner.run(prepared.jobs, settings: BatchSettings())
-        #expect(outcomes.allSatisfy { $0.status == "ok" }, "\(outcomes.map(\.reason))")
+        #expect(outcomes.allSatisfy { $0.status == .ok }, "\(outcomes.map(\.reason))")
         // Rows 0 to 2 play the first 2 s: decoded by row 0; row 3 plays 3 s, more than was kept.
         #expect(SharedSounds.decodes(of: music) == 2)
         // Each row alone (nothing kept), its sound decoded from the file.
@@ -106,7 +106,7 @@ struct TemplateBatchTests {
         #expect(try sound("out/r3.mp4") == sound("r3-alone.mp4"))
         // Two rows at a time: both may decode and keep, the others are given what was kept.
         let twoAtOnce = try TemplateBatchTests.rows(in: folder, output: "two/{{id}}.mp4", settings: BatchSettings(parallel: 2)).prepared.jobs
-        #expect(BatchRunner.run(twoAtOnce, settings: BatchSettings(parallel: 2)).allSatisfy { $0.status == "ok" })
+        #expect(BatchRunner.run(twoAtOnce, settings: BatchSettings(parallel: 2)).allSatisfy { $0.status == .ok })
         for id in ["r0", "r1", "r2"] { #expect(try sound("two/\(id).mp4") == alone, "\(id)") }
         #expect(try sound("two/r3.mp4") == sound("r3-alone.mp4"))
     }
@@ -133,7 +133,7 @@ struct TemplateBatchTests {
         let outcomes = BatchRunner.run(prepared.jobs, settings: BatchSettings())
         // Rows 1 to 3 were readied while the row before them ran (other tests may add theirs).
         #expect(StoryboardAhead.started - before >= 3)
-        #expect(outcomes.map(\.status) == ["ok", "failed", "ok", "ok"], "\(outcomes.map(\.reason))")
+        #expect(outcomes.map(\.status) == [.ok, .failed, .ok, .ok], "\(outcomes.map(\.reason))")
         for (index, job) in prepared.jobs.enumerated() {
             var alone = job.job
             alone.output = folder.path + "/alone-\(index).framemd5"

@@ -48,7 +48,7 @@ public struct Manifest: Sendable {
         }
         let root = try ConfigNode.parse(yaml: text, name: "manifest \(path)")
         let folder = (path as NSString).deletingLastPathComponent
-        func resolve(_ p: String) -> String { p.hasPrefix("/") || folder.isEmpty ? p : Manifest.normalized(folder + "/" + p) }
+        func resolve(_ p: String) -> String { Paths.resolve(p, in: folder) }
 
         var top = try ConfigReader(root)
         let jobsNode = top.raw("jobs", type: "[job]", "The jobs, each a mapping of preset, set, inputs and output.")
@@ -126,7 +126,7 @@ public struct Manifest: Sendable {
         // Outputs must differ, and no job may write over another's input.
         var writers: [String: Int] = [:]
         for (k, entry) in entries.enumerated() where !entry.output.isEmpty {
-            let canonical = Job.canonical(entry.output)
+            let canonical = Paths.canonical(entry.output)
             if let first = writers[canonical] {
                 entries[k].problems.append("\(entry.origin): job \(entry.number) writes '\(entry.output)', as job \(first) does (expected a different output for every job)")
             }
@@ -134,7 +134,7 @@ public struct Manifest: Sendable {
         }
         for (k, entry) in entries.enumerated() {
             for input in entry.inputs {
-                if let writer = writers[Job.canonical(input)], writer != entry.number {
+                if let writer = writers[Paths.canonical(input)], writer != entry.number {
                     entries[k].problems.append("\(entry.origin): job \(entry.number) reads '\(input)', which job \(writer) writes (expected inputs no job writes)")
                 }
             }
@@ -143,18 +143,6 @@ public struct Manifest: Sendable {
 
     /// Every problem of every job, in the manifest's order.
     public var problems: [String] { entries.flatMap(\.problems) }
-
-    /// A path with its "." and "name/.." steps removed.
-    static func normalized(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
-            if part == "." { continue }
-            if part == "..", let last = parts.last, last != "..", !last.isEmpty { parts.removeLast(); continue }
-            parts.append(part)
-        }
-        let joined = parts.joined(separator: "/")
-        return joined.isEmpty ? "." : joined
-    }
 
     /// The entries of `shard`: every n-th entry from the k-th, so shards split any manifest
     /// the same way on every machine, with no coordinator.
@@ -179,128 +167,6 @@ public struct ManifestError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A part of a manifest: the jobs whose 0-based position modulo `count` is `index`.
-public struct Shard: Equatable, Sendable, CustomStringConvertible {
-    /// 0-based.
-    public var index: Int
-    public var count: Int
-    /// What the shard was read from, for messages: "--shard 2/3", "SLURM_ARRAY_TASK_ID=1 ...".
-    public var source: String
-
-    public init(index: Int, count: Int, source: String) {
-        self.index = index
-        self.count = count
-        self.source = source
-    }
-
-    /// "2/3": 1-based, as `--shard K/N` writes it.
-    public var description: String { "\(index + 1)/\(count)" }
-
-    /// `--shard K/N` (or `option`'s), 1-based (K from 1 to N).
-    public static func parse(_ text: String, option: String = "--shard") throws -> Shard {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1 else {
-            throw ShardError(option: option, problem: .malformed(text))
-        }
-        guard (1...n).contains(k) else {
-            throw ShardError(option: option, problem: .outside(text: text, k: k, n: n))
-        }
-        return Shard(index: k - 1, count: n, source: "\(option) \(text)")
-    }
-
-    /// The shard a cluster engine's array task is: Slurm (`SLURM_ARRAY_TASK_ID` with
-    /// `SLURM_ARRAY_TASK_MIN`, `SLURM_ARRAY_TASK_STEP` and `SLURM_ARRAY_TASK_COUNT` or
-    /// `_MAX`), a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX`, with the count from
-    /// `count`, `--shard-count`), or AWS Batch (`AWS_BATCH_JOB_ARRAY_INDEX`,
-    /// `AWS_BATCH_JOB_ARRAY_SIZE`). Arrays counted from 0 or from 1 both cover every job once.
-    /// `option` names the option in errors (`--shard`, `--chunk`).
-    public static func automatic(count given: Int? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-                                 option: String = "--shard") throws -> Shard {
-        func fail(_ problem: ShardError.Problem) -> ShardError { ShardError(option: option, problem: problem) }
-        func number(_ key: String) throws -> Int? {
-            guard let text = environment[key] else { return nil }
-            guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw fail(.notWhole(key: key, value: text))
-            }
-            return value
-        }
-        func shard(_ index: Int, _ count: Int?, read: String) throws -> Shard {
-            guard let count = given ?? count else {
-                throw fail(.noCount(read: read))
-            }
-            guard count >= 1, (0..<count).contains(index) else {
-                throw fail(.taskOutside(read: read, index: index, count: count))
-            }
-            return Shard(index: index, count: count, source: read)
-        }
-        if let id = try number("SLURM_ARRAY_TASK_ID") {
-            let low = try number("SLURM_ARRAY_TASK_MIN") ?? 0
-            let step = max(1, try number("SLURM_ARRAY_TASK_STEP") ?? 1)
-            var count = try number("SLURM_ARRAY_TASK_COUNT")
-            let high = try number("SLURM_ARRAY_TASK_MAX")
-            if count == nil, let high { count = (high - low) / step + 1 }
-            let read = ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_STEP", "SLURM_ARRAY_TASK_COUNT"]
-                .compactMap { key in environment[key].map { "\(key)=\($0)" } }.joined(separator: " ")
-            guard (id - low) % step == 0 else {
-                throw fail(.offStep(read: read, task: id))
-            }
-            return try shard((id - low) / step, count, read: read)
-        }
-        if let index = try number("JOB_COMPLETION_INDEX") {
-            return try shard(index, nil, read: "JOB_COMPLETION_INDEX=\(index)" + (given.map { " and \(option)-count \($0)" } ?? ""))
-        }
-        if let index = try number("AWS_BATCH_JOB_ARRAY_INDEX") {
-            let size = try number("AWS_BATCH_JOB_ARRAY_SIZE")
-            return try shard(index, size, read: "AWS_BATCH_JOB_ARRAY_INDEX=\(index)" + (size.map { " AWS_BATCH_JOB_ARRAY_SIZE=\($0)" } ?? ""))
-        }
-        throw fail(.noEngine)
-    }
-}
-
-/// A shard (or chunk) that cannot be told or does not exist.
-public struct ShardError: Error, Equatable, CustomStringConvertible {
-    /// The option the part was asked with: `--shard`, `--chunk`.
-    public var option: String
-    public var problem: Problem
-
-    public enum Problem: Equatable, Sendable {
-        /// Text that is not K/N.
-        case malformed(String)
-        /// K outside 1...N.
-        case outside(text: String, k: Int, n: Int)
-        /// An engine variable that is not a whole number.
-        case notWhole(key: String, value: String)
-        /// An index was read but no count (Kubernetes without --shard-count).
-        case noCount(read: String)
-        /// The index read is not one of `count` tasks.
-        case taskOutside(read: String, index: Int, count: Int)
-        /// A Slurm task id between the array's steps.
-        case offStep(read: String, task: Int)
-        /// `auto` with no engine's variables set.
-        case noEngine
-    }
-
-    public var description: String {
-        switch problem {
-        case let .malformed(text):
-            return "\(option) '\(text)': expected K/N with 1 <= K <= N (for example 2/3), or auto"
-        case let .outside(text, k, n):
-            let hint = k == 0 ? "; K counts from 1. For a 0-based array index use \(option) auto, or \(option) $((INDEX + 1))/\(n)" : ""
-            return "\(option) '\(text)': K is \(k), outside 1...\(n)\(hint)"
-        case let .notWhole(key, value):
-            return "\(option) auto: \(key)=\(value) is not a whole number"
-        case let .noCount(read):
-            return "\(option) auto: read \(read), but not how many tasks there are; pass \(option)-count N"
-        case let .taskOutside(read, index, count):
-            return "\(option) auto: read \(read), which makes task \(index) of \(count); expected 0...\(max(0, count - 1))"
-        case let .offStep(read, task):
-            return "\(option) auto: read \(read); task \(task) is not on the array's step"
-        case .noEngine:
-            return "\(option) auto: none of SLURM_ARRAY_TASK_ID (Slurm), JOB_COMPLETION_INDEX (Kubernetes) or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch) is set; run it as an array task, or pass \(option) K/N"
-        }
-    }
-}
-
 /// What became of one job of a batch.
 public struct JobOutcome: Codable, Sendable {
     public var job: Int
@@ -308,12 +174,29 @@ public struct JobOutcome: Codable, Sendable {
     public var output: String
     public var frames: Int?
     public var seconds: Double?
-    /// ok, skipped (--resume found it up to date), failed or cancelled; with --dry-run:
-    /// render, skip or invalid.
-    public var status: String
+    public var status: Status
     public var reason: String?
 
-    public init(job: Int, name: String, output: String, frames: Int? = nil, seconds: Double? = nil, status: String, reason: String? = nil) {
+    /// What became of a job, as the summary writes it.
+    public enum Status: String, Codable, Sendable, CaseIterable {
+        /// Rendered.
+        case ok
+        /// Kept: `--resume` found it made from the same fingerprint.
+        case skipped
+        case failed
+        case cancelled
+        /// With `--dry-run`: would be rendered.
+        case render
+        /// With `--dry-run`: would be kept (up to date).
+        case skip
+        /// With `--dry-run`: has problems; would not run.
+        case invalid
+
+        /// Done as asked: rendered, or kept up to date.
+        public var succeeded: Bool { self == .ok || self == .skipped }
+    }
+
+    public init(job: Int, name: String, output: String, frames: Int? = nil, seconds: Double? = nil, status: Status, reason: String? = nil) {
         self.job = job
         self.name = name
         self.output = output
@@ -326,8 +209,8 @@ public struct JobOutcome: Codable, Sendable {
 
 /// Settings a whole batch shares.
 public struct BatchSettings: Sendable {
-    /// Overrides every job gets before its own `set` (`KEY=VALUE`).
-    public var overrides: [String] = []
+    /// Overrides every job gets before its own `set`.
+    public var overrides: PresetPatch = []
     public var threads: Int?
     public var overwrite = false
     /// Keep outputs made from the same fingerprint; render the rest (see `Fingerprint`).
@@ -338,7 +221,7 @@ public struct BatchSettings: Sendable {
     /// Where presets are found by name; nil for `PresetLibrary.standard()`.
     public var library: PresetLibrary?
 
-    public init(overrides: [String] = [], threads: Int? = nil, overwrite: Bool = false, resume: Bool = false, parallel: Int = 1) {
+    public init(overrides: PresetPatch = [], threads: Int? = nil, overwrite: Bool = false, resume: Bool = false, parallel: Int = 1) {
         self.overrides = overrides
         self.threads = threads
         self.overwrite = overwrite
@@ -430,21 +313,40 @@ public enum BatchRunner {
     static func runOne(_ batchJob: BatchJob, cancellation: Cancellation?, ahead: StoryboardAhead? = nil,
                        progress: (@Sendable (Manifest.Entry, ExportProgress) -> Void)?) -> JobOutcome {
         let entry = batchJob.entry
-        var outcome = JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: "failed")
+        var outcome = JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: .failed)
         if cancellation?.isCancelled == true {
-            outcome.status = "cancelled"
+            outcome.status = .cancelled
             return outcome
         }
         do {
             let result = try Exporter.run(batchJob.job, fingerprint: batchJob.fingerprint, cancellation: cancellation, ahead: ahead) { progress?(entry, $0) }
             outcome.frames = result.frameCount
             outcome.seconds = (result.seconds * 100).rounded() / 100
-            outcome.status = result.skipped ? "skipped" : "ok"
+            outcome.status = result.skipped ? .skipped : .ok
         } catch ExportError.cancelled {
-            outcome.status = "cancelled"
+            outcome.status = .cancelled
         } catch {
             outcome.reason = "\(error)"
         }
         return outcome
+    }
+}
+
+extension BatchRunner {
+    /// The still pictures (inputs, stickers, logos) that more than one of `jobs` draws.
+    static func sharedStills(_ jobs: [Job]) -> Set<String> {
+        sharedFiles(jobs.map { job in
+            let stickers = (job.overlays.joined() + job.screenOverlays).compactMap { $0.sticker.flatMap { $0.isAnimated ? nil : $0.path } }
+            return Set(job.inputs.indices.filter { job.clips[$0] == nil }.map { job.inputs[$0] } + stickers)
+        })
+    }
+
+    /// The files (canonical) that more than one of the sets names.
+    static func sharedFiles(_ sets: [Set<String>]) -> Set<String> {
+        var count: [String: Int] = [:]
+        for files in sets {
+            for path in Set(files.map(Paths.canonical)) { count[path, default: 0] += 1 }
+        }
+        return Set(count.filter { $0.value > 1 }.keys)
     }
 }

@@ -149,13 +149,13 @@ extension Manifest {
     static func escape(_ path: String, from folder: String) -> String? {
         if path.isEmpty || path.hasSuffix("/") { return "is no file name" }
         if path.contains("\0") { return "holds a NUL character" }
-        let normal = normalized(path)
+        let normal = Paths.normalized(path)
         if folder.isEmpty {
             if path.hasPrefix("/") { return "is an absolute path" }
             if normal == ".." || normal.hasPrefix("../") { return "leaves the working folder" }
             return nil
         }
-        let base = normalized(folder)
+        let base = Paths.normalized(folder)
         if path.hasPrefix("/") != folder.hasPrefix("/") { return "is an absolute path" }
         return normal.hasPrefix(base == "/" ? "/" : base + "/") ? nil : "leaves the output folder"
     }

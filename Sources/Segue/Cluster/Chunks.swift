@@ -12,9 +12,7 @@ import Foundation
 /// after another and makes the soundtrack once for the whole timeline, so no seam can click.
 public enum Chunks {
     /// The frames of chunk `part` of a video of `frames` frames.
-    public static func frames(of part: Shard, in frames: Int) -> Range<Int> {
-        (part.index * frames / part.count)..<((part.index + 1) * frames / part.count)
-    }
+    public static func frames(of part: Shard, in frames: Int) -> Range<Int> { part.frames(in: frames) }
 
     /// The folder an output's chunks go to: `out.mp4.chunks`.
     public static func folder(for output: String) -> String { output + ".chunks" }
@@ -26,10 +24,6 @@ public enum Chunks {
         return folder(for: output) + "/chunk-\(padded(part.index + 1))-of-\(padded(part.count)).mp4"
     }
 
-    /// What a chunk says of itself in `SEGUE_CHUNK_TAG`: "K/N A-B F" (or "K/N none F").
-    static func tag(_ part: Shard, frames: Int) -> String {
-        "\(part.index + 1)/\(part.count) \(describe(Chunks.frames(of: part, in: frames))) \(frames)"
-    }
 
     /// A chunk file as its tags and video stream say.
     struct Info {
@@ -113,7 +107,7 @@ public enum Chunks {
                 info = try Info(path: path)
             }
             guard let info else { problems.append("\(path): missing: chunk \(k + 1) of \(n) (frames \(describe(range))) was not rendered"); continue }
-            let expected = tag(part, frames: total)
+            let expected = part.chunkTag(frames: total)
             if info.fingerprint != fingerprint {
                 problems.append("\(path): a chunk of another job (fingerprint \(info.fingerprint.isEmpty ? "none" : info.fingerprint), this job's \(fingerprint)): render it again with the same story and options")
             } else if info.chunk != expected {
@@ -159,7 +153,7 @@ public enum Chunks {
         return count
     }
 
-    static func describe(_ range: Range<Int>) -> String { range.isEmpty ? "none" : "\(range.lowerBound)-\(range.upperBound - 1)" }
+    static func describe(_ range: Range<Int>) -> String { Shard.describe(range) }
 
     /// Writes the joined file: the chunks' video (`chunks`: each file with its first frame) and
     /// the job's soundtrack, made once.

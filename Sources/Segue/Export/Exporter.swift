@@ -64,10 +64,17 @@ public enum Exporter {
         // The fingerprint reads every input whole. --resume needs it first; otherwise only the
         // sink does, so it is worked out beside the storyboard and its first pictures.
         let digest = Promise<String?>()
+        // The fingerprint's thread stops at its next input when the export ends without it.
+        let reading = Cancellation()
+        var fingerprintThread: Threads.Handle?
+        defer {
+            reading.cancel()
+            fingerprintThread?.join()
+        }
         if !keepsFingerprint || known != nil || job.resume {
             digest.fulfil(Result { try keepsFingerprint ? known ?? Fingerprint.of(job) : nil })
         } else {
-            Thread.detachNewThread { digest.fulfil(Result { try Fingerprint.of(job) }) }
+            fingerprintThread = Threads.start(.fingerprint) { digest.fulfil(Result { try Fingerprint.of(job, cancellation: reading) }) }
         }
         if job.resume, let fingerprint = try digest.wait(), Fingerprint.stored(output: job.output, format: job.format) == fingerprint {
             return ExportResult(output: job.output, format: job.format, frameCount: job.frameIndices(count: job.timeline.frameCount).count,
@@ -90,15 +97,12 @@ public enum Exporter {
         let indices = job.frameIndices(count: prepared!.timeline.frameCount)
         // The first pass takes the storyboard made above (and nothing else keeps it after).
         let first = { () -> Storyboard in defer { prepared = nil }; return prepared! }
-        // A GIF's palette comes from every frame before any is written: the frames are composed
-        // twice (the same pixels each time), the first time for the palette.
-        // Each pass's storyboard and sink are made when it starts: the second pass's pictures
-        // are prepared once the first pass's are let go.
-        var passes: [(storyboard: () throws -> Storyboard, sink: () throws -> FrameSink)] = [(first, { try makeSink(job, fingerprint: digest.wait()) })]
-        if job.format == .gif, job.preset.gif.palette != .frame {
-            let canvas = job.preset.canvas
-            let palette = try GIFPaletteSink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, settings: job.preset.gif)
-            passes = [(first, { palette }), ({ try Storyboard(job: job, yielding: yielding) }, { try makeSink(job, fingerprint: digest.wait(), palette: palette) })]
+        // The output's passes (a GIF with a palette of the whole video has two, the first for
+        // the palette): each pass's storyboard and sink are made when it starts, so the second
+        // pass's pictures are prepared once the first pass's are let go.
+        let sinks = try job.format.sinks(OutputFormat.SinkRequest(job: job, fingerprint: { try digest.wait() }))
+        let passes: [(storyboard: () throws -> Storyboard, sink: () throws -> FrameSink)] = sinks.enumerated().map { index, sink in
+            (storyboard: index == 0 ? first : { try Storyboard(job: job, yielding: yielding) }, sink: sink)
         }
         var outcomes: [FramePipeline.Outcome] = []
         for (pass, stage) in passes.enumerated() {
@@ -114,35 +118,6 @@ public enum Exporter {
                             prepareSeconds: prepareSeconds + outcomes.map(\.waitSeconds).reduce(0, +), seconds: seconds(since: start), fingerprint: try digest.wait())
     }
 
-    static func makeSink(_ job: Job, fingerprint: String?, palette: GIFPaletteSink? = nil) throws -> FrameSink {
-        let canvas = job.preset.canvas
-        // --resume replaces an output made from another fingerprint, as --force does.
-        let replace = job.overwrite || job.resume
-        switch job.format {
-        case .mp4, .webm, .mov, .webp:
-            // A chunk has no sound: the join makes the soundtrack once, for the whole video.
-            let chunk = job.chunk.map { Chunks.tag($0, frames: job.timeline.frameCount) }
-            return try VideoSink(path: job.output, format: job.format, preset: job.preset,
-                                 soundtrack: chunk == nil ? job.soundtrack : Soundtrack(music: Preset.AudioSettings()),
-                                 frames: job.timeline.frameCount, fingerprint: fingerprint, chunk: chunk, replace: replace)
-        case .png:
-            return try PNGSink(folder: job.output, fingerprint: fingerprint, replace: replace)
-        case .framemd5:
-            return try FrameMD5Sink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps,
-                                    fingerprint: fingerprint, replace: replace)
-        case .yuv:
-            return try YUVSink(path: job.output, width: canvas.width, height: canvas.height, fingerprint: fingerprint, replace: replace)
-        case .sheet:
-            return try SheetSink(path: job.output, frameWidth: canvas.width, frameHeight: canvas.height,
-                                 fingerprint: fingerprint, replace: replace)
-        case .gif:
-            return try GIFSink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, settings: job.preset.gif,
-                               palette: palette, fingerprint: fingerprint, replace: replace)
-        case .null:
-            return NullSink()
-        }
-    }
-
     static func seconds(since start: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
@@ -154,17 +129,18 @@ public enum Exporter {
 /// the running export's encoder, and takes the time it leaves (composing and x264 leave part
 /// of a core idle, most at the start and end of each video).
 final class StoryboardAhead: Sendable {
-    private let made = Promise<Storyboard>()
+    private let made: Promise<Storyboard>
+    private let thread: Threads.Handle
     private static let count = Locked(0)
 
     /// How many storyboards were made ahead since the process began.
     static var started: Int { count.withLock { $0 } }
 
     init(_ job: Job) {
-        let made = made
+        let made = Promise<Storyboard>()
+        self.made = made
         StoryboardAhead.count.withLock { $0 += 1 }
-        Thread.detachNewThread {
-            Yielding.lowerThisThread()
+        thread = Threads.start(.storyboardAhead, yielding: true) {
             made.fulfil(Result {
                 let storyboard = try Storyboard(job: job, yielding: job.format.isVideo)
                 if let first = job.frameIndices(count: storyboard.timeline.frameCount).first {
@@ -176,5 +152,8 @@ final class StoryboardAhead: Sendable {
     }
 
     /// The storyboard, waited for; the error its making threw, if it failed.
-    func storyboard() throws -> Storyboard { try made.wait() }
+    func storyboard() throws -> Storyboard {
+        defer { thread.join() }
+        return try made.wait()
+    }
 }

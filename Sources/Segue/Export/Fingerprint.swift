@@ -21,15 +21,20 @@ import Foundation
 /// `.NAME.segue-fingerprint`.
 public enum Fingerprint {
     /// The version of the document's format.
-    static let version = "2"
+    static let version = "3"
 
     /// The fingerprint of `job`, `sha256:` and 64 hex digits. Reads every input once.
-    public static func of(_ job: Job) throws -> String {
-        "sha256:" + hex(sha256(Array(try document(of: job).utf8)))
+    /// `cancellation` stops it between two files (`ExportError.cancelled`).
+    public static func of(_ job: Job, cancellation: Cancellation? = nil) throws -> String {
+        "sha256:" + hex(sha256(Array(try document(of: job, cancellation: cancellation).utf8)))
     }
 
     /// The canonical JSON document the fingerprint is the digest of.
-    static func document(of job: Job) throws -> String {
+    static func document(of job: Job, cancellation: Cancellation? = nil) throws -> String {
+        func contentDigest(of path: String) throws -> String {
+            if cancellation?.isCancelled == true { throw ExportError.cancelled }
+            return try Fingerprint.contentDigest(of: path)
+        }
         let p = job.preset
         var fields: [String: Canonical] = [
             "fingerprint": .string(version),
@@ -73,28 +78,29 @@ public enum Fingerprint {
         if job.fills.contains(where: { $0.fit != p.fit || $0.background != p.canvas.background }) {
             fields["fills"] = .array(job.fills.map { .string("\($0.fit.rawValue) \($0.background)") })
         }
-        // Text and stickers, as every key of every overlay says it (absent when there is none, so that
-        // videos without text keep their fingerprints).
+        // Text, stickers and captions, every key of every overlay (absent when there is none).
+        // A sticker counts by content, as inputs do: each file is read once.
         if job.overlays.contains(where: { !$0.isEmpty }) || !job.screenOverlays.isEmpty {
-            fields["overlays"] = .object([
-                "slides": .array(job.overlays.map { .array($0.map { .string(String(reflecting: $0)) }) }),
-                "screen": .array(job.screenOverlays.map { .string(String(reflecting: $0)) }),
-            ])
-            // Stickers by content, as inputs are.
-            let stickers = Set((job.overlays.joined() + job.screenOverlays).compactMap(\.sticker?.path)).sorted()
-            if !stickers.isEmpty {
-                fields["stickers"] = .array(try stickers.map { .string(try contentDigest(of: $0)) })
+            var digests: [String: String] = [:]
+            func overlay(_ o: Overlay) throws -> Canonical {
+                let sticker = try o.sticker.map { s -> Canonical in
+                    if digests[s.path] == nil { digests[s.path] = try contentDigest(of: s.path) }
+                    return .object(["file": .string(digests[s.path]!), "width": .optional(s.width), "height": .optional(s.height),
+                                    "loop": .flag(s.loop), "frames": .number(Double(s.frames))])
+                }
+                return .object(["text": .string(o.text), "sticker": sticker ?? .string("none"), "markup": .flag(o.markup),
+                                "style": .style(o.style), "at": .point(o.at), "anchor": .point(o.anchor), "width": .optional(o.width),
+                                "rotation": .number(o.rotation), "start": .number(o.start), "end": .optional(o.end),
+                                "appear": .appearance(o.appear), "disappear": .appearance(o.disappear), "opacity": .number(o.opacity),
+                                "shown": .optional(o.shown.map(Double.init))])
             }
+            fields["overlays"] = .object([
+                "slides": .array(try job.overlays.map { .array(try $0.map(overlay)) }),
+                "screen": .array(try job.screenOverlays.map(overlay)),
+            ])
         }
-        // A GIF's palette, dithering and looping count where they are used.
-        if job.format == .gif {
-            let g = p.gif
-            fields["gif"] = .object(["palette": .string(g.palette.rawValue), "dither": .string(g.dither), "loop": .number(Double(g.loop))])
-        }
-        if job.format == .webp {
-            let w = p.webp
-            fields["webp"] = .object(["quality": .number(Double(w.quality)), "lossless": .string(w.lossless ? "true" : "false"), "loop": .number(Double(w.loop))])
-        }
+        // The output's own settings (a GIF's palette, a WebP's quality) where they are used.
+        fields.merge(job.format.fingerprintFields(p)) { a, _ in a }
         // The soundtrack counts where it is heard (a video with sound), its music by content.
         if job.format.hasSound {
             let a = p.audio
@@ -135,13 +141,13 @@ public enum Fingerprint {
     /// Where the fingerprint of an output of `format` is kept outside the output itself, if
     /// it is (MP4, WebM and MOV files keep it inside).
     static func sidecar(for output: String, format: OutputFormat) -> String? {
-        switch format {
-        case .png: return output + "/.segue-fingerprint"
-        case .framemd5, .yuv, .sheet, .gif, .webp:
+        switch format.sidecar {
+        case .inFolder: return output + "/.segue-fingerprint"
+        case .besideFile:
             guard output != "-" else { return nil }
             let url = URL(fileURLWithPath: output)
             return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".segue-fingerprint"
-        case .mp4, .webm, .mov, .null: return nil
+        case .none: return nil
         }
     }
 
@@ -185,6 +191,26 @@ enum Canonical {
     static func motion(_ m: Motion) -> Canonical {
         .object(["kind": .string(m.kind.rawValue), "amount": .number(m.amount), "curve": .string(m.curve.description),
                  "center": .array([.number(m.center.x), .number(m.center.y)])])
+    }
+
+    static func flag(_ value: Bool) -> Canonical { .string(value ? "true" : "false") }
+
+    /// A number, or `none` where it is not set.
+    static func optional(_ value: Double?) -> Canonical { value.map(Canonical.number) ?? .string("none") }
+
+    static func point(_ p: Point) -> Canonical { .array([.number(p.x), .number(p.y)]) }
+
+    static func appearance(_ a: Overlay.Appearance) -> Canonical {
+        .object(["kind": .string(a.kind.rawValue), "duration": optional(a.duration)])
+    }
+
+    static func style(_ s: TextStyle) -> Canonical {
+        .object(["font": .string(s.font), "size": .number(s.size), "weight": .number(Double(s.weight)), "italic": flag(s.italic),
+                 "color": .string(s.color.description), "align": .string(s.align.rawValue), "lineSpacing": .number(s.lineSpacing),
+                 "letterSpacing": .number(s.letterSpacing),
+                 "outline": s.outline.map { .object(["width": .number($0.width), "color": .string($0.color.description)]) } ?? .string("none"),
+                 "box": s.box.map { .object(["color": .string($0.color.description), "padding": .number($0.padding), "radius": .number($0.radius)]) } ?? .string("none"),
+                 "shadow": s.shadow.map { .object(["x": .number($0.x), "y": .number($0.y), "blur": .number($0.blur), "color": .string($0.color.description)]) } ?? .string("none")])
     }
 
     static func parameter(_ value: ParameterValue) -> Canonical {

@@ -179,25 +179,18 @@ struct FramePipeline {
             }
         }
         let yielding = yielding
-        let producer = Thread {
-            if yielding { Yielding.lowerThisThread() }
+        let producer = Threads.start(.composing, yielding: yielding, stackSize: 1 << 22) {
             // The other workers are made here, so that they take this thread's priority
             // (Dispatch's shared threads would not).
-            let finished = DispatchSemaphore(value: 0)
-            for w in 1..<workers {
-                let helper = Thread {
-                    compose(with: Compositor(threads: share(w)))
-                    finished.signal()
-                }
-                helper.stackSize = 1 << 22
-                helper.start()
+            let helpers = (1..<workers).map { w in
+                Threads.start(.composingHelper, stackSize: 1 << 22) { compose(with: Compositor(threads: share(w))) }
             }
             compose(with: Compositor(threads: share(0)))
-            for _ in 1..<workers { finished.wait() }
+            helpers.forEach { $0.join() }
             queue.put(.end, at: turn.withLock { $0.sequence })
         }
-        producer.stackSize = 1 << 22
-        producer.start()
+        // Every way out below has taken the producer's end first (or drained up to it).
+        defer { producer.join() }
 
         var outcome = Outcome(composeSeconds: 0, waitSeconds: 0)
         var done = 0

@@ -1,101 +1,10 @@
 import CSegueAV
 import Foundation
 
-/// What an export writes.
-public enum OutputFormat: String, CaseIterable, Sendable {
-    /// An H.264 (or HEVC) video in an MP4 file.
-    case mp4
-    /// One `frame-NNNNN.png` per frame in a folder.
-    case png
-    /// FFmpeg's framemd5 checksums of the RGBA frames, to a file or `-` (standard output).
-    case framemd5
-    /// Raw yuv420p frames, exactly as the MP4 encoder receives them, to a file or `-`
-    /// (standard output): for another encoder to read.
-    case yuv
-    /// One PNG contact sheet of frames sampled across the video.
-    case sheet
-    /// An animated GIF (FFmpeg's two-pass palette), looping for ever by default.
-    case gif
-    /// VP9 video and Opus sound in WebM (with alpha when the background is transparent).
-    case webm
-    /// ProRes in a QuickTime MOV: 4444 with alpha when the background is transparent, else 422 HQ.
-    case mov
-    /// An animated WebP (libwebp), looping for ever by default.
-    case webp
-    /// Nothing: frames are composed and dropped, to measure rendering alone.
-    case null
-
-    /// The format an output name implies: `-` or `.framemd5`/`.md5` is framemd5, `.mp4`,
-    /// `.webm`, `.mov`, `.gif` and `.webp` are themselves, `.yuv` is raw yuv420p, `.png` is a
-    /// contact sheet, a name with no extension (or an existing folder with another extension)
-    /// is a folder of PNG frames.
-    public static func inferred(from output: String) -> OutputFormat? {
-        if output == "-" { return .framemd5 }
-        switch (output as NSString).pathExtension.lowercased() {
-        case "mp4": return .mp4
-        case "framemd5", "md5": return .framemd5
-        case "yuv": return .yuv
-        case "png": return .sheet
-        case "gif": return .gif
-        case "webm": return .webm
-        case "mov": return .mov
-        case "webp": return .webp
-        case "": return .png
-        default:
-            var isFolder: ObjCBool = false
-            let folder = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue
-            return folder ? .png : nil
-        }
-    }
-
-    /// Written by FFmpeg's video encoders (VideoSink).
-    public var isVideo: Bool { [.mp4, .webm, .mov, .webp].contains(self) }
-    /// A video with a sound track (the soundtrack keys apply).
-    public var hasSound: Bool { [.mp4, .webm, .mov].contains(self) }
-    /// Keeps the job's fingerprint in its own metadata, not beside it.
-    public var keepsFingerprintInside: Bool { hasSound }
-    /// Keeps the alpha of a transparent background.
-    public var keepsAlpha: Bool { [.mov, .webm, .webp, .png, .framemd5, .sheet, .null].contains(self) }
-    /// The outputs that keep alpha, for messages.
-    public static let alphaOutputs = ".mov (ProRes 4444), .webm (VP9 with alpha), .webp, and PNG frames"
-}
-
-/// A set of frame indices, written as `0,10,20-25`.
-public struct FrameSelection: Equatable, Sendable, CustomStringConvertible {
-    public var ranges: [ClosedRange<Int>]
-
-    public init(ranges: [ClosedRange<Int>]) { self.ranges = ranges }
-
-    /// Parses a comma-separated list of indices and inclusive ranges; nil when malformed.
-    public init?(parsing text: String) {
-        var ranges: [ClosedRange<Int>] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let bounds = part.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
-            guard (1...2).contains(bounds.count), let low = Int(bounds[0]), low >= 0,
-                  let high = bounds.count == 2 ? Int(bounds[1]) : low, high >= low else { return nil }
-            ranges.append(low...high)
-        }
-        guard !ranges.isEmpty else { return nil }
-        self.ranges = ranges
-    }
-
-    /// The selected indices below `count`, increasing, each once.
-    public func indices(below count: Int) -> [Int] {
-        Array(Set(ranges.flatMap { $0.clamped(to: 0...max(0, count - 1)) }.filter { $0 < count })).sorted()
-    }
-
-    /// The largest index asked for.
-    public var maximum: Int { ranges.map(\.upperBound).max() ?? 0 }
-
-    public var description: String {
-        ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",")
-    }
-}
-
 /// One export: a preset, the inputs in order, and where and how to write.
 public struct Job: Sendable {
-    public var preset: Preset
-    public var inputs: [String]
+    public var preset: Preset { didSet { timeline = Job.timeline(preset: preset, inputs: inputs.count, plan: plan) } }
+    public var inputs: [String] { didSet { timeline = Job.timeline(preset: preset, inputs: inputs.count, plan: plan) } }
     public var output: String
     public var format: OutputFormat
     /// Only these frames (not for MP4); nil for all.
@@ -115,9 +24,6 @@ public struct Job: Sendable {
     /// Each slide's hold, motion and cut, when the job is a story (slides that set their own,
     /// or a preset with motion); nil when the preset's transition runs the whole video.
     public private(set) var plan: StoryPlan?
-
-    /// Frames a contact sheet samples when no frames are chosen.
-    public static let sheetFrames = 12
 
     /// Clip slides by slide index: the clip, what its header says and the part played.
     public private(set) var clips: [Int: ClipSlide] = [:]
@@ -152,6 +58,10 @@ public struct Job: Sendable {
         guard let resolved = format ?? OutputFormat.inferred(from: output) else {
             throw ExportError.unknownFormat(output: output)
         }
+        var preset = preset
+        // An output with a rate of its own (a GIF's) has it unless a story, the job or the
+        // command line gives one.
+        if let rate = resolved.defaultRate, !preset.rateGiven { preset.fps = rate }
         self.preset = preset
         self.inputs = slides.map(\.image)
         self.output = output
@@ -168,6 +78,7 @@ public struct Job: Sendable {
         if isStory || !preset.motion.isStill || !clips.isEmpty {
             plan = try StoryPlan(slides: slides, preset: preset, clips: clips)
         }
+        timeline = Job.timeline(preset: preset, inputs: inputs.count, plan: plan)
         if let logo = preset.logo { screenOverlays.append(logo) }
         fills = slides.map { ($0.fit ?? preset.fit, $0.background ?? preset.canvas.background) }
         var problems: [PresetError] = []
@@ -225,15 +136,18 @@ public struct Job: Sendable {
 
     /// The frames written, of `count`: those chosen, or all (a sheet samples the timeline).
     public func frameIndices(count: Int) -> [Int] {
-        if let chunk { return Array(Chunks.frames(of: chunk, in: count)) }
+        if let chunk { return Array(chunk.frames(in: count)) }
         if let frames { return frames.indices(below: count) }
-        guard format == .sheet else { return Array(0..<count) }
-        return timeline.sample(Job.sheetFrames).filter { $0 < count }
+        guard let samples = format.samples else { return Array(0..<count) }
+        return timeline.sample(samples).filter { $0 < count }
     }
 
-    /// The video's timeline (it depends on the inputs only through their number).
-    public var timeline: Timeline {
-        guard let plan else { return preset.timeline(screens: preset.screenCount(inputs: inputs.count)) }
+    /// The video's timeline (it depends on the inputs only through their number), made when
+    /// the job is and again only when its preset or inputs change.
+    public private(set) var timeline: Timeline
+
+    private static func timeline(preset: Preset, inputs: Int, plan: StoryPlan?) -> Timeline {
+        guard let plan else { return preset.timeline(screens: preset.screenCount(inputs: inputs)) }
         let cuts = plan.cuts
         return Timeline(holds: plan.holds, fps: preset.fps, durations: cuts.map(\.duration)) { step, linear in
             guard let settings = cuts[step].settings else { return 1 }   // a hard cut has no frames between
@@ -263,13 +177,13 @@ public struct Job: Sendable {
             }
         }
         if output == "-" {
-            if format != .framemd5 && format != .yuv && format != .null { problems.append(.standardOutput(format: format)) }
+            if !format.toStandardOutput { problems.append(.standardOutput(format: format)) }
         } else if format != .null {
-            let target = Job.canonical(output)
-            if let input = inputs.first(where: { Job.canonical($0) == target }) { problems.append(.outputIsInput(input)) }
+            let target = Paths.canonical(output)
+            if let input = inputs.first(where: { Paths.canonical($0) == target }) { problems.append(.outputIsInput(input)) }
             var isFolder: ObjCBool = false
             let exists = files.fileExists(atPath: output, isDirectory: &isFolder)
-            if exists, isFolder.boolValue, format != .png {
+            if exists, isFolder.boolValue, !format.isFolder {
                 problems.append(.outputIsFolder(path: output, format: format))
             } else if exists, !overwrite, !resume {
                 let empty = isFolder.boolValue && ((try? files.contentsOfDirectory(atPath: output))?.isEmpty ?? false)
@@ -283,20 +197,20 @@ public struct Job: Sendable {
             problems.append(.workBudget(frames: count, width: preset.canvas.width, height: preset.canvas.height, limit: limits.maxPixelFrames))
         }
         if let frames {
-            if format.isVideo || format == .gif {
+            if !format.takesFrameSelection {
                 problems.append(.framesInMP4)
             } else if frames.maximum >= frameCount {
                 problems.append(.framePastEnd(selection: frames, frameCount: frameCount))
             }
         }
-        if chunk != nil, ![.mp4, .framemd5, .yuv, .null].contains(format) || frames != nil {
+        if chunk != nil, !format.takesChunks || frames != nil {
             problems.append(.chunk("--chunk renders a chunk of an MP4 (or its frames as framemd5 or yuv), of the whole video: not \(frames != nil ? "with --frames" : "a \(format.rawValue)")"))
         }
-        if format.isVideo || format == .yuv, preset.canvas.width % 2 != 0 || preset.canvas.height % 2 != 0 {
+        if format.evenSize != nil, preset.canvas.width % 2 != 0 || preset.canvas.height % 2 != 0 {
             problems.append(.oddSize(width: preset.canvas.width, height: preset.canvas.height, format: format))
         }
         if preset.canvas.isTransparent, !format.keepsAlpha { problems.append(.noAlpha(format: format)) }
-        if let encoding = VideoEncoding(format: format, preset: preset) {
+        if let encoding = format.encoding(preset) {
             let needed = [encoding.codec] + (format.hasSound && soundtrack.hasTrack ? [encoding.audioCodec] : [])
             for name in needed where segue_has_encoder(name) == 0 { problems.append(.missingEncoder(name: name, format: format)) }
         }
@@ -341,7 +255,7 @@ public struct Job: Sendable {
         if isFolder.boolValue { return .audio(path: file, reason: "it is a folder (expected an audio file)") }
         // A file many jobs play (a batch's music) is probed once while it stays as it was.
         let attributes = try? FileManager.default.attributesOfItem(atPath: file)
-        let key = "\(canonical(file))|\(start)|\((attributes?[.size] as? NSNumber)?.int64Value ?? -1)|\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        let key = "\(Paths.canonical(file))|\(start)|\((attributes?[.size] as? NSNumber)?.int64Value ?? -1)|\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         if let known = probedAudio.withLock({ $0[key] }) { return known }
         let problem = probeAudio(file, start: start)
         probedAudio.withLock { $0[key] = .some(problem) }
@@ -360,10 +274,5 @@ public struct Job: Sendable {
         }
         guard status == 0 else { return .audio(path: file, reason: "\(error.text) (expected a file with an audio stream FFmpeg decodes)") }
         return nil
-    }
-
-    /// A path with symbolic links and "." and ".." resolved, for telling whether two name one file.
-    static func canonical(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }

@@ -16,17 +16,6 @@ extension FrameSink {
     public var reads: FrameForm { .rgba }
 }
 
-/// What a sink reads of the frames the exporter gives it.
-public enum FrameForm: Sendable {
-    /// The RGBA pixels.
-    case rgba
-    /// The yuv420p copy only: the compositor converts each band right after drawing it, in a
-    /// band-sized scratch buffer, and no RGBA frame is kept.
-    case yuv420p
-    /// Nothing: each band is drawn in a scratch buffer, as for yuv420p, and dropped.
-    case none
-}
-
 /// A file written under a temporary name in the target's folder and renamed into place on
 /// success, so the target path never holds a half-written file. Unless `replace` is set,
 /// the rename never replaces a file that appeared at the target meanwhile (another render

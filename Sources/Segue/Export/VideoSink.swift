@@ -20,11 +20,6 @@ extension Preset {
     }
 }
 
-extension Canvas {
-    /// Whether what no layer covers stays see-through (`background: transparent`): only the
-    /// outputs with alpha take it.
-    public var isTransparent: Bool { background.alpha < 1 }
-}
 
 /// What a video output is encoded with: the container, FFmpeg's encoders, and the pixel format
 /// the picture encoder gets.
@@ -37,21 +32,12 @@ public struct VideoEncoding: Equatable, Sendable {
     public var pixelFormat: String
     /// The sound's encoder: aac, or libopus in WebM.
     public var audioCodec: String
+    /// The encoder's quality setting: x264's, x265's or VP9's CRF, or libwebp's quality.
+    public var quality: Int
 
-    /// The encoding of `format` under `preset` (MP4 follows encode.codec; WebM is VP9 and Opus,
-    /// MOV ProRes, each with alpha when the background is transparent); nil for outputs that
-    /// are not videos.
-    public init?(format: OutputFormat, preset: Preset) {
-        let alpha = preset.canvas.isTransparent
-        audioCodec = "aac"
-        switch format {
-        case .mp4: (container, codec, pixelFormat) = ("mp4", preset.encode.codec.encoderName, "yuv420p")
-        case .webm: (container, codec, pixelFormat, audioCodec) = ("webm", "libvpx-vp9", alpha ? "yuva420p" : "yuv420p", "libopus")
-        case .mov: (container, codec, pixelFormat) = ("mov", "prores_ks", alpha ? "yuva444p10le" : "yuv422p10le")
-        case .webp: (container, codec, pixelFormat) = ("webp", "libwebp_anim", alpha ? "yuva420p" : "yuv420p")
-        default: return nil
-        }
-    }
+    /// What the encoder reads of the composed frames: the yuv420p copy the compositor makes
+    /// band by band, or the RGBA pixels (converted, with alpha straightened, in the shim).
+    var reads: FrameForm { pixelFormat == "yuv420p" ? .yuv420p : .rgba }
 }
 
 /// A video file through FFmpeg: H.264 or HEVC in MP4, VP9 and Opus in WebM, ProRes in MOV, an
@@ -77,11 +63,11 @@ public final class VideoSink: FrameSink {
     /// frames of the video.
     public init(path: String, format: OutputFormat, preset: Preset, soundtrack: Soundtrack = Soundtrack(music: Preset.AudioSettings()),
                 frames: Int = 0, fingerprint: String? = nil, chunk: String? = nil, replace: Bool = false) throws {
-        guard let encoding = VideoEncoding(format: format, preset: preset) else { preconditionFailure("\(format) is not a video") }
+        guard let encoding = format.encoding(preset) else { preconditionFailure("\(format) is not a video") }
         file = try StagedFile(target: path, replace: replace)
         self.format = format
         self.fingerprint = fingerprint
-        reads = encoding.pixelFormat == "yuv420p" ? .yuv420p : .rgba
+        reads = encoding.reads
         opaque = !preset.canvas.isTransparent
         let encode = preset.encode, webp = preset.webp, canvas = preset.canvas
         var error = SegueAVError()
@@ -96,7 +82,7 @@ public final class VideoSink: FrameSink {
                                         path: tmp, format_name: container, codec_name: codec, pixel_format: pixels,
                                         width: Int32(canvas.width), height: Int32(canvas.height),
                                         fps_num: Int32(preset.fps.numerator), fps_den: Int32(preset.fps.denominator),
-                                        crf: Int32(format == .webp ? webp.quality : encode.crf), max_rate: Int32(encode.maxRate),
+                                        crf: Int32(encoding.quality), max_rate: Int32(encode.maxRate),
                                         gop: Int32(encode.gop), bframes: Int32(encode.bframes),
                                         loop: Int32(webp.loop), lossless: webp.lossless ? 1 : 0, speed: speed, threads: Int32(encode.threads),
                                         fingerprint: tag, chunk: chunk, audio: format.hasSound && soundtrack.hasTrack ? track : nil,

@@ -153,9 +153,7 @@ final class ClipFeed: Sendable {
             return true
         }
         guard start else { return }
-        let thread = Thread { [self] in decode() }
-        thread.stackSize = 1 << 21
-        thread.start()
+        Threads.start(.decodingClip, stackSize: 1 << 21) { [self] in decode() }
     }
 
     /// The pictures `keys` of the frame on screen at clip time `time`; requests come in the

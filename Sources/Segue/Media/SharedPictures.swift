@@ -20,7 +20,7 @@ public enum SharedPictures {
     }
     private static let state = Locked(State())
 
-    /// Keeps the pictures at `paths` (canonical, as `Job.canonical` gives) once decoded, until
+    /// Keeps the pictures at `paths` (canonical, as `Paths.canonical` gives) once decoded, until
     /// `release` is called with the number returned.
     public static func share(_ paths: Set<String>) -> Int {
         state.withLock { state in
@@ -41,21 +41,21 @@ public enum SharedPictures {
     /// How many times the shared picture at `path` was decoded, and asked for, since the
     /// process began.
     public static func counts(of path: String) -> (decoded: Int, asked: Int) {
-        let path = Job.canonical(path)
+        let path = Paths.canonical(path)
         return state.withLock { ($0.decoded[path, default: 0], $0.asked[path, default: 0]) }
     }
 
     /// Whether a running batch shares the picture at `path` (it is then decoded whole, once).
     static func isShared(_ path: String) -> Bool {
         guard state.withLock({ !$0.scopes.isEmpty }) else { return false }
-        let path = Job.canonical(path)
+        let path = Paths.canonical(path)
         return state.withLock { $0.isShared(path) }
     }
 
     /// The picture at `path`: kept if it is shared (made by `decode` once), else made.
     static func image(_ path: String, decode: () throws -> Image) throws -> Image {
         guard state.withLock({ !$0.scopes.isEmpty }) else { return try decode() }
-        let path = Job.canonical(path)
+        let path = Paths.canonical(path)
         let kept = state.withLock { state -> Image?? in
             guard state.isShared(path) else { return .none }
             state.asked[path, default: 0] += 1
@@ -95,21 +95,3 @@ public enum SharedSounds {
     public static func decodes(of path: String) -> Int { Int(segue_sound_decodes(path)) }
 }
 
-extension BatchRunner {
-    /// The still pictures (inputs, stickers, logos) that more than one of `jobs` draws.
-    static func sharedStills(_ jobs: [Job]) -> Set<String> {
-        sharedFiles(jobs.map { job in
-            let stickers = (job.overlays.joined() + job.screenOverlays).compactMap { $0.sticker.flatMap { $0.isAnimated ? nil : $0.path } }
-            return Set(job.inputs.indices.filter { job.clips[$0] == nil }.map { job.inputs[$0] } + stickers)
-        })
-    }
-
-    /// The files (canonical) that more than one of the sets names.
-    static func sharedFiles(_ sets: [Set<String>]) -> Set<String> {
-        var count: [String: Int] = [:]
-        for files in sets {
-            for path in Set(files.map(Job.canonical)) { count[path, default: 0] += 1 }
-        }
-        return Set(count.filter { $0.value > 1 }.keys)
-    }
-}

@@ -64,30 +64,3 @@ final class YUVFrame: @unchecked Sendable {
     }
 }
 
-extension FrameBuffer {
-    /// Converts rows `rows` of the frame (opaque, even width, an even first row and count)
-    /// to yuv420p with BT.709's coefficients in limited range, as the stream is tagged: Y
-    /// from each pixel, Cb and Cr from the average of each 2x2 block. Integer arithmetic
-    /// with 16 fractional bits (a C loop built for each vector width), so the bytes are the
-    /// same on every machine.
-    /// `pixels` is where the frame's rows are addressed from (the frame's own pixels unless
-    /// the band was drawn elsewhere).
-    func convert(rows: Range<Int>, from pixels: UnsafeMutablePointer<UInt32>? = nil, to planes: YUVPlanes) {
-        precondition(width % 2 == 0 && rows.lowerBound % 2 == 0 && rows.count % 2 == 0)
-        let band = planes.from(row: rows.lowerBound)
-        segue_rgba_to_yuv420p((pixels ?? self.pixels) + rows.lowerBound * width, Int32(width), Int32(rows.count),
-                              band.y, band.yStride, band.u, band.uStride, band.v, band.vStride)
-    }
-
-    /// The frame in yuv420p: the copy the compositor wrote while drawing it, or else (a frame
-    /// made without one) converted now into `spare`, made when first needed.
-    func yuv420p(spare: inout YUVFrame?, for output: String) throws -> YUVFrame {
-        if let yuv { return yuv }
-        precondition(keepsPixels, "a frame drawn and dropped has nothing to convert")
-        let target = try spare ?? YUVFrame(width: width, height: height, for: output)
-        spare = target
-        try target.prepare(for: output)
-        convert(rows: 0..<height, to: target.planes!)
-        return target
-    }
-}

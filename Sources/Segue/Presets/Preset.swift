@@ -84,6 +84,9 @@ public struct Preset: Equatable, Sendable {
     public var canvas = Canvas(width: 1080, height: 1920, scale: 3, background: .black)
     /// Frames per second, exactly (29.97 is 30000/1001).
     public var fps: FrameRate = 30
+    /// Whether the rate was given above the preset's own files (by a story, a job, the command
+    /// line): an output with a rate of its own (a GIF's 15 fps) takes it only when not.
+    public var rateGiven = false
     /// Seconds each input is shown still.
     public var hold = 2.0
     /// How each input fills the canvas.
@@ -197,43 +200,49 @@ public struct Preset: Equatable, Sendable {
     }
 
     /// Loads a preset by name (from `library`: the user's folders, then the built-in presets)
-    /// or by file path, then lays `overrides` (`KEY=VALUE`, the value read as YAML) over it,
+    /// or by file path, then lays `overrides` (the command line's options and `--set`s) over it,
     /// then `settings` (dotted or nested keys with values from another file, a batch
     /// manifest's `set`).
     /// `underlying` settings (a story file's `set`) are laid over the preset before the overrides.
     /// `vars`: values for the preset's `{{variables}}`, over the defaults its `vars:` declares.
-    public static func load(_ nameOrPath: String, overrides: [String] = [], underlying: [(key: String, value: ConfigNode)] = [],
+    public static func load(_ nameOrPath: String, overrides: PresetPatch = [], underlying: [(key: String, value: ConfigNode)] = [],
                             settings: [(key: String, value: ConfigNode)] = [], vars: [String: String] = [:],
                             library: PresetLibrary? = nil) throws -> Preset {
-        try Preset(resolvedNode(nameOrPath, overrides: overrides, underlying: underlying, settings: settings, vars: vars, library: library))
+        let (node, rateGiven) = try resolve(nameOrPath, overrides: overrides, underlying: underlying, settings: settings, vars: vars, library: library)
+        var preset = try Preset(node)
+        preset.rateGiven = rateGiven
+        return preset
     }
 
     /// The configuration tree `load` reads: the preset with what it extends beneath it, then
     /// the overrides, then the settings, each laid over the one before as a layer
     /// (`ConfigNode.layered(over:)`). The preset's `{{variables}}` get `vars` over their
     /// defaults (nil: they are kept as written).
-    public static func resolvedNode(_ nameOrPath: String, overrides: [String] = [], underlying: [(key: String, value: ConfigNode)] = [],
+    public static func resolvedNode(_ nameOrPath: String, overrides: PresetPatch = [], underlying: [(key: String, value: ConfigNode)] = [],
                                     settings: [(key: String, value: ConfigNode)] = [], vars: [String: String]? = [:],
                                     library: PresetLibrary? = nil) throws -> ConfigNode {
+        try resolve(nameOrPath, overrides: overrides, underlying: underlying, settings: settings, vars: vars, library: library).node
+    }
+
+    /// The tree, layered once, and whether a layer above the preset's own files (the story's,
+    /// the command line's, the job's) gives the frame rate.
+    private static func resolve(_ nameOrPath: String, overrides: PresetPatch, underlying: [(key: String, value: ConfigNode)],
+                                settings: [(key: String, value: ConfigNode)], vars: [String: String]?,
+                                library: PresetLibrary?) throws -> (node: ConfigNode, rateGiven: Bool) {
         let library = try library ?? PresetLibrary.standard()
-        var overrideLayer = ConfigNode(.mapping([]), origin: .builtIn)
-        for text in overrides { overrideLayer = try ConfigNode(override: text).merged(over: overrideLayer) }
-        let settingsLayer = try ConfigNode.layer(of: settings)
-        func layered(over base: ConfigNode) throws -> ConfigNode {
-            var node = base
-            if !underlying.isEmpty { node = try ConfigNode.layer(of: underlying).layered(over: node) }
-            return settingsLayer.layered(over: overrideLayer.layered(over: node))
-        }
-        let base = try library.node(for: nameOrPath, vars: vars)
-        let node = try layered(over: base)
+        // What lies over the preset, in order: the story's keys, the overrides, the settings.
+        // Each is laid over what is beneath it in turn (a layer that changes the transition's
+        // kind drops the parameters of the kind beneath it), once.
+        let layers = try (underlying.isEmpty ? [] : [ConfigNode.layer(of: underlying)]) + [overrides.layer(), ConfigNode.layer(of: settings)]
+        let upper = layers.reduce(ConfigNode(.mapping([]), origin: .builtIn)) { $1.merged(over: $0) }
+        var base = try library.node(for: nameOrPath, vars: vars)
         // A target's keys lie over the preset and under everything else: the story's, the
         // job's and the command line's own keys win over it.
-        guard let target = try Target.named(in: node) else { return node }
-        let fps = try layered(over: ConfigNode(.mapping([]), origin: .builtIn))["fps"]
-            .map { try ConfigReader.string($0, key: "fps") }.flatMap(FrameRate.init(parsing:))
-        var targetLayer = ConfigNode(.mapping([]), origin: .builtIn)
-        for text in target.settings(fps: fps) { targetLayer = try ConfigNode(override: text).merged(over: targetLayer) }
-        return try layered(over: targetLayer.layered(over: base))
+        if let target = try Target.named(in: upper["target"] != nil ? upper : base) {
+            let fps = try upper["fps"].map { try ConfigReader.string($0, key: "fps") }.flatMap(FrameRate.init(parsing:))
+            base = try target.settings(fps: fps).layer().layered(over: base)
+        }
+        return (layers.reduce(base) { $1.layered(over: $0) }, upper["fps"] != nil)
     }
 }
 
@@ -384,7 +393,7 @@ public struct PresetLibrary: Sendable {
             let folder = (path as NSString).deletingLastPathComponent
             baseFolder = folder
             // A preset's music and logo are found beside the preset.
-            let resolve = { (path: String) in path.hasPrefix("/") || folder.isEmpty ? path : Manifest.normalized(folder + "/" + path) }
+            let resolve = { (path: String) in Paths.resolve(path, in: folder) }
             node = node.resolvingAudio(resolve)
             if case let .mapping(pairs) = node.value { node.value = .mapping(ConfigNode.resolvingLogo(pairs, resolve)) }
         }

@@ -196,7 +196,7 @@ public struct Story: Sendable {
     /// are taken from.
     static func read(tree root: ConfigNode, path: String) throws -> Story {
         let folder = (path as NSString).deletingLastPathComponent
-        func resolve(_ p: String) -> String { p.hasPrefix("/") || folder.isEmpty ? p : Manifest.normalized(folder + "/" + p) }
+        func resolve(_ p: String) -> String { Paths.resolve(p, in: folder) }
         var r = try ConfigReader(root)
         let preset = try r.raw("preset", type: "text", "A preset's name or file, for the defaults.").map { try ConfigReader.string($0, key: "preset") }
         var settings = ConfigNode.resolvingLogo(try r.settings("set", "Preset keys, dotted or nested, as --set takes them."), resolve)
@@ -221,22 +221,6 @@ public struct Story: Sendable {
                      slides: try StorySlide.list(slidesNode, key: "slides", resolve: resolve),
                      overlays: overlays?.resolvingFiles(resolve), captions: captions.map { Story.resolvingCaptionFile($0.resolvingFiles(resolve), resolve) },
                      voice: voice.map { Story.resolvingVoiceFiles($0, resolve) })
-    }
-}
-
-extension Job {
-    /// The job a story makes under `preset` (the story's own preset with its keys, laid as
-    /// the caller chose): its slides, the text and captions fixed to the screen, its voices.
-    public init(story: Story, preset: Preset, output: String, format: OutputFormat? = nil, frames: FrameSelection? = nil,
-                limits: Limits = Limits(), overwrite: Bool = false) throws {
-        self = try Job(preset: preset, slides: story.slides, output: output, format: format, frames: frames, limits: limits, overwrite: overwrite)
-        var overlays: [Overlay] = []
-        if let node = story.overlays {
-            overlays = try Overlay.list(node, key: "overlays", base: preset.text, styles: preset.styles, limits: limits)
-        }
-        if let node = story.captions { overlays += try Captions.overlays(node, key: "captions", preset: preset) }
-        screenOverlays = overlays + screenOverlays
-        if let node = story.voice { voices = try Voice.list(node, key: "voice") }
     }
 }
 

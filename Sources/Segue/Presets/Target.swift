@@ -49,50 +49,27 @@ public enum Target: String, CaseIterable, Sendable {
         }
     }
 
-    /// The preset keys the target sets, as `KEY=VALUE` overrides, for a video at `fps` (the
-    /// rate the other keys give, if they give one).
-    func settings(fps: FrameRate?) -> [String] {
-        let s = spec
+    /// The preset keys the target sets, for a video at `fps` (the rate the other keys give,
+    /// if they give one).
+    func settings(fps: FrameRate?) -> PresetPatch {
+        let s = spec, origin = ConfigOrigin.option("target \(rawValue)")
         // YouTube's recommended rates for SDR uploads: 8 Mbit/s at 1080p up to 30 fps, 12 above.
         let fast = (fps?.value ?? 30) > 31
-        var keys = ["canvas.size=[\(s.size.width), \(s.size.height)]", "canvas.safeArea=[\(s.safeArea.map { String(format: "%.4f", $0) }.joined(separator: ", "))]",
-                    "encode.codec=h264", "encode.maxRate=\(fast ? 12000 : 8000)", "audio.loudness=-14", "audio.truePeak=-1"]
-        if fps == nil { keys.append("fps=30") }
+        var patch = PresetPatch()
+        patch.set("canvas.size", .integers([s.size.width, s.size.height]), origin: origin)
+        // The margins to four decimals, as the table in docs/presets.md gives them.
+        patch.set("canvas.safeArea", .numbers(s.safeArea.map { ($0 * 10_000).rounded() / 10_000 }), origin: origin)
+        patch.set("encode.codec", .text("h264"), origin: origin)
+        patch.set("encode.maxRate", .integer(fast ? 12000 : 8000), origin: origin)
+        patch.set("audio.loudness", .integer(-14), origin: origin)
+        patch.set("audio.truePeak", .integer(-1), origin: origin)
+        if fps == nil { patch.set("fps", .integer(30), origin: origin) }
         if self == .youtube {
             // YouTube's upload settings: closed GOPs of half the frame rate, two B-frames.
-            keys += ["encode.gop=\((fps ?? 30).perSecond / 2)", "encode.bframes=2"]
+            patch.set("encode.gop", .integer((fps ?? 30).perSecond / 2), origin: origin)
+            patch.set("encode.bframes", .integer(2), origin: origin)
         }
-        return keys
-    }
-
-    /// What the platform would refuse (errors) or cut or show otherwise (warnings) of a
-    /// video of `seconds` at `width` x `height` written as `format`.
-    public func check(seconds: Double, width: Int, height: Int, format: OutputFormat) -> (errors: [String], warnings: [String]) {
-        let s = spec
-        var errors: [String] = [], warnings: [String] = []
-        let length = String(format: "%.2f s", seconds)
-        if seconds > s.longest {
-            errors.append("target \(rawValue): the video lasts \(length), longer than the \(Target.duration(s.longest)) it takes")
-        } else if let cutsAfter = s.cutsAfter, seconds > cutsAfter {
-            warnings.append("target \(rawValue): the video lasts \(length): \(s.cut)")
-        }
-        if seconds < s.shortest {
-            errors.append("target \(rawValue): the video lasts \(length), shorter than the \(Target.duration(s.shortest)) it takes")
-        } else if let least = s.recommendsAtLeast, seconds < least {
-            warnings.append("target \(rawValue): the video lasts \(length), under the \(Target.duration(least)) recommended")
-        }
-        let upright = height > width
-        let square = height == width
-        if upright != s.upright, !(square && self == .youtubeShort) {
-            let message = "target \(rawValue): canvas.size \(width)x\(height) is \(upright ? "upright" : square ? "square" : "landscape"); it expects \(s.size.width)x\(s.size.height)"
-            if s.refusesOtherShape { errors.append(message + " (a landscape video is not a Short)") } else { warnings.append(message + " (shown with bars)") }
-        } else if width * s.size.height != height * s.size.width, !(square && self == .youtubeShort) {
-            warnings.append("target \(rawValue): canvas.size \(width)x\(height) is not \(s.size.width)x\(s.size.height)'s shape (shown cropped or with bars)")
-        }
-        if format != .mp4 && format != .mov {
-            warnings.append("target \(rawValue): \(format.rawValue) output; the platform takes MP4 (or MOV) uploads")
-        }
-        return (errors, warnings)
+        return patch
     }
 
     /// Where each target's numbers come from.
@@ -140,7 +117,7 @@ public enum Target: String, CaseIterable, Sendable {
         return text
     }
 
-    private static func duration(_ seconds: Double) -> String {
+    static func duration(_ seconds: Double) -> String {
         seconds >= 3600 ? String(format: "%g h", seconds / 3600) : seconds >= 60 ? String(format: "%g min", seconds / 60) : String(format: "%g s", seconds)
     }
 

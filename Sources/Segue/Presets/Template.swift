@@ -28,7 +28,7 @@ public struct StoryTemplate: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         var name = preset
         if name == nil, case let .scalar(text, _)? = root["preset"]?.value, !text.contains("{{") {
-            name = !PresetLibrary.looksLikePath(text) || text.hasPrefix("/") || folder.isEmpty ? text : Manifest.normalized(folder + "/" + text)
+            name = PresetLibrary.looksLikePath(text) ? Paths.resolve(text, in: folder) : text
         }
         if let found = try? (library ?? PresetLibrary.standard()).variables(of: name ?? "stories-cube") {
             variables = variables.over(found)

@@ -55,59 +55,13 @@ public final class Storyboard: Sendable {
     private let textsAsked = Locked(0)
     private let textQueue = DispatchQueue(label: "segue.text-ahead", qos: .utility)
 
-    /// The storyboard of `job`; its clips' feeds decode for the frames the job writes.
-    /// With `yielding`, the thread that prepares screens beside the export runs at a lower
-    /// priority (`Yielding`): set for an MP4, whose encoder sets the pace.
-    public convenience init(job: Job, yielding: Bool = false) throws {
-        // Each distinct still is decoded once; stills are decoded in parallel. A clip is its
-        // own source, decoded as it plays (the same file twice is two parts of it).
-        let inputs = job.inputs, clips = job.clips
-        let stills = inputs.indices.filter { clips[$0] == nil }
-        let paths = Array(Set(stills.map { inputs[$0] })).sorted()
-        // The stills whose upright size their header does not tell are decoded now (layout
-        // needs every size); a JPEG that says it is decoded when a screen first needs it, only
-        // the part of it that the screens show, so that encoding starts sooner and fewer
-        // full-size pictures are held at once.
-        let told = Dictionary(uniqueKeysWithValues: paths.compactMap { path in
-            ImageHeader.uprightJPEGSize(of: path).map { (path, Size(width: Double($0.width), height: Double($0.height))) }
-        })
-        let now = paths.filter { told[$0] == nil }
-        // Fewer stills than threads (often the first photo alone): each converts on a share of them.
-        let decoded = try parallelMap(now, threads: job.threads) {
-            try Image.decode(path: $0, limits: job.limits, threads: max(1, job.threads / now.count))
-        }
-        let byPath = Dictionary(uniqueKeysWithValues: zip(now, decoded))
-        let limits = job.limits, threads = job.threads
-        let sizeOf = { (path: String) -> Size in byPath[path]?.size ?? told[path]! }
-        // An input named twice is one source: its first place.
-        let sources = inputs.indices.map { i in clips[i] != nil ? i : stills.first { inputs[$0] == inputs[i] }! }
-        let preloaded = Set(sources).filter { clips[$0] == nil }.compactMap { source in byPath[inputs[source]].map { (source, $0) } }
-        // Text pictures are sources after the inputs, laid out now and drawn when first needed.
-        let texts = try OverlayPictures(slides: job.overlays, screen: job.screenOverlays, canvas: job.preset.canvas, firstSource: inputs.count, limits: limits)
-        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded).merging(texts.decoded) { a, _ in a }, clipSources: Set(clips.keys),
-                                 animatedSources: texts.animatedSources, frame: { try texts.image($0, time: $1) }) { source, part in
-            if source >= inputs.count { return SourcePixels(whole: try texts.image(source)) }
-            let path = inputs[source]
-            let pixels = try Image.decode(path: path, limits: limits, threads: threads, part: part)
-            // Laid out by the size its header told: a file changed since cannot be drawn as planned.
-            if let expected = told[path], expected != Size(width: Double(pixels.wholeWidth), height: Double(pixels.wholeHeight)) {
-                throw ExportError.unreadableImage(path: path, reason: "it changed while the video was made (\(Int(expected.width))x\(Int(expected.height)) when read first, \(pixels.wholeWidth)x\(pixels.wholeHeight) now)")
-            }
-            return pixels
-        }
-        let sizes = inputs.indices.map { clips[$0]?.info.size ?? sizeOf(inputs[$0]) }
-        self.init(sizes: sizes, sources: sources, pictures: cache, preset: job.preset, plan: job.plan, timeline: job.timeline,
-                  threads: job.threads, clips: clips, frames: job.frameIndices(count: job.timeline.frameCount), limits: limits,
-                  yielding: yielding, texts: texts, fills: job.fills)
-    }
-
     /// A storyboard over images already in memory, input k being `images[k]`.
     public convenience init(images: [Image], preset: Preset, threads: Int = 2) {
         self.init(sizes: images.map(\.size), sources: Array(images.indices), pictures: PictureCache(images), preset: preset,
                   plan: nil, timeline: preset.timeline(screens: preset.screenCount(inputs: images.count)), threads: threads)
     }
 
-    private init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, plan: StoryPlan?, timeline: Timeline, threads: Int,
+    init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, plan: StoryPlan?, timeline: Timeline, threads: Int,
                  clips: [Int: ClipSlide] = [:], frames: [Int] = [], limits: Limits = Limits(), yielding: Bool = false,
                  texts: OverlayPictures = OverlayPictures(), fills: [(fit: Fit, background: Color)] = []) {
         let canvas = preset.canvas
@@ -185,8 +139,7 @@ public final class Storyboard: Sendable {
         // storyboard let go (an export done or stopped) ends it. A picture that fails is made
         // again by the frame that draws it, which reports the error.
         let schedule = self.schedule, wake = self.wake, stop = self.stop
-        let worker = Thread { [weak self] in
-            if yielding { Yielding.lowerThisThread() }
+        Threads.start(.preparingPictures, yielding: yielding) { [weak self] in
             for index in first..<max(first + 1, count) {
                 while schedule.withLock({ $0.wanted }) < index && !stop.isCancelled { wake.wait() }
                 guard !stop.isCancelled, let board = self else { return }
@@ -194,7 +147,6 @@ public final class Storyboard: Sendable {
                 board.pictures.releaseSources(whoseKeysAreReady: keysBySource)
             }
         }
-        worker.start()
     }
 
     deinit {

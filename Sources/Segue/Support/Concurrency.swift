@@ -5,16 +5,25 @@ import Synchronization
 // The threads' meeting places: every type here that several threads share, and how each is
 // safe to share.
 //
-// Every `@unchecked Sendable` type of the library, and why the compiler cannot check it:
+// Every `@unchecked Sendable` type of the library, and why the compiler cannot check it
+// (a test, `UncheckedSendableTests`, finds every such type in Sources and fails unless it is
+// listed here by name):
 // - Shared state under a lock of its own (here): `Locked`, a value reached only inside
 //   `withLock`; `SequencedQueue`, whose dictionary and counters are touched only between
 //   `condition.lock()` and `condition.unlock()`.
+// - State under a lock of the type's own, beside FFmpeg's memory: `ClipPicture`
+//   (Export/Clip.swift: its decoded picture is only read once made, FFmpeg counting its
+//   references atomically; the RGBA image made from it is reached only under its lock) and
+//   `StickerFeed` (Scene/Sticker.swift: the decoder and its recent frames only under its lock).
+// - C objects lent to one thread at a time: `Converters` (Export/Clip.swift: libswscale's
+//   converters, each taken out of the idle list under a `Locked` by the thread that uses it).
 // - Pixel memory that threads write in disjoint bands of rows and one thread then reads
 //   whole: `FrameBuffer` and `BandBuffers` (Scene/Compositor.swift), `YUVFrame` and
-//   `YUVPlanes` (Raster/YUV.swift), and the pointer `Resample` hands its row workers.
+//   `YUVPlanes` (Raster/YUV.swift), and `UnsafeMutableSendablePointer`, the pointer
+//   `Resample` hands its row workers.
 // Everything else that threads share (`ClipFeed`, `PictureCache`, `Storyboard`, the
-// pipeline's queues) is built from these and from Sendable parts (atomics, semaphores), and
-// the compiler checks it.
+// pipeline's queues, `Threads.Handle`) is built from these and from Sendable parts (atomics,
+// semaphores), and the compiler checks it.
 
 /// A value shared between threads, reached only under its lock.
 ///

@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+import Glibc
+
+/// The one place Segue starts threads of its own. Each is started for a purpose named here,
+/// with its priority and stack, and gives a handle that its owner joins (waits for). Dispatch's
+/// shared pool (`concurrentPerform` in the compositor and the resampler) is used as it is
+/// and is not listed: those threads are not Segue's.
+///
+/// The threads of an export, and who joins them:
+/// - `composing`: the frame pipeline's planning and composing thread, and its `composingHelper`s
+///   (one per frame composed at once); the pipeline joins them before it returns.
+/// - `preparingPictures`: a storyboard's thread making the screens' still pictures ahead of
+///   the frames. It holds the storyboard only while it prepares a screen and ends by itself
+///   when the storyboard is stopped or let go (the last reference may be its own, so nothing
+///   waits for it).
+/// - `decodingClip`: a clip slide's decoder (`ClipFeed`); it ends when the feed is closed.
+/// - `fingerprint`: the job's fingerprint, read beside the first pictures; cancelled and
+///   joined with the export.
+/// - `storyboardAhead`: a batch's next storyboard, made while the job before it runs; joined
+///   by the export that takes it.
+enum Threads {
+    enum Purpose: String, CaseIterable, Sendable {
+        case composing = "segue compose"
+        case composingHelper = "segue compose helper"
+        case preparingPictures = "segue pictures"
+        case decodingClip = "segue clip"
+        case fingerprint = "segue fingerprint"
+        case storyboardAhead = "segue next job"
+    }
+
+    /// A started thread, to wait for.
+    final class Handle: Sendable {
+        fileprivate let done = DispatchSemaphore(value: 0)
+
+        /// Waits until the thread's body has returned (at once if it has); any number of calls.
+        func join() {
+            done.wait()
+            done.signal()
+        }
+    }
+
+    /// Starts `body` on a new thread for `purpose`. `yielding`: the thread lowers its priority
+    /// first (see `lowerThisThread`), so that it takes the time an encoder leaves.
+    @discardableResult
+    static func start(_ purpose: Purpose, yielding: Bool = false, stackSize: Int? = nil,
+                      _ body: @escaping @Sendable () -> Void) -> Handle {
+        let handle = Handle()
+        let thread = Thread {
+            if yielding { lowerThisThread() }
+            body()
+            handle.done.signal()
+        }
+        thread.name = purpose.rawValue
+        if let stackSize { thread.stackSize = stackSize }
+        thread.start()
+        return handle
+    }
+
+    /// How much less a yielding thread gets: nice +10, about a tenth of the CPU share of a
+    /// normal thread when they compete, and all of a core that is idle.
+    static let niceness: Int32 = 10
+
+    /// Lowers the calling thread's priority (on Linux, a thread's own nice value). Raising it
+    /// back needs privileges, so only threads made for the purpose are lowered, never
+    /// Dispatch's shared ones.
+    static func lowerThisThread() {
+        let process: Int32 = 0   // PRIO_PROCESS; with id 0 on Linux: the calling thread
+        errno = 0
+        let current = getpriority(process, 0)
+        guard errno == 0 else { return }
+        _ = setpriority(process, 0, min(19, current + niceness))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// The rules of the house that no compiler checks, read off the sources themselves.
+@Suite struct HouseRulesTests {
+    /// Every Swift file of the library and the command line, by path from the repository's root.
+    static let sources: [(path: String, text: String)] = {
+        let root = repositoryRoot.appendingPathComponent("Sources").path
+        let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        return files.sorted().compactMap { file in
+            (try? String(contentsOfFile: root + "/" + file, encoding: .utf8)).map { ("Sources/" + file, $0) }
+        }
+    }()
+
+    /// The code of a file without its comments, so that a rule is not met or broken by prose.
+    static func code(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            guard let comment = line.range(of: "//") else { return line }
+            return line[..<comment.lowerBound]
+        }.joined(separator: "\n")
+    }
+
+    @Test("every @unchecked Sendable type is named, with its reason, in the inventory of Support/Concurrency.swift")
+    func uncheckedSendableInventory() throws {
+        let inventory = try #require(Self.sources.first { $0.path.hasSuffix("Support/Concurrency.swift") }).text
+        let declaration = try Regex(#"(?:class|struct|enum)\s+([A-Za-z_][A-Za-z0-9_]*)(?:<[^>]*>)?\s*:\s*@unchecked\s+Sendable"#)
+        var found: [String] = []
+        for (path, text) in Self.sources {
+            for match in Self.code(text).matches(of: declaration) {
+                let name = String(match.output[1].substring!)
+                found.append(name)
+                #expect(inventory.contains("`\(name)`"), "\(path): \(name) is @unchecked Sendable but not in the inventory of Support/Concurrency.swift")
+            }
+        }
+        // The test would pass over nothing if the pattern stopped matching.
+        #expect(found.count >= 10 && found.contains("Locked") && found.contains("ClipPicture"), "\(found)")
+    }
+
+    @Test("threads are started in Support/Threads.swift only")
+    func threadsStartInOnePlace() {
+        let starts = ["Thread {", "Thread(", "detachNewThread", "pthread_create"]
+        for (path, text) in Self.sources where !path.hasSuffix("Support/Threads.swift") {
+            for start in starts {
+                #expect(!Self.code(text).contains(start), "\(path) starts a thread (\(start)); start it through Threads.start")
+            }
+        }
+    }
+
+    @Test("the fingerprint is made from the canonical encoding only, never from a Swift description")
+    func fingerprintIsCanonical() throws {
+        let fingerprint = try #require(Self.sources.first { $0.path.hasSuffix("/Fingerprint.swift") }).text
+        #expect(!Self.code(fingerprint).contains("String(reflecting"))
+        #expect(!Self.code(fingerprint).contains("String(describing"))
+    }
+
+    @Test("no Swift file over 450 lines and no C file over 600 without a reason at its top")
+    func fileSizes() throws {
+        let root = repositoryRoot.appendingPathComponent("Sources").path
+        let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
+        for file in files where file.hasSuffix(".swift") || file.hasSuffix(".c") {
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            let limit = file.hasSuffix(".c") ? 600 : 450
+            let reason = text.split(separator: "\n").prefix(12).contains { $0.contains("Longer than") }
+            #expect(lines <= limit || reason, "Sources/\(file) has \(lines) lines, over \(limit), with no 'Longer than ...' reason at its top")
+        }
+    }
+
+    /// The library's rooms, from the bottom up: each uses only the rooms before it.
+    static let rooms = ["Support", "Geometry", "Timing", "Config", "Model", "Transitions", "Media", "Render", "Presets",
+                        "Story", "Export", "Batch", "Cluster"]
+
+    @Test("no room of the library names a type of a room above it (docs/architecture.md, Source layout)")
+    func roomsPointOneWay() throws {
+        let library = Self.sources.filter { $0.path.hasPrefix("Sources/Segue/") }
+        func room(_ path: String) -> String { String(path.dropFirst("Sources/Segue/".count).split(separator: "/")[0]) }
+        // Every top-level type, by the room that declares it.
+        let declaration = try Regex(#"^(?:(?:public|final|private|fileprivate|internal|indirect)\s+)*(?:struct|enum|class|protocol|typealias|actor)\s+([A-Za-z_][A-Za-z0-9_]*)"#)
+        var owner: [String: String] = [:]
+        for (path, text) in library {
+            #expect(Self.rooms.contains(room(path)), "\(path) is in no room of the list")
+            for line in text.split(separator: "\n") {
+                if let match = line.firstMatch(of: declaration) { owner[String(match.output[1].substring!)] = room(path) }
+            }
+        }
+        #expect(owner.count > 100 && owner["Job"] == "Export" && owner["Layer"] == "Model", "\(owner.count) types")
+        let literal = try Regex(#""(?:[^"\\]|\\.)*""#)
+        for (path, text) in library {
+            let here = Self.rooms.firstIndex(of: room(path)) ?? 0
+            let code = Self.code(text).replacing(literal, with: "\"\"")
+            let names = Set(code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+            for name in names.sorted() {
+                guard let there = owner[name], let above = Self.rooms.firstIndex(of: there), above > here else { continue }
+                Issue.record("\(path) (\(room(path))) names \(name), a type of \(there), a room above it")
+            }
+        }
+    }
+}
