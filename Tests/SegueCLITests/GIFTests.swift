@@ -102,12 +102,5 @@ struct GIFTests {
         #expect(try rate("plain.gif") == "15/1")
         #expect(try rate("ten.gif") == "10/1")
         #expect(try rate("plain.mp4") == "30/1")
-        // A story that gives its own rate keeps it for a GIF; one that does not gets 15.
-        let story = folder.appendingPathComponent("story.yaml").path
-        try "set: {fps: 12, canvas.size: [120, 214], canvas.scale: 0.25, hold: 0.4}\nslides:\n  - image: \(example("a.jpg"))\n  - image: \(example("b.png"))\n"
-            .write(toFile: story, atomically: true, encoding: .utf8)
-        let twelve = folder.appendingPathComponent("twelve.gif").path
-        #expect(try segue(["render", "--story", story, "-o", twelve]).status == 0)
-        #expect(try probe(twelve, stream: "v:0", entries: "r_frame_rate")["r_frame_rate"] == "12/1")
     }
 }
