@@ -102,5 +102,14 @@ struct GIFTests {
         #expect(try rate("plain.gif") == "15/1")
         #expect(try rate("ten.gif") == "10/1")
         #expect(try rate("plain.mp4") == "30/1")
+        // A story that gives its own rate keeps it for a GIF: 12 fps is delays of 8 and 9 cs
+        // (ffprobe calls such a GIF 12000/1001), where 15 fps would be 6 and 7.
+        let story = folder.appendingPathComponent("story.yaml").path
+        try "set: {fps: 12, canvas.size: [120, 214], canvas.scale: 0.25, hold: 0.4}\nslides:\n  - image: \(example("a.jpg"))\n  - image: \(example("b.png"))\n"
+            .write(toFile: story, atomically: true, encoding: .utf8)
+        let twelve = folder.appendingPathComponent("twelve.gif").path
+        #expect(try segue(["render", "--story", story, "-o", twelve]).status == 0)
+        let delays = try tool("ffprobe", ["-v", "error", "-show_entries", "packet=duration", "-of", "csv=p=0", twelve]).stdout.split(separator: "\n").compactMap { Int($0) }
+        #expect(delays.count > 8 && delays.allSatisfy { $0 == 8 || $0 == 9 }, "\(delays)")
     }
 }
