@@ -247,6 +247,9 @@ struct ManifestTests {
         #expect(try Job(preset: Preset.load("stories-cube"), inputs: [a, b], output: "x.gif").preset.fps == FrameRate(15))
         #expect(try Job(preset: Preset.load("stories-cube", overrides: ["fps=20"]), inputs: [a, b], output: "x.gif").preset.fps == FrameRate(20))
         #expect(try Job(preset: Preset.load("stories-cube"), inputs: [a, b], output: "x.mp4").preset.fps == FrameRate(30))
+        var set = try Preset.load("stories-cube")
+        set.fps = FrameRate(24)
+        #expect(try Job(preset: set, inputs: [a, b], output: "x.gif").preset.fps == FrameRate(24), "a rate set in code is given")
         // The command line's typed values become nodes with the option as their origin: no YAML is printed.
         var patch = PresetPatch()
         patch.set("audio.file", .text("a \"quoted\" name: #1.mp3"), origin: .option("--audio"))

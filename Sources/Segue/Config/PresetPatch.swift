@@ -33,8 +33,6 @@ public struct PresetPatch: Sendable, ExpressibleByArrayLiteral {
     /// `--set KEY=VALUE` texts, in the order they apply.
     public init(overrides: [String]) { entries = overrides.map(Entry.override) }
 
-    public var isEmpty: Bool { entries.isEmpty }
-
     /// Adds a `--set KEY=VALUE` text, applied after what is already here.
     public mutating func append(override text: String) { entries.append(.override(text)) }
 
@@ -43,16 +41,6 @@ public struct PresetPatch: Sendable, ExpressibleByArrayLiteral {
     public mutating func set(_ key: String, _ value: Value, origin: ConfigOrigin) {
         entries.append(.value(path: key.split(separator: ".").map(String.init), node: ConfigNode(value, origin: origin)))
     }
-
-    /// This patch after `other` (other's keys first, this one's winning).
-    public func over(_ other: PresetPatch) -> PresetPatch {
-        var patch = other
-        patch.entries += entries
-        return patch
-    }
-
-    /// Whether the patch sets `key` (a top-level key, `fps`).
-    func sets(_ key: String) throws -> Bool { try layer()[key] != nil }
 
     /// The patch as one configuration layer, later entries over earlier ones.
     public func layer() throws -> ConfigNode {

@@ -3,8 +3,8 @@ import Foundation
 
 /// One export: a preset, the inputs in order, and where and how to write.
 public struct Job: Sendable {
-    public var preset: Preset { didSet { timeline = Job.timeline(preset: preset, inputs: inputs.count, plan: plan) } }
-    public var inputs: [String] { didSet { timeline = Job.timeline(preset: preset, inputs: inputs.count, plan: plan) } }
+    public var preset: Preset { didSet { retime() } }
+    public var inputs: [String] { didSet { retime() } }
     public var output: String
     public var format: OutputFormat
     /// Only these frames (not for MP4); nil for all.
@@ -145,6 +145,8 @@ public struct Job: Sendable {
     /// The video's timeline (it depends on the inputs only through their number), made when
     /// the job is and again only when its preset or inputs change.
     public private(set) var timeline: Timeline
+
+    private mutating func retime() { timeline = Job.timeline(preset: preset, inputs: inputs.count, plan: plan) }
 
     private static func timeline(preset: Preset, inputs: Int, plan: StoryPlan?) -> Timeline {
         guard let plan else { return preset.timeline(screens: preset.screenCount(inputs: inputs)) }

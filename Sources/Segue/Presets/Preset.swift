@@ -83,9 +83,11 @@ public struct Preset: Equatable, Sendable {
     /// Size in pixels, points-to-pixels scale, background.
     public var canvas = Canvas(width: 1080, height: 1920, scale: 3, background: .black)
     /// Frames per second, exactly (29.97 is 30000/1001).
-    public var fps: FrameRate = 30
+    /// Setting it (outside the reader) marks the rate as given.
+    public var fps: FrameRate = 30 { didSet { rateGiven = true } }
     /// Whether the rate was given above the preset's own files (by a story, a job, the command
-    /// line): an output with a rate of its own (a GIF's 15 fps) takes it only when not.
+    /// line, or code that set `fps`): an output with a rate of its own (a GIF's 15 fps) takes
+    /// it only when not.
     public var rateGiven = false
     /// Seconds each input is shown still.
     public var hold = 2.0

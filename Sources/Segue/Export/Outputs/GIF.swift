@@ -6,14 +6,12 @@ extension OutputFormat {
     /// whole video, the frames are composed twice (the same pixels each time), the first time
     /// for the palette; each pass's sink is made when the pass starts.
     public static let gif = OutputFormat(
-        "gif", "an animated GIF (FFmpeg's palette, 15 fps unless a rate is given)", extensions: ["gif"], encode: nil,
-        hasSound: false, keepsAlpha: false, alphaName: nil, defaultRate: FrameRate(Preset.GIFSettings.defaultFPS),
-        toStandardOutput: false, takesFrameSelection: false, takesChunks: false, isFolder: false, evenSize: nil, isUpload: false,
-        samples: nil, sidecar: .besideFile,
+        "gif", "an animated GIF (FFmpeg's palette, 15 fps unless a rate is given)", extensions: ["gif"],
+        defaultRate: FrameRate(Preset.GIFSettings.defaultFPS), takesFrameSelection: false,
         fingerprintFields: { p in
             ["gif": .object(["palette": .string(p.gif.palette.rawValue), "dither": .string(p.gif.dither), "loop": .number(Double(p.gif.loop))])]
         },
-        passes: { request in
+        sinks: { request in
             let job = request.job, canvas = job.preset.canvas
             func final(_ palette: GIFPaletteSink?) throws -> FrameSink {
                 try GIFSink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, settings: job.preset.gif,

@@ -69,18 +69,7 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
          toStandardOutput: Bool = false, takesFrameSelection: Bool = true, takesChunks: Bool = false, isFolder: Bool = false,
          evenSize: String? = nil, isUpload: Bool = false, samples: Int? = nil, sidecar: Sidecar = .besideFile,
          fingerprintFields: @escaping @Sendable (Preset) -> [String: Canonical] = { _ in [:] },
-         sink: @escaping @Sendable (SinkRequest) throws -> FrameSink) {
-        self.init(name, summary, extensions: extensions, encode: encode, hasSound: hasSound, keepsAlpha: keepsAlpha, alphaName: alphaName,
-                  defaultRate: defaultRate, toStandardOutput: toStandardOutput, takesFrameSelection: takesFrameSelection,
-                  takesChunks: takesChunks, isFolder: isFolder, evenSize: evenSize, isUpload: isUpload, samples: samples,
-                  sidecar: sidecar, fingerprintFields: fingerprintFields, passes: { request in [{ try sink(request) }] })
-    }
-
-    init(_ name: String, _ summary: String, extensions: [String], encode: (@Sendable (Preset) -> VideoEncoding)?,
-         hasSound: Bool, keepsAlpha: Bool, alphaName: String?, defaultRate: FrameRate?, toStandardOutput: Bool,
-         takesFrameSelection: Bool, takesChunks: Bool, isFolder: Bool, evenSize: String?, isUpload: Bool, samples: Int?,
-         sidecar: Sidecar, fingerprintFields: @escaping @Sendable (Preset) -> [String: Canonical],
-         passes: @escaping @Sendable (SinkRequest) throws -> [() throws -> FrameSink]) {
+         sinks: @escaping @Sendable (SinkRequest) throws -> [() throws -> FrameSink]) {
         rawValue = name
         self.summary = summary
         self.extensions = extensions
@@ -98,7 +87,12 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
         self.samples = samples
         self.sidecar = sidecar
         self.fingerprintFields = fingerprintFields
-        self.sinks = passes
+        self.sinks = sinks
+    }
+
+    /// The passes of an output written in one pass, by `sink`.
+    static func onePass(_ sink: @escaping @Sendable (SinkRequest) throws -> FrameSink) -> @Sendable (SinkRequest) throws -> [() throws -> FrameSink] {
+        { request in [{ try sink(request) }] }
     }
 
     /// Every output, in the order the help lists them.
