@@ -12,7 +12,8 @@ public enum SharedPictures {
         /// The pictures each running batch shares, by the number `share` gave it.
         var scopes: [Int: Set<String>] = [:]
         var nextScope = 0
-        var images: [String: Image] = [:]
+        /// Each shared picture kept, or being decoded by the job that first asked for it.
+        var images: [String: Promise<Image>] = [:]
         /// How many times each shared picture was decoded, and asked for, since the process began.
         var decoded: [String: Int] = [:], asked: [String: Int] = [:]
 
@@ -56,24 +57,26 @@ public enum SharedPictures {
     static func image(_ path: String, decode: () throws -> Image) throws -> Image {
         guard state.withLock({ !$0.scopes.isEmpty }) else { return try decode() }
         let path = Paths.canonical(path)
-        let kept = state.withLock { state -> Image?? in
-            guard state.isShared(path) else { return .none }
+        // The first job to ask decodes it; jobs asking meanwhile (a storyboard made ahead
+        // beside the running job, parallel jobs) wait for that one decode.
+        let (kept, mine) = state.withLock { state -> (Promise<Image>?, Bool) in
+            guard state.isShared(path) else { return (nil, false) }
             state.asked[path, default: 0] += 1
-            return .some(state.images[path])
+            if let kept = state.images[path] { return (kept, false) }
+            let pending = Promise<Image>()
+            state.images[path] = pending
+            state.decoded[path, default: 0] += 1
+            return (pending, true)
         }
-        switch kept {
-        case .none: return try decode()
-        case let .some(image?): return image
-        case .some(nil):
-            // Decoded outside the lock (two jobs at once may both decode it; one is kept).
-            let image = try decode()
-            return state.withLock { state in
-                state.decoded[path, default: 0] += 1
-                if let first = state.images[path] { return first }
-                if state.isShared(path) { state.images[path] = image }
-                return image
-            }
+        guard let kept else { return try decode() }
+        guard mine else { return try kept.wait() }
+        let outcome = Result { try decode() }
+        if case .failure = outcome {
+            // Not kept: a later job tries again and gives its own error.
+            state.withLock { state in if state.images[path] === kept { state.images[path] = nil } }
         }
+        kept.fulfil(outcome)
+        return try outcome.get()
     }
 }
 
