@@ -115,14 +115,14 @@ struct ImagePartTests {
     func cacheDecodesPlannedParts() throws {
         let whole = Image(width: 400, height: 300, pixels: (0..<120_000).map { UInt32($0 * 2_654_435_761 & 0xFF_FFFF) | 0xFF00_0000 })
         let asked = Locked<[PixelRegion?]>([])
-        let cache = PictureCache(loadPart: { _, part in
+        let cache = PictureCache(loadPart: { _, part, _ in
             asked.withLock { $0.append(part) }
             return part.map { copy($0, of: whole) } ?? SourcePixels(whole: whole)
         })
-        let left = PictureKey(source: 0, crop: Rect(x: 10, y: 0, width: 120, height: 300), width: 90, height: 160)
-        let middle = PictureKey(source: 0, crop: Rect(x: 100.5, y: 20, width: 80, height: 200), width: 120, height: 300)
-        let right = PictureKey(source: 0, crop: Rect(x: 300, y: 0, width: 100, height: 100), width: 50, height: 50)
-        cache.plan(reading: [0: [left, middle]]) { _ in whole.size }
+        let left = PictureKey(source: .still(0), crop: Rect(x: 10, y: 0, width: 120, height: 300), width: 90, height: 160)
+        let middle = PictureKey(source: .still(0), crop: Rect(x: 100.5, y: 20, width: 80, height: 200), width: 120, height: 300)
+        let right = PictureKey(source: .still(0), crop: Rect(x: 300, y: 0, width: 100, height: 100), width: 50, height: 50)
+        cache.plan(reading: [.still(0): [left, middle]]) { _ in whole.size }
         for key in [left, middle, left, right, middle] {
             #expect(try cache.image(key).pixels == whole.resampled(from: key.crop, width: key.width, height: key.height).pixels)
         }

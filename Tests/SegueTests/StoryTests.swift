@@ -69,7 +69,8 @@ struct StoryTests {
               - {image: b.png, hold: 1}
             """)
         let board = try Storyboard(job: job)
-        func wait(for sources: Set<Int>) -> Bool {
+        func wait(for inputs: Set<Int>) -> Bool {
+            let sources = Set(inputs.map(PictureSource.still))
             for _ in 0..<500 where !sources.isSubset(of: board.pictures.preparedSources) { Thread.sleep(forTimeInterval: 0.01) }
             return sources.isSubset(of: board.pictures.preparedSources)
         }
@@ -83,12 +84,12 @@ struct StoryTests {
         // Frame 47 is slide 3's hold: slide 2's picture (c.webp) is drawn by no later slide.
         board.willPlan(47)
         board.didShow(47)
-        #expect(!board.pictures.preparedSources.contains(2) && wait(for: [0, 1]), "\(board.pictures.preparedSources)")
+        #expect(!board.pictures.preparedSources.contains(.still(2)) && wait(for: [0, 1]), "\(board.pictures.preparedSources)")
         let again = try Compositor(threads: 1).render(board.scene(at: 0), canvas: board.canvas, pictures: board.pictures)
         #expect(Array(UnsafeBufferPointer(start: first.pixels, count: first.width * first.height))
                 == Array(UnsafeBufferPointer(start: again.pixels, count: again.width * again.height)))
         let passed = try Compositor(threads: 1).render(board.scene(at: 37), canvas: board.canvas, pictures: board.pictures)
-        #expect(board.pictures.preparedSources.contains(2) && passed.width == 90)
+        #expect(board.pictures.preparedSources.contains(.still(2)) && passed.width == 90)
     }
 
     @Test("a hard cut is no transition at all; per-slide transitions may not be whole-story ones")
@@ -252,11 +253,11 @@ struct StoryTests {
         let first = Layer.root(Rect(x: 0, y: 0, width: 20, height: 15), [page])
         let both = Layer.root(Rect(x: 0, y: 0, width: 20, height: 15), [page, other])
         try cache.prepare(first, scale: 1, threads: 2)
-        #expect(cache.preparedSources == [0] && loads.withLock { $0 } == 1)
+        #expect(cache.preparedSources == [.still(0)] && loads.withLock { $0 } == 1)
         // Source 0's pixels let go once its picture is made: preparing again must not decode it.
-        cache.releaseSources(whoseKeysAreReady: [0: Set(PictureCache.keys(in: first, scale: 1))])
+        cache.releaseSources(whoseKeysAreReady: [.still(0): Set(PictureCache.keys(in: first, scale: 1))])
         try cache.prepare(both, scale: 1, threads: 2)
-        #expect(cache.preparedSources == [0, 1] && loads.withLock { $0 } == 2)
+        #expect(cache.preparedSources == [.still(0), .still(1)] && loads.withLock { $0 } == 2)
     }
 
     @Test("a moving picture is prepared once, at the largest size it is drawn at")

@@ -167,7 +167,7 @@ struct FramePipeline {
                     composeTime.begin()
                     do {
                         defer { composeTime.end() }
-                        let items = work.plan.scene.drawList(scale: canvas.scale, plans: work.plan.contents, images: images)
+                        let items = work.plan.scene.drawList(scale: canvas.scale, images: images)
                         try work.frame.yuv?.prepare(for: output)
                         compositor.render(items, canvas: canvas, into: work.frame)
                     }

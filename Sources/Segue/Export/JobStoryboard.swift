@@ -26,14 +26,16 @@ extension Storyboard {
         let limits = job.limits, threads = job.threads
         let sizeOf = { (path: String) -> Size in byPath[path]?.size ?? told[path]! }
         // An input named twice is one source: its first place.
-        let sources = inputs.indices.map { i in clips[i] != nil ? i : stills.first { inputs[$0] == inputs[i] }! }
-        let preloaded = Set(sources).filter { clips[$0] == nil }.compactMap { source in byPath[inputs[source]].map { (source, $0) } }
-        // Text pictures are sources after the inputs, laid out now and drawn when first needed.
-        let texts = try OverlayPictures(slides: job.overlays, screen: job.screenOverlays, canvas: job.preset.canvas, firstSource: inputs.count, limits: limits)
-        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded).merging(texts.decoded) { a, _ in a }, clipSources: Set(clips.keys),
-                                 animatedSources: texts.animatedSources, frame: { try texts.image($0, time: $1) }) { source, part in
-            if source >= inputs.count { return SourcePixels(whole: try texts.image(source)) }
-            let path = inputs[source]
+        let sources = inputs.indices.map { i in clips[i] != nil ? PictureSource.clip(i) : .still(stills.first { inputs[$0] == inputs[i] }!) }
+        let preloaded = Set(sources).compactMap { source -> (PictureSource, Image)? in
+            guard case let .still(input) = source else { return nil }
+            return byPath[inputs[input]].map { (source, $0) }
+        }
+        // Overlays' pictures are laid out now and drawn when first needed.
+        let texts = try OverlayPictures(slides: job.overlays, screen: job.screenOverlays, canvas: job.preset.canvas, limits: limits)
+        let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded).merging(texts.decoded) { a, _ in a }) { source, part, time in
+            guard case let .still(input) = source else { return SourcePixels(whole: try texts.image(source, time: time)) }
+            let path = inputs[input]
             let pixels = try Image.decode(path: path, limits: limits, threads: threads, part: part)
             // Laid out by the size its header told: a file changed since cannot be drawn as planned.
             if let expected = told[path], expected != Size(width: Double(pixels.wholeWidth), height: Double(pixels.wholeHeight)) {

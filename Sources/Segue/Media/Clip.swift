@@ -415,23 +415,3 @@ struct SparePictures {
         return nil
     }
 }
-
-extension Orientation {
-    /// The rectangle of a stored picture of `width` x `height` that shows as `rect` once turned upright.
-    func storedRect(of rect: Rect, width: Double, height: Double) -> Rect {
-        func stored(_ x: Double, _ y: Double) -> (Double, Double) {
-            switch self {
-            case .up: return (x, y)
-            case .upMirrored: return (width - x, y)
-            case .down: return (width - x, height - y)
-            case .downMirrored: return (x, height - y)
-            case .leftMirrored: return (y, x)
-            case .right: return (y, height - x)
-            case .rightMirrored: return (width - y, height - x)
-            case .left: return (width - y, x)
-            }
-        }
-        let a = stored(rect.minX, rect.minY), b = stored(rect.maxX, rect.maxY)
-        return Rect(x: min(a.0, b.0), y: min(a.1, b.1), width: abs(b.0 - a.0), height: abs(b.1 - a.1))
-    }
-}

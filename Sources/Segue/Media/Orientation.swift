@@ -7,19 +7,33 @@ public enum Orientation: Int, Sendable, CaseIterable {
     /// True for the orientations that swap width and height.
     public var swapsAxes: Bool { rawValue >= 5 }
 
-    /// For an upright pixel (x, y), the stored pixel it comes from, in a stored image of
-    /// `width` x `height`.
-    func source(x: Int, y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
+    /// For a point (x, y) of the upright picture, the point of the stored picture of `width`
+    /// x `height` it comes from: the one mapping every other use of the orientation reads.
+    func storedPoint(x: Double, y: Double, width: Double, height: Double) -> (x: Double, y: Double) {
         switch self {
         case .up: return (x, y)
-        case .upMirrored: return (width - 1 - x, y)
-        case .down: return (width - 1 - x, height - 1 - y)
-        case .downMirrored: return (x, height - 1 - y)
-        case .leftMirrored: return (y, x)                          // transpose
-        case .right: return (y, height - 1 - x)                    // stored turned 90° counterclockwise
-        case .rightMirrored: return (width - 1 - y, height - 1 - x) // transverse
-        case .left: return (width - 1 - y, x)                      // stored turned 90° clockwise
+        case .upMirrored: return (width - x, y)
+        case .down: return (width - x, height - y)
+        case .downMirrored: return (x, height - y)
+        case .leftMirrored: return (y, x)                   // transpose
+        case .right: return (y, height - x)                 // stored turned 90° counterclockwise
+        case .rightMirrored: return (width - y, height - x) // transverse
+        case .left: return (width - y, x)                   // stored turned 90° clockwise
         }
+    }
+
+    /// For an upright pixel (x, y), the stored pixel it comes from, in a stored image of
+    /// `width` x `height`: the one whose center its center maps to.
+    func source(x: Int, y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
+        let point = storedPoint(x: Double(x) + 0.5, y: Double(y) + 0.5, width: Double(width), height: Double(height))
+        return (Int(point.x.rounded(.down)), Int(point.y.rounded(.down)))
+    }
+
+    /// The rectangle of a stored picture of `width` x `height` that shows as `rect` once turned upright.
+    func storedRect(of rect: Rect, width: Double, height: Double) -> Rect {
+        let a = storedPoint(x: rect.minX, y: rect.minY, width: width, height: height)
+        let b = storedPoint(x: rect.maxX, y: rect.maxY, width: width, height: height)
+        return Rect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
     }
 }
 

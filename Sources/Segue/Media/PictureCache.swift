@@ -24,51 +24,42 @@ public final class PictureCache: Sendable {
     }
 
     private struct State {
-        var decoded: [Int: SourcePixels]
+        var decoded: [PictureSource: SourcePixels]
         /// The pixels of each source that its planned pictures read (`plan(reading:sizes:)`).
-        var planned: [Int: Plan] = [:]
+        var planned: [PictureSource: Plan] = [:]
         var entries: [PictureKey: Entry] = [:]
         /// The keys of each animated source's pictures, oldest first.
-        var recent: [Int: [PictureKey]] = [:]
+        var recent: [PictureSource: [PictureKey]] = [:]
     }
 
     private let state: Locked<State>
-    /// A source's pixels: at least the part asked for (nil: the whole picture).
-    private let load: @Sendable (Int, PixelRegion?) throws -> SourcePixels
-    /// Sources that are clips, whose pictures come with each frame's plan, not from the cache.
-    let clipSources: Set<Int>
-    /// Sources whose picture changes with `PictureKey.time` (animated stickers): each time's
-    /// full-size picture comes from `frame`, and only their last few prepared pictures are kept.
-    private let animatedSources: Set<Int>
-    private let frame: @Sendable (Int, Double) throws -> Image
+    /// A source's pixels: at least the part asked for (nil: the whole picture). A source
+    /// whose picture changes with time (`PictureSource.isAnimated`) is asked for the picture
+    /// at `PictureKey.time`; only its last few prepared pictures are kept. Clips' pictures
+    /// come with each frame's plan, never from the cache.
+    private let load: @Sendable (PictureSource, PixelRegion?, Double) throws -> SourcePixels
 
     /// Prepared pictures kept of each animated source: frames composed side by side need a few.
     static let animatedKept = 8
 
-    /// A cache over sources that `load` decodes by index, with those in `preloaded` already
-    /// decoded (`load` decodes them again only if they are needed after they were let go);
-    /// an animated source's picture at a time comes from `frame`.
-    public convenience init(preloaded: [Int: Image] = [:], clipSources: Set<Int> = [], animatedSources: Set<Int> = [],
-                            frame: @escaping @Sendable (Int, Double) throws -> Image = { _, _ in fatalError("no animated sources") },
-                            load: @escaping @Sendable (Int) throws -> Image) {
-        self.init(preloaded: preloaded, clipSources: clipSources, animatedSources: animatedSources, frame: frame) { source, _ in
-            SourcePixels(whole: try load(source))
+    /// A cache over still inputs that `load` decodes by their place among the inputs, with
+    /// those in `preloaded` already decoded (`load` decodes them again only if they are
+    /// needed after they were let go).
+    public convenience init(preloaded: [Int: Image] = [:], load: @escaping @Sendable (Int) throws -> Image) {
+        self.init(preloaded: Dictionary(uniqueKeysWithValues: preloaded.map { (PictureSource.still($0), $1) })) { source, _, _ in
+            guard case let .still(input) = source else { preconditionFailure("no picture for \(source)") }
+            return SourcePixels(whole: try load(input))
         }
     }
 
-    /// As `init(preloaded:clipSources:animatedSources:frame:load:)`, with `load` asked for
-    /// the part of a source that its pictures read, when it is known (`plan(reading:sizes:)`).
-    init(preloaded: [Int: Image] = [:], clipSources: Set<Int> = [], animatedSources: Set<Int> = [],
-         frame: @escaping @Sendable (Int, Double) throws -> Image = { _, _ in fatalError("no animated sources") },
-         loadPart: @escaping @Sendable (Int, PixelRegion?) throws -> SourcePixels) {
+    /// A cache over any sources, with `load` asked for the part of a source that its pictures
+    /// read, when it is known (`plan(reading:sizes:)`), and an animated source's picture at a time.
+    init(preloaded: [PictureSource: Image] = [:], loadPart: @escaping @Sendable (PictureSource, PixelRegion?, Double) throws -> SourcePixels) {
         self.load = loadPart
-        self.clipSources = clipSources
-        self.animatedSources = animatedSources
-        self.frame = frame
         state = Locked(State(decoded: preloaded.mapValues(SourcePixels.init(whole:))))
     }
 
-    /// A cache over images in memory, source k being `images[k]`.
+    /// A cache over images in memory, still input k being `images[k]`.
     public convenience init(_ images: [Image]) {
         self.init { images[$0] }
     }
@@ -76,7 +67,7 @@ public final class PictureCache: Sendable {
     /// The prepared image for `key`, made now unless it is made or being made. A source
     /// that cannot be decoded gives its error.
     func image(_ key: PictureKey, threads: Int = 1) throws -> Image {
-        precondition(!isClip(key.source), "a clip's pictures come with its frame's plan")
+        precondition(key.source.clipSlide == nil, "a clip's pictures come with its frame's plan")
         let (entry, mine) = state.withLock { state -> (Entry, Bool) in
             if let entry = state.entries[key] { return (entry, false) }
             let entry = Entry.pending(Promise())
@@ -89,9 +80,9 @@ public final class PictureCache: Sendable {
         case let .pending(pending) where !mine:
             return try pending.wait()
         case let .pending(pending):
-            let animated = animatedSources.contains(key.source)
+            let animated = key.source.isAnimated
             let outcome = Result {
-                let full = animated ? SourcePixels(whole: try frame(key.source, key.time)) : try source(key.source, holding: key.crop)
+                let full = animated ? try load(key.source, nil, key.time) : try source(key.source, holding: key.crop)
                 guard key.effect != .none else { return full.resampled(from: key.crop, width: key.width, height: key.height, threads: threads) }
                 let reduced = key.effect.reducedSize(width: key.width, height: key.height)
                 return key.effect.apply(to: full.resampled(from: key.crop, width: reduced.width, height: reduced.height, threads: threads),
@@ -113,7 +104,7 @@ public final class PictureCache: Sendable {
 
     /// The source's pixels that resampling `crop` reads, decoded once for every planned
     /// picture: the part they all read (`plan(reading:sizes:)`), or the whole.
-    private func source(_ index: Int, holding crop: Rect) throws -> SourcePixels {
+    private func source(_ index: PictureSource, holding crop: Rect) throws -> SourcePixels {
         let (held, plan) = state.withLock { ($0.decoded[index], $0.planned[index]) }
         if let held, held.holds(crop) { return held }
         // A picture not planned for is decoded along with every planned one and what was held.
@@ -122,7 +113,7 @@ public final class PictureCache: Sendable {
                 [plan.region, held?.region].compactMap { $0 }.reduce(needed) { $0.union($1) }
             }
         }
-        let pixels = try load(index, part)
+        let pixels = try load(index, part, 0)
         return state.withLock { state in
             if let existing = state.decoded[index], existing.holds(crop) { return existing }
             state.decoded[index] = pixels
@@ -133,9 +124,9 @@ public final class PictureCache: Sendable {
     /// Makes each still source decoded from now on hold only the pixels that `keys` read
     /// (the pictures every screen draws), the sources' upright sizes given by `sizes` (nil:
     /// a source decoded whole, as a text's picture is drawn).
-    func plan(reading keys: [Int: Set<PictureKey>], sizes: (Int) -> Size?) {
+    func plan(reading keys: [PictureSource: Set<PictureKey>], sizes: (PictureSource) -> Size?) {
         let plans = keys.compactMapValues { keys -> Plan? in
-            guard let source = keys.first?.source, !animatedSources.contains(source), !isClip(source), let size = sizes(source) else { return nil }
+            guard let source = keys.first?.source, !source.isAnimated, source.clipSlide == nil, let size = sizes(source) else { return nil }
             let width = Int(size.width), height = Int(size.height)
             // A picture reading no pixel at all is not planned for: its source is decoded whole.
             let reads = keys.compactMap { PixelRegion.read(by: $0.crop, width: width, height: height) }
@@ -145,9 +136,6 @@ public final class PictureCache: Sendable {
         state.withLock { $0.planned.merge(plans) { _, new in new } }
     }
 
-    /// Whether `source` is a clip.
-    func isClip(_ source: Int) -> Bool { clipSources.contains(source) }
-
     /// Makes the prepared images of every still picture in `tree`, `threads` at a time.
     func prepare(_ tree: Layer, scale: Double, threads: Int) throws {
         try prepare(PictureCache.keys(in: tree, scale: scale), threads: threads)
@@ -155,7 +143,7 @@ public final class PictureCache: Sendable {
 
     /// Makes the prepared images of the still pictures among `keys`, `threads` at a time.
     func prepare(_ keys: some Sequence<PictureKey>, threads: Int) throws {
-        let wanted = Set(keys.filter { !isClip($0.source) })
+        let wanted = Set(keys.filter { $0.source.clipSlide == nil })
         // Those made already need nothing (nearly every frame's, once its screen is prepared).
         let keys = state.withLock { state -> [PictureKey] in
             wanted.filter { key in if case .ready = state.entries[key] { false } else { true } }
@@ -169,7 +157,7 @@ public final class PictureCache: Sendable {
 
     /// Lets go of the full-size pixels of each source all of whose `keys` are made; a source
     /// is decoded again if a picture of it is needed later at another size.
-    func releaseSources(whoseKeysAreReady keys: [Int: Set<PictureKey>]) {
+    func releaseSources(whoseKeysAreReady keys: [PictureSource: Set<PictureKey>]) {
         state.withLock { state in
             for (source, needed) in keys where state.decoded[source] != nil && needed.allSatisfy({ key in
                 if case .ready = state.entries[key] { return true } else { return false }
@@ -181,7 +169,7 @@ public final class PictureCache: Sendable {
 
     /// Lets go of every prepared picture and the full-size pixels of `sources` (stills no
     /// longer drawn); pictures being made are left to finish.
-    func forget(sources: Set<Int>) {
+    func forget(sources: Set<PictureSource>) {
         guard !sources.isEmpty else { return }
         state.withLock { state in
             for source in sources { state.decoded[source] = nil }
@@ -192,7 +180,7 @@ public final class PictureCache: Sendable {
     }
 
     /// The sources with a prepared picture.
-    var preparedSources: Set<Int> {
+    var preparedSources: Set<PictureSource> {
         state.withLock { state in Set(state.entries.compactMap { key, entry in if case .ready = entry { key.source } else { nil } }) }
     }
 

@@ -2,10 +2,11 @@
 /// frame is composed, at the size the layer draws it, and cached by `PictureKey` so that
 /// each is made once per size (`PictureCache`), never per frame.
 ///
-/// A new kind of contents (rendered text, a fill, a sticker's frame) joins here: its case,
-/// its size, and in `PictureCache` how its pixels are made for a key.
+/// Every kind of contents is a picture of a typed source (`PictureSource`: a still, a clip's
+/// frame, a text's look, a sticker's frame); a fill is what is made of one (`PictureEffect`).
+/// A new kind joins `PictureSource`: its case, and in the storyboard how its pixels are made.
 public enum Contents: Hashable, Sendable {
-    /// One of the job's pictures: a still file or a clip's frame.
+    /// A picture: a still input, a clip's frame, a text's look or a sticker's frame.
     case picture(Picture)
 
     /// The size of what is shown, in pixels, which the layer's gravity places in its bounds.
@@ -32,10 +33,29 @@ public enum Contents: Hashable, Sendable {
     }
 }
 
-/// One of a job's pictures, by the place of its source among the job's inputs.
+/// Where a picture's pixels come from. Inputs are named by their place among the job's
+/// inputs (0-based), overlays by theirs among the job's overlays (each slide's in order, then
+/// the screen's).
+public enum PictureSource: Hashable, Sendable {
+    /// A still input, by the first place its file has among the inputs.
+    case still(Int)
+    /// The clip of slide `n`, whose pictures come with each frame's plan.
+    case clip(Int)
+    /// Overlay `n`'s text, all of it; with `step`, the first `step` characters a typewriter shows.
+    case text(Int, step: Int? = nil)
+    /// Overlay `n`'s sticker; an animated one's picture changes with `PictureKey.time`.
+    case sticker(Int, animated: Bool)
+
+    /// The slide whose clip this is, or nil.
+    public var clipSlide: Int? { if case let .clip(slide) = self { slide } else { nil } }
+
+    /// Whether its picture changes with time and is made for each time (an animated sticker).
+    var isAnimated: Bool { if case .sticker(_, true) = self { true } else { false } }
+}
+
+/// A picture a layer shows: its source, the part of it shown, and for one that moves, the time.
 public struct Picture: Hashable, Sendable {
-    /// Which of the job's picture sources: input `source` (0-based).
-    public var source: Int
+    public var source: PictureSource
     /// The source's size in pixels, upright.
     public var size: Size
     /// The part of the source shown, in its pixels; nil for all of it (as CALayer's contentsRect).
@@ -45,11 +65,16 @@ public struct Picture: Hashable, Sendable {
     /// What is made of the picture (a backdrop's blur); `.none` for its pixels.
     public var effect = PictureEffect.none
 
-    public init(source: Int, size: Size, region: Rect? = nil, time: Double? = nil) {
+    public init(_ source: PictureSource, size: Size, region: Rect? = nil, time: Double? = nil) {
         self.source = source
         self.size = size
         self.region = region
         self.time = time
+    }
+
+    /// Still input `source` (0-based), whole or its `region`.
+    public init(source: Int, size: Size, region: Rect? = nil) {
+        self.init(.still(source), size: size, region: region)
     }
 
     /// The size of what is shown: the region's, or the whole source's.
@@ -60,12 +85,12 @@ public struct Picture: Hashable, Sendable {
 /// layer draws it at (its bounds times the canvas scale, as a CALayer's backing store is
 /// made at bounds times contentsScale), whatever transform the layer is under.
 struct PictureKey: Hashable, Sendable {
-    var source: Int
+    var source: PictureSource
     /// The part of the source, in its pixels.
     var crop: Rect
     var width: Int
     var height: Int
-    /// The source's time, for sources that change (clips); 0 for stills.
+    /// The source's time, for sources that change (clips, animated stickers); 0 for stills.
     var time: Double = 0
     /// What is made of the part (a backdrop), drawn at `width` x `height`.
     var effect = PictureEffect.none

@@ -218,27 +218,14 @@ struct ContentsPlan: Sendable {
     var destination: Rect
 }
 
-/// A frame's contents resolved to pixels, consumed by the draw list in the order the plans
-/// were made.
-private struct ResolvedContents {
-    let plans: [ContentsPlan]
-    let images: [Image]
-    var next = 0
-
-    mutating func take() -> (image: Image, destination: Rect) {
-        defer { next += 1 }
-        return (images[next], plans[next].destination)
-    }
-}
-
 extension Layer {
     /// The sublayers in the order they are drawn: by `zPosition`, then as listed.
     var sublayersInDrawingOrder: [Layer] {
         sublayers.enumerated().sorted(by: { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }).map(\.element)
     }
 
-    /// The contents of every layer of the tree, drawn or not, planned at `scale`, in the
-    /// order `drawList` meets them: each layer before its sublayers, in drawing order.
+    /// The contents of every layer of the tree, drawn or not, planned at `scale`: what
+    /// `drawList` needs the pixels of, each layer before its sublayers, in drawing order.
     func contentsPlans(scale: Double) -> [ContentsPlan] {
         var plans: [ContentsPlan] = []
         func visit(_ layer: Layer) {
@@ -252,25 +239,18 @@ extension Layer {
         return plans
     }
 
-    /// How many layers of the tree have contents.
-    private var contentsCount: Int {
-        sublayers.reduce(contents == nil ? 0 : 1) { $0 + $1.contentsCount }
-    }
-
     /// Flattens the tree under this root layer into polygons in paint order, in canvas pixels
-    /// (points times `scale`), its contents being `images`: the pixels of `plans`
-    /// (`contentsPlans(scale:)` of this tree), one for one.
-    func drawList(scale: Double, plans: [ContentsPlan], images: [Image]) -> [DrawItem] {
-        precondition(plans.count == images.count, "one image per planned contents")
-        var resolved = ResolvedContents(plans: plans, images: images)
-        return collect(toCanvas: placement.flattened.concatenating(Transform3D(scaleX: scale, y: scale)),
-                       step: placement, groupSpace: nil, clips: [], scale: scale, contents: &resolved)
+    /// (points times `scale`), its contents' pixels found in `images` by their keys (those
+    /// of `contentsPlans(scale:)` of this tree).
+    func drawList(scale: Double, images: [PictureKey: Image]) -> [DrawItem] {
+        collect(toCanvas: placement.flattened.concatenating(Transform3D(scaleX: scale, y: scale)),
+                step: placement, groupSpace: nil, clips: [], scale: scale, images: images)
     }
 
     /// The draw list with the tree's pictures resolved through `pictures`, on this thread.
     func drawList(scale: Double, pictures: PictureCache) throws -> [DrawItem] {
-        let plans = contentsPlans(scale: scale)
-        return drawList(scale: scale, plans: plans, images: try plans.map { try pictures.image($0.key) })
+        let keys = Set(contentsPlans(scale: scale).map(\.key))
+        return drawList(scale: scale, images: Dictionary(uniqueKeysWithValues: try keys.map { ($0, try pictures.image($0)) }))
     }
 
     /// The items of this layer and its sublayers. `toCanvas` maps this layer's bounds space
@@ -278,11 +258,8 @@ extension Layer {
     /// `groupSpace` maps it into the space of the enclosing 3D group, if any, where the
     /// group's polygons are put in depth order. Opacities are relative to the superlayer's.
     private func collect(toCanvas: Transform3D, step: Transform3D, groupSpace: Transform3D?,
-                         clips parentClips: [Clip], scale: Double, contents resolved: inout ResolvedContents) -> [DrawItem] {
-        guard opacity > 0 else {
-            resolved.next += contentsCount
-            return []
-        }
+                         clips parentClips: [Clip], scale: Double, images: [PictureKey: Image]) -> [DrawItem] {
+        guard opacity > 0 else { return [] }
         var items: [DrawItem] = []
         let canvas = Homography(toCanvas)
         // The mask clips everything the layer draws; rounded corners clip its background, and
@@ -296,7 +273,11 @@ extension Layer {
         }
 
         // The contents, prepared at the size the layer draws them, and where they go in the bounds.
-        let prepared = contents == nil ? nil : resolved.take()
+        let prepared = contents.map { contents -> (image: Image, destination: Rect) in
+            let plan = PictureKey.plan(contents, in: bounds, gravity: contentsGravity, scale: scale)
+            guard let image = images[plan.key] else { preconditionFailure("no pixels for \(plan.key)") }
+            return (image, plan.destination)
+        }
         if !isBackFacing(canvas) {
             // An opaque image over the whole bounds hides the background: drawing both would
             // only darken the anti-aliased edges.
@@ -325,7 +306,7 @@ extension Layer {
             let kept = preserves3D ? childStep : childStep.flattened
             children += child.collect(toCanvas: kept.concatenating(toCanvas), step: childStep,
                                       groupSpace: childrenSpace.map { kept.concatenating($0) }, clips: clips,
-                                      scale: scale, contents: &resolved)
+                                      scale: scale, images: images)
         }
         if preserves3D && groupSpace == nil {
             children = depthOrdered(children)

@@ -6,13 +6,13 @@ extension Storyboard {
     /// same frame up to the rounding of that round trip. False, with nothing written, for any
     /// other frame.
     func copyClipFrame(_ frame: FramePlan, into yuv: YUVFrame, for output: String) throws -> Bool {
-        guard frame.contents.count == 1, let feed = frame.clipPictures[frame.contents[0].key.source] else { return false }
+        guard frame.contents.count == 1, let slide = frame.contents[0].key.source.clipSlide, let feed = frame.clipPictures[slide] else { return false }
         let key = frame.contents[0].key, width = canvas.width, height = canvas.height
         guard key.width == width, key.height == height, key.effect == .none else { return false }
         // The scene, with a stand-in for the picture: one opaque quad, not faded, masked or
         // turned, whose texels are the canvas's pixels.
         let standIn = Image(standInWidth: width, height: height)
-        let items = frame.scene.drawList(scale: canvas.scale, plans: frame.contents, images: [standIn])
+        let items = frame.scene.drawList(scale: canvas.scale, images: [key: standIn])
         guard items.count == 1, let item = items.first, item.opacity >= 1, item.clips.isEmpty,
               case let .image(image, source, toTexel) = item.paint, image === standIn,
               source == (x0: 0, y0: 0, x1: width, y1: height), toTexel.isIdentity,

@@ -1,23 +1,23 @@
 import Foundation
 
-/// The overlays of a job as the storyboard draws them, each picture a source after the
-/// job's inputs: a text look laid out when the storyboard is made and drawn by Pango and
+/// The overlays of a job as the storyboard draws them, each picture a source named by the
+/// overlay's place among the job's overlays (`PictureSource.text`, `.sticker`): a text look laid out when the storyboard is made and drawn by Pango and
 /// Cairo when a frame first needs it; a still sticker decoded when the storyboard is made;
 /// an animated sticker's frames decoded in order as frames ask for them (`StickerFeed`).
 /// Each is cached like a picture until its overlay is gone.
 struct OverlayPictures: Sendable {
-    /// One overlay, laid out: its picture's source, size and block, and the sources of a
+    /// One overlay, laid out: its picture's source, size and block, and whether it has a
     /// typewriter's steps (step k shows k characters; the whole look shows them all).
     struct Placed: Sendable {
         var overlay: Overlay
-        var source: Int
+        var source: PictureSource
         /// The picture's own size, in pixels.
         var size: Size
         /// The text block in the picture (a sticker's whole picture), in pixels.
         var block: Rect
         /// The size it is drawn at, in pixels (a text's picture's own).
         var drawn: Size
-        var firstStep: Int?
+        var typewriter = false
         /// An animated sticker's frames.
         var feed: StickerFeed?
         /// The margins a text keeps out of (the canvas's safe area; none for stickers).
@@ -35,15 +35,18 @@ struct OverlayPictures: Sendable {
         func layer(at time: Double, length: Double, page: Size, scale: Double) -> Layer? {
             guard let state = state(at: time, length: length) else { return nil }
             var shown = source
-            if let reveal = state.reveal, let firstStep, reveal < overlay.steps { shown = firstStep + max(0, reveal) }
-            var picture = Picture(source: shown, size: size)
+            if let reveal = state.reveal, typewriter, reveal < overlay.steps, case let .text(number, _) = source {
+                shown = .text(number, step: max(0, reveal))
+            }
+            var picture = Picture(shown, size: size)
             picture.time = state.frame
             return overlay.layer(state, picture: picture, pixels: drawn, block: block, page: page, scale: scale, safe: safe)
         }
 
         /// Every source the overlay draws.
-        var sources: Set<Int> {
-            Set([source] + (firstStep.map { first in (0..<overlay.steps).map { first + $0 } } ?? []))
+        var sources: Set<PictureSource> {
+            guard typewriter, case let .text(number, _) = source else { return [source] }
+            return Set([source] + (0..<overlay.steps).map { .text(number, step: $0) })
         }
     }
 
@@ -56,31 +59,30 @@ struct OverlayPictures: Sendable {
     var slides: [[Placed]] = []
     var screen: [Placed] = []
     /// Still stickers, decoded to lay them out: the storyboard's cache starts with them.
-    private(set) var decoded: [Int: Image] = [:]
-    /// Every picture, source `firstSource + k` being `made[k]`.
-    private var made: [Made] = []
-    private var firstSource = 0
+    private(set) var decoded: [PictureSource: Image] = [:]
+    /// How each picture is made.
+    private var made: [PictureSource: Made] = [:]
     private var limits = Limits()
 
     init() {}
 
-    init(slides: [[Overlay]], screen: [Overlay], canvas: Canvas, firstSource: Int, limits: Limits = Limits()) throws {
-        self.firstSource = firstSource
+    init(slides: [[Overlay]], screen: [Overlay], canvas: Canvas, limits: Limits = Limits()) throws {
         self.limits = limits
-        var made: [Made] = [], decoded: [Int: Image] = [:]
+        var made: [PictureSource: Made] = [:], decoded: [PictureSource: Image] = [:], number = 0
         func place(_ overlay: Overlay) throws -> Placed {
-            let source = firstSource + made.count
+            defer { number += 1 }
             if let sticker = overlay.sticker {
+                let source = PictureSource.sticker(number, animated: sticker.isAnimated)
                 var size: Size, feed: StickerFeed?
                 if sticker.isAnimated {
                     feed = try StickerFeed(path: sticker.path, limits: limits)
                     size = feed!.size
-                    made.append(.animated(feed!))
+                    made[source] = .animated(feed!)
                 } else {
                     let image = try Image.decode(path: sticker.path, limits: limits)
                     size = image.size
                     decoded[source] = image
-                    made.append(.still(path: sticker.path))
+                    made[source] = .still(path: sticker.path)
                 }
                 let drawn = sticker.drawnPixels(of: size, page: canvas.bounds.size, scale: canvas.scale)
                 return Placed(overlay: overlay, source: source, size: size, block: Rect(size: Size(width: Double(drawn.width), height: Double(drawn.height))),
@@ -88,11 +90,14 @@ struct OverlayPictures: Sendable {
             }
             let look = overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale)
             let (size, block) = try look.measure()
-            made.append(.look(look))
+            let source = PictureSource.text(number)
+            made[source] = .look(look)
             var placed = Placed(overlay: overlay, source: source, size: size, block: block, drawn: size, safe: canvas.safeArea)
             if overlay.appear.kind == .typewriter || overlay.disappear.kind == .typewriter {
-                placed.firstStep = firstSource + made.count
-                made += (0..<overlay.steps).map { .look(overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale, step: $0)) }
+                placed.typewriter = true
+                for step in 0..<overlay.steps {
+                    made[.text(number, step: step)] = .look(overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale, step: step))
+                }
             }
             return placed
         }
@@ -102,14 +107,10 @@ struct OverlayPictures: Sendable {
         self.decoded = decoded
     }
 
-    /// The sources whose pictures change with time (animated stickers).
-    var animatedSources: Set<Int> {
-        Set(made.indices.filter { if case .animated = made[$0] { true } else { false } }.map { $0 + firstSource })
-    }
-
     /// The picture of source `source` (an animated sticker's frame that starts at `time`).
-    func image(_ source: Int, time: Double = 0) throws -> Image {
-        switch made[source - firstSource] {
+    func image(_ source: PictureSource, time: Double = 0) throws -> Image {
+        guard let made = made[source] else { preconditionFailure("no overlay picture \(source)") }
+        switch made {
         case let .look(look): return try look.render().image
         case let .still(path): return try Image.decode(path: path, limits: limits)
         case let .animated(feed): return try feed.frame(startingAt: time)

@@ -45,7 +45,7 @@ public final class Storyboard: Sendable {
     /// The screen of the frame shown last, moved on by `didShow`.
     private let shown = Locked(-1)
     /// The still sources each screen draws (set once the screens can be built, in init).
-    private let screenSources = Locked<[Set<Int>]>([])
+    private let screenSources = Locked<[Set<PictureSource>]>([])
     /// The text overlays of each slide and of the screen, and their pictures' sources.
     private let texts: OverlayPictures
     /// Each overlay's first picture, by the time it first shows (seconds of the video), drawn
@@ -57,11 +57,11 @@ public final class Storyboard: Sendable {
 
     /// A storyboard over images already in memory, input k being `images[k]`.
     public convenience init(images: [Image], preset: Preset, threads: Int = 2) {
-        self.init(sizes: images.map(\.size), sources: Array(images.indices), pictures: PictureCache(images), preset: preset,
+        self.init(sizes: images.map(\.size), sources: images.indices.map { .still($0) }, pictures: PictureCache(images), preset: preset,
                   plan: nil, timeline: preset.timeline(screens: preset.screenCount(inputs: images.count)), threads: threads)
     }
 
-    init(sizes: [Size], sources: [Int], pictures: PictureCache, preset: Preset, plan: StoryPlan?, timeline: Timeline, threads: Int,
+    init(sizes: [Size], sources: [PictureSource], pictures: PictureCache, preset: Preset, plan: StoryPlan?, timeline: Timeline, threads: Int,
                  clips: [Int: ClipSlide] = [:], frames: [Int] = [], limits: Limits = Limits(), yielding: Bool = false,
                  texts: OverlayPictures = OverlayPictures(), fills: [(fit: Fit, background: Color)] = []) {
         let canvas = preset.canvas
@@ -75,7 +75,7 @@ public final class Storyboard: Sendable {
         backdrops = fills.map(\.fit.backdrop)
         pages = zip(zip(sources, sizes), fills).map { input, fill -> Layer in
             var page = Layer(frame: canvas.bounds)
-            page.contents = .picture(Picture(source: input.0, size: input.1))
+            page.contents = .picture(Picture(input.0, size: input.1))
             page.contentsGravity = fill.fit.gravity
             page.backgroundColor = fill.background
             page.name = "page"
@@ -118,8 +118,9 @@ public final class Storyboard: Sendable {
             (slide, (ClipFeed(clip: clips[slide]!, limits: limits, threads: threads), frames))
         })
         let count = timeline.screenCount
-        // Every still picture the screens draw, by source: a source's full-size pixels go once all are made.
-        let screenKeys = (0..<count).map { PictureCache.keys(in: screen($0), scale: canvas.scale).filter { !pictures.isClip($0.source) } }
+        // Every still picture the screens draw, by source: a source's full-size pixels go once
+        // all are made. Each screen's tree is built here once; the worker below makes its keys.
+        let screenKeys = (0..<count).map { PictureCache.keys(in: screen($0), scale: canvas.scale).filter { $0.source.clipSlide == nil } }
         // A slide's text goes with its screen; the screen's own text when it has ended (`didShow`).
         screenSources.withLock { sources in
             sources = screenKeys.map { Set($0.map(\.source)) }
@@ -130,7 +131,7 @@ public final class Storyboard: Sendable {
             }
         }
         let keysBySource = Dictionary(grouping: screenKeys.joined(), by: \.source).mapValues(Set.init)
-        pictures.plan(reading: keysBySource) { $0 < sizes.count ? sizes[$0] : nil }
+        pictures.plan(reading: keysBySource) { if case let .still(input) = $0 { sizes[input] } else { nil } }
         willPlan(frames.first ?? 0)
         let first = schedule.withLock { $0.current }
         // The first screen's pictures are made on all the threads while the export opens its
@@ -143,7 +144,7 @@ public final class Storyboard: Sendable {
             for index in first..<max(first + 1, count) {
                 while schedule.withLock({ $0.wanted }) < index && !stop.isCancelled { wake.wait() }
                 guard !stop.isCancelled, let board = self else { return }
-                try? board.pictures.prepare(board.screen(index), scale: board.canvas.scale, threads: index == first ? threads : 1)
+                if index < screenKeys.count { try? board.pictures.prepare(screenKeys[index], threads: index == first ? threads : 1) }
                 board.pictures.releaseSources(whoseKeysAreReady: keysBySource)
             }
         }
@@ -202,7 +203,7 @@ public final class Storyboard: Sendable {
         // Once a second, the pictures of the screen's text that has ended (captions) are let go.
         if index % timeline.fps.perSecond == 0, !texts.screen.isEmpty {
             let time = timeline.fps.time(ofFrame: index)
-            pictures.forget(sources: texts.screen.filter { ($0.overlay.end ?? .infinity) < time }.reduce(into: Set<Int>()) { $0.formUnion($1.sources) })
+            pictures.forget(sources: texts.screen.filter { ($0.overlay.end ?? .infinity) < time }.reduce(into: Set<PictureSource>()) { $0.formUnion($1.sources) })
         }
         let screen = screen(of: index)
         let moved = shown.withLock { shown -> Bool in
@@ -211,10 +212,10 @@ public final class Storyboard: Sendable {
             return true
         }
         guard moved else { return }
-        let passed = screenSources.withLock { sources -> Set<Int> in
+        let passed = screenSources.withLock { sources -> Set<PictureSource> in
             guard screen > 0, screen < sources.count else { return [] }
-            let needed = sources[screen...].reduce(into: Set<Int>()) { $0.formUnion($1) }
-            return sources[..<screen].reduce(into: Set<Int>()) { $0.formUnion($1) }.subtracting(needed)
+            let needed = sources[screen...].reduce(into: Set<PictureSource>()) { $0.formUnion($1) }
+            return sources[..<screen].reduce(into: Set<PictureSource>()) { $0.formUnion($1) }.subtracting(needed)
         }
         pictures.forget(sources: passed)
     }
@@ -239,7 +240,7 @@ public final class Storyboard: Sendable {
     func page(_ index: Int, at time: Double) -> Layer {
         var page = pages[index]
         let span = timeline.timeOnScreen(index)
-        if pictures.isClip(index) { page.contents?.time = min(max(0, time - span.lowerBound), clipEnds[index] ?? .infinity) }
+        if isClip(index) { page.contents?.time = min(max(0, time - span.lowerBound), clipEnds[index] ?? .infinity) }
         let length = span.upperBound - span.lowerBound
         let overlays = index < texts.slides.count
             ? texts.slides[index].compactMap { $0.layer(at: time - span.lowerBound, length: length, page: canvas.bounds.size, scale: canvas.scale) } : []
@@ -267,7 +268,13 @@ public final class Storyboard: Sendable {
 
     /// Makes the still pictures (not a clip's) that frame `index` draws.
     func prepareStills(of index: Int, threads: Int) throws {
-        try pictures.prepare(scene(at: index).contentsPlans(scale: canvas.scale).map(\.key).filter { !pictures.isClip($0.source) }, threads: threads)
+        try pictures.prepare(scene(at: index).contentsPlans(scale: canvas.scale).map(\.key).filter { $0.source.clipSlide == nil }, threads: threads)
+    }
+
+    /// Whether slide `index` is a clip (a screen of a whole-story transition is none).
+    private func isClip(_ index: Int) -> Bool {
+        guard pages.indices.contains(index), case let .picture(picture)? = pages[index].contents else { return false }
+        return picture.source.clipSlide != nil
     }
 
     /// The scene of frame `index`: its slides' pages, and the text fixed to the screen above them.
@@ -299,7 +306,7 @@ public final class Storyboard: Sendable {
     /// equal stills are composed once; nil for a frame that must be composed.
     public func still(at index: Int) -> Still? {
         let moment = timeline.moment(at: index)
-        guard case let .hold(screen) = moment, !pictures.isClip(screen) else { return nil }
+        guard case let .hold(screen) = moment, !isClip(screen) else { return nil }
         if let plan, !plan.motions[screen].isStill { return nil }
         // Text that comes, goes or moves makes frames of a hold differ.
         let time = timeline.fps.time(ofFrame: index)
@@ -333,32 +340,37 @@ public final class Storyboard: Sendable {
         let scene = scene(at: index)
         let contents = scene.contentsPlans(scale: canvas.scale)
         var clipKeys: [Int: [PictureKey]] = [:]
-        for plan in contents where pictures.isClip(plan.key.source) { clipKeys[plan.key.source, default: []].append(plan.key) }
-        let clipPictures = clipKeys.mapValues { keys in
-            feeds[keys[0].source]!.feed.request(time: keys[0].time, keys: Array(Set(keys)))
+        for plan in contents { if let slide = plan.key.source.clipSlide { clipKeys[slide, default: []].append(plan.key) } }
+        let clipPictures = clipKeys.map { slide, keys in
+            (slide, feeds[slide]!.feed.request(time: keys[0].time, keys: Array(Set(keys))))
         }
-        return FramePlan(index: index, scene: scene, contents: contents, clipPictures: clipPictures)
+        return FramePlan(index: index, scene: scene, contents: contents, clipPictures: Dictionary(uniqueKeysWithValues: clipPictures))
     }
 
-    /// The pixels of a planned frame's contents, one for each of `frame.contents`: still
-    /// pictures not made yet are made (on `threads` threads), a clip's waited for and
-    /// converted, unless a frame before drew the same.
-    func images(for frame: FramePlan, threads: Int) throws -> [Image] {
+    /// The pixels of a planned frame's contents, by key: still pictures not made yet are
+    /// made (on `threads` threads), a clip's waited for and converted, unless a frame before
+    /// drew the same.
+    func images(for frame: FramePlan, threads: Int) throws -> [PictureKey: Image] {
         try pictures.prepare(frame.contents.lazy.map(\.key), threads: threads)
         let clips = try frame.clipPictures.mapValues { try $0.wait() }
-        return try frame.contents.map { plan in
-            if let clip = clips[plan.key.source] { return try clip[plan.key]!.rgba() }
-            return try pictures.image(plan.key)
+        var images: [PictureKey: Image] = [:]
+        for plan in frame.contents where images[plan.key] == nil {
+            if let slide = plan.key.source.clipSlide, let clip = clips[slide] {
+                images[plan.key] = try clip[plan.key]!.rgba()
+            } else {
+                images[plan.key] = try pictures.image(plan.key)
+            }
         }
+        return images
     }
 }
 
-/// What one frame shows, planned once: its scene, its contents in draw-list order, and the
+/// What one frame shows, planned once: its scene, the pictures it draws, and the
 /// clip pictures it draws as their feeds make them.
 struct FramePlan: Sendable {
     let index: Int
     let scene: Layer
     let contents: [ContentsPlan]
-    /// The pictures of each clip the frame shows, by source.
+    /// The pictures of each clip the frame shows, by slide.
     let clipPictures: [Int: ClipFeed.Pictures]
 }
