@@ -62,14 +62,16 @@ let package = Package(
             name: "segue",
             dependencies: ["Segue", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // What both test modules share: the repository's files, fresh folders, running programs.
+        .target(name: "SegueTestSupport", path: "Tests/SegueTestSupport"),
         .testTarget(
             name: "SegueTests",
-            dependencies: ["Segue", "CSegueAV", "CLittleCMS", "CHeif"],
+            dependencies: ["Segue", "CSegueAV", "CLittleCMS", "CHeif", "SegueTestSupport"],
             exclude: ["Golden"]
         ),
         .testTarget(
             name: "SegueCLITests",
-            dependencies: ["segue"]
+            dependencies: ["segue", "SegueTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -25,15 +25,6 @@ func installedAlone() throws -> String {
     return copy
 }
 
-/// Runs `executable` in `folder` with `environment` added (and SEGUE_PRESETS removed unless given).
-func run(_ executable: String, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Run {
-    var env = ProcessInfo.processInfo.environment
-    env["SEGUE_PRESETS"] = nil
-    env.merge(environment) { $1 }
-    let assignments = env.map { "\($0.key)=\($0.value)" }
-    return try run("/usr/bin/env", ["-i", "-C", folder.path] + assignments + [executable] + arguments)
-}
-
 /// A folder of photos, as a user has: the bundled examples, nothing else.
 func photoFolder() throws -> URL {
     let folder = temporaryFolder()
@@ -70,7 +61,7 @@ struct AnywhereTests {
     @Test("the built-in presets are Presets/*.yaml, byte for byte")
     func builtInsAreTheFolder() throws {
         let segue = try installedAlone()
-        let folder = root.appendingPathComponent("Presets")
+        let folder = repositoryRoot.appendingPathComponent("Presets")
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".yaml") {
             let name = String(file.dropLast(5))
             let fromFile = try run(segue, ["presets", "show", folder.appendingPathComponent(file).path], in: temporaryFolder())
@@ -87,7 +78,7 @@ struct AnywhereTests {
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.range(of: #"^segue \d+\.\d+\.\d+( \(commit [0-9a-f]{12}(-dirty)?\))?$"#, options: .regularExpression) != nil, "\(lines)")
         // Built from this checkout, the commit is there.
-        let head = try tool("git", ["-C", root.path, "rev-parse", "--short=12", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let head = try tool("git", ["-C", repositoryRoot.path, "rev-parse", "--short=12", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(lines.first?.contains("commit \(head)") == true, "\(lines)")
         for library in ["libavcodec", "libavformat"] {
             #expect(lines.contains { $0.range(of: "^\(library) \\d+\\.\\d+\\.\\d+$", options: .regularExpression) != nil }, "\(library): \(lines)")

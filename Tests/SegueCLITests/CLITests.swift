@@ -1,14 +1,6 @@
 import Foundation
+@_exported import SegueTestSupport
 import Testing
-
-/// The repository's root folder.
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-func example(_ name: String) -> String { root.appendingPathComponent("Examples/\(name)").path }
-
-/// The presets Segue ships: the names of `Presets/*.yaml`, sorted, so a new preset needs no test edits.
-let shippedPresets: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Presets").path)) ?? [])
-    .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
 
 /// What this machine lets the tests do as root, asked once: the tests that need it are
 /// skipped, with the reason, where it cannot.
@@ -34,39 +26,6 @@ enum Privileges {
     }()
 }
 
-func temporaryFolder() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
-struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Runs a program to completion, capturing what it prints.
-func run(_ executable: String, _ arguments: [String]) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read both pipes while the program runs, so a large output cannot block it.
-    final class Box: @unchecked Sendable { var data = Data() }
-    let errData = Box()
-    let reader = Thread { errData.data = err.fileHandleForReading.readDataToEndOfFile() }
-    reader.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    while !reader.isFinished { usleep(1000) }
-    return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-               stderr: String(decoding: errData.data, as: UTF8.self))
-}
-
 /// The `segue` executable built beside the test bundle.
 let segueBinary: String = {
     let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -75,7 +34,6 @@ let segueBinary: String = {
 
 func segue(_ arguments: String...) throws -> Run { try run(segueBinary, arguments) }
 func segue(_ arguments: [String]) throws -> Run { try run(segueBinary, arguments) }
-func tool(_ name: String, _ arguments: [String]) throws -> Run { try run("/usr/bin/env", [name] + arguments) }
 
 /// The four-letter types of the top-level boxes of an MP4 file, in order.
 func topLevelBoxes(_ path: String) throws -> [String] {
@@ -242,11 +200,7 @@ struct RenderCLITests {
     func yieldsToTheEncoder() throws {
         /// The nice value of each thread of `pid` seen while it runs, polled from /proc.
         func niceness(_ arguments: [String]) throws -> (main: Set<Int>, others: Set<Int>, status: Int32) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: segueBinary)
-            process.arguments = arguments
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let render = try Launched(segueBinary, arguments), process = render.process
             let pid = Int(process.processIdentifier)
             var main = Set<Int>(), others = Set<Int>()
             while process.isRunning {
@@ -260,8 +214,7 @@ struct RenderCLITests {
                 }
                 usleep(5_000)
             }
-            process.waitUntilExit()
-            return (main, others, process.terminationStatus)
+            return (main, others, render.finish().status)
         }
         let own = Int(getpriority(0, 0))
         let folder = temporaryFolder()

@@ -23,20 +23,14 @@ struct DefectTests {
     func race() throws {
         let photos = try photoFolder()
         let out = photos.appendingPathComponent("story.mp4").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: segueBinary)
-        process.arguments = ["render", "a.jpg", "b.png", "--size", "360x640", "--set", "canvas.scale=1", "--set", "hold=3", "-o", out]
-        process.currentDirectoryURL = photos
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        let render = try Launched(segueBinary, ["render", "a.jpg", "b.png", "--size", "360x640", "--set", "canvas.scale=1", "--set", "hold=3", "-o", out],
+                                  in: photos)
         // Once the first render is writing, another writer puts its file at the output.
         let deadline = Date().addingTimeInterval(30)
         while !files(in: photos.path).contains(where: { $0.contains("segue-tmp") }), Date() < deadline { usleep(10_000) }
         try "the other writer's video".write(toFile: out, atomically: true, encoding: .utf8)
-        process.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 2, "\(stderr)")
+        let (status, stderr) = render.finish()
+        #expect(status == 2, "\(stderr)")
         #expect(stderr.contains("\(out): another writer created it while this export ran; it was left as it is"), "\(stderr)")
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "the other writer's video")
         #expect(!files(in: photos.path).contains { $0.contains("segue-tmp") })

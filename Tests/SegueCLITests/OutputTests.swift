@@ -49,7 +49,7 @@ struct OutputTests {
         #expect(durations.count > 5 && abs(durations.reduce(0, +) - expected * 1000 / 30) <= 2, "\(durations)")
 
         // Chromium plays the WebM to its end, its sound decoded, and decodes every frame of the WebP.
-        let browser = try run(root.appendingPathComponent("scripts/browser-check").path, [webm, webp])
+        let browser = try run(repositoryRoot.appendingPathComponent("scripts/browser-check").path, [webm, webp])
         #expect(browser.status == 0, "\(browser.stdout) \(browser.stderr)")
         let answers = browser.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(answers.count == 2)

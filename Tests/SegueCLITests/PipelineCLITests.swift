@@ -10,10 +10,6 @@ func frameCount(_ mp4: String) throws -> Int? {
     return Int(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
-func files(in folder: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
-}
-
 @Suite("segue batch")
 struct BatchCLITests {
     /// A manifest of ten jobs; job 4 reads a damaged image (a PNG cut in half), which only
@@ -215,21 +211,17 @@ struct PipelineCLITests {
     func interrupt(with signal: Int32, expecting code: Int32) throws {
         let folder = temporaryFolder()
         let out = folder.appendingPathComponent("long.mp4").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: segueBinary)
-        process.arguments = ["render", "--size", "360x640", "--set", "canvas.scale=1", "--set", "hold=20",
-                             example("a.jpg"), example("b.png"), "-o", out]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let render = try Launched(segueBinary, ["render", "--size", "360x640", "--set", "canvas.scale=1", "--set", "hold=20",
+                                                example("a.jpg"), example("b.png"), "-o", out])
         // Wait until the temporary file is there, so the signal lands mid-export.
         let deadline = Date().addingTimeInterval(20)
         while files(in: folder.path).isEmpty, Date() < deadline { usleep(20_000) }
         usleep(300_000)
         let sent = Date()
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        kill(render.process.processIdentifier, signal)
+        let status = render.finish().status
         #expect(Date().timeIntervalSince(sent) < 2)
-        #expect(process.terminationStatus == code)
+        #expect(status == code)
         #expect(files(in: folder.path).isEmpty, "left behind: \(files(in: folder.path))")
     }
 
@@ -300,7 +292,7 @@ struct PipelineCLITests {
             #expect(r.status == 0)
             for option in options { #expect(r.stdout.contains(option), "\(command): \(option)") }
         }
-        let root = try segue("--help")
-        #expect(root.stdout.contains("Exit codes: 0 success; 1 a failure while exporting"))
+        let help = try segue("--help")
+        #expect(help.stdout.contains("Exit codes: 0 success; 1 a failure while exporting"))
     }
 }

@@ -5,7 +5,7 @@ import Testing
 struct ReadmeTests {
     /// The `segue` command lines of the README's shell blocks, as written.
     static let commands: [String] = {
-        let readme = (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        let readme = (try? String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
         var inShell = false, lines: [String] = []
         for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("```") { inShell = line == "```sh"; continue }

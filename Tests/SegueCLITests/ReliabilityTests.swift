@@ -255,7 +255,7 @@ struct ReliabilityTests {
             return bytes
         }
         let images = try ["a.jpg", "b.png", "c.webp"].map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: example($0)))) }
-        let preset = [UInt8](try Data(contentsOf: root.appendingPathComponent("Presets/telegram-cube.yaml")))
+        let preset = [UInt8](try Data(contentsOf: repositoryRoot.appendingPathComponent("Presets/telegram-cube.yaml")))
         let manifest = Array("jobs:\n  - preset: slide\n    set: {hold: 0.2}\n    inputs: [\(example("a.jpg")), \(example("b.png"))]\n    output: out.mp4\n".utf8)
         for i in 0..<iterations {
             let image = folder.appendingPathComponent("in\(i).\(["jpg", "png", "webp"][i % 3])").path

@@ -29,7 +29,7 @@ final class SlurmCluster {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ([root.appendingPathComponent("scripts/slurm-cluster").path] + arguments).map { strdup($0) } + [nil]
+        let argv = ([repositoryRoot.appendingPathComponent("scripts/slurm-cluster").path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         guard posix_spawn(&pid, argv[0]!, &actions, nil, argv, environ) == 0 else { return -1 }

@@ -1,12 +1,6 @@
 import Foundation
 import Testing
 
-/// Makes `name` in `folder` with FFmpeg from lavfi `source` (and more arguments).
-func ffmpegMake(_ name: String, _ arguments: [String], in folder: URL) throws {
-    let r = try tool("ffmpeg", ["-v", "error", "-y"] + arguments + [folder.appendingPathComponent(name).path])
-    #expect(r.status == 0, "ffmpeg \(name): \(r.stderr)")
-}
-
 /// Pixel (x, y) of an RGBA picture as [r, g, b].
 func pixel(_ p: (bytes: [UInt8], width: Int, height: Int), _ x: Int, _ y: Int) -> [Int] {
     (0..<3).map { Int(p.bytes[(y * p.width + x) * 4 + $0]) }

@@ -3,19 +3,6 @@ import Foundation
 import Testing
 @testable import Segue
 
-/// A clip made by FFmpeg's testsrc2 (H.264), `seconds` long.
-func testClip(_ name: String, seconds: Double, size: String = "160x120", rate: Int = 30, in folder: URL) throws -> String {
-    let path = folder.appendingPathComponent(name).path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(size):r=\(rate):d=\(seconds)",
-                         "-c:v", "libx264", "-pix_fmt", "yuv420p", path]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    return path
-}
-
 @Suite("Clip feeds: decoding beside the compositor")
 struct ClipFeedTests {
     /// A decoder of `clip` with its first frame on screen; the caller closes it.

@@ -10,10 +10,10 @@ struct ColorProfileTests {
     func flatFile(_ ext: String, rgb: String, profile: [UInt8]) throws -> (tagged: String, plain: String) {
         let folder = temporaryFolder()
         let plain = folder.appendingPathComponent("plain.\(ext)").path
-        var arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x\(rgb):s=32x32", "-frames:v", "1"]
+        var arguments = ["-f", "lavfi", "-i", "color=c=0x\(rgb):s=32x32", "-frames:v", "1"]
         if ext == "jpg" { arguments += ["-pix_fmt", "yuvj444p", "-q:v", "1"] }
         if ext == "webp" { arguments += ["-lossless", "1"] }
-        #expect(try runTool(arguments + [plain]) == 0)
+        try ffmpeg(arguments + [plain])
         let bytes = try ColorFixtures.read(plain)
         let tagged = folder.appendingPathComponent("tagged.\(ext)").path
         switch ext {
@@ -72,7 +72,7 @@ struct ColorProfileTests {
         let profile = try ColorFixtures.read(ColorFixtures.adobeRGB)
         let files = try flatFile("png", rgb: "AD3D25", profile: profile)
         let heic = temporaryFolder().appendingPathComponent("photo.heic").path
-        #expect(try runTool(["heif-enc", "-q", "95", files.tagged, "-o", heic]) == 0)
+        try succeed("heif-enc", ["-q", "95", files.tagged, "-o", heic])
         let image = try Image.decode(path: heic)
         #expect(image.width == 32 && image.height == 32)
         let stored = try HEIFFixture.storedPixel(heic, x: 16, y: 16)

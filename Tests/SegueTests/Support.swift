@@ -1,23 +1,7 @@
 import Foundation
+@_exported import SegueTestSupport
 import Synchronization
 @testable import Segue
-
-/// The repository's root folder.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// A bundled example input.
-func example(_ name: String) -> String { repositoryRoot.appendingPathComponent("Examples/\(name)").path }
-
-/// The presets Segue ships: the names of `Presets/*.yaml`, sorted.
-let shippedPresets: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Presets").path)) ?? [])
-    .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
-
-/// A fresh empty folder for one test.
-func temporaryFolder() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-tests-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 /// An image of `width` x `height` whose pixels come from `color(x, y)` (opaque RGB bytes).
 func makeImage(width: Int, height: Int, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> Image {

@@ -61,13 +61,8 @@ struct TemplateBatchTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // 1.3 s at 44.1 kHz: resampled, and looped under the longer rows.
         let music = folder.appendingPathComponent("music.m4a").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=330:sample_rate=44100:duration=1.3", "-f", "lavfi",
-                             "-i", "anoisesrc=d=1.3:a=0.05:r=44100", "-filter_complex", "amix=inputs=2", "-c:a", "aac", music]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=330:sample_rate=44100:duration=1.3", "-f", "lavfi",
+                    "-i", "anoisesrc=d=1.3:a=0.05:r=44100", "-filter_complex", "amix=inputs=2", "-c:a", "aac", music])
         try """
             vars: {name: ~, hold: 1}
             preset: crossfade
@@ -93,11 +88,7 @@ struct TemplateBatchTests {
         #expect(SharedSounds.decodes(of: music) == 2)
         func sound(_ name: String) throws -> Data {
             let raw = folder.appendingPathComponent(name + ".f32").path
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["ffmpeg", "-v", "error", "-y", "-i", folder.appendingPathComponent(name).path, "-map", "0:a", "-f", "f32le", raw]
-            try p.run()
-            p.waitUntilExit()
+            try ffmpeg(["-i", folder.appendingPathComponent(name).path, "-map", "0:a", "-f", "f32le", raw])
             return try Data(contentsOf: URL(fileURLWithPath: raw))
         }
         let alone = try sound("r0-alone.mp4")

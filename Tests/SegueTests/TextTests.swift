@@ -7,14 +7,9 @@ import Testing
 /// white on transparent, no margin (the picture is the layout's logical box).
 func pangoView(_ text: String, font: String = "Noto Sans", size: Int = 48, extra: [String] = [], in folder: URL) throws -> Image {
     let out = folder.appendingPathComponent("pango-\(UUID().uuidString).png").path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["pango-view", "-q", "--pixels", "--font", "\(font) \(size)", "--hinting=none", "--hint-metrics=off",
+    try succeed("pango-view", ["-q", "--pixels", "--font", "\(font) \(size)", "--hinting=none", "--hint-metrics=off",
                          "--subpixel-positions", "--antialias=gray", "--margin=0", "--background=transparent",
-                         "--foreground=#ffffff", "-o", out, "--text", text] + extra
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "pango-view failed")
+                         "--foreground=#ffffff", "-o", out, "--text", text] + extra)
     return try Image.decode(path: out)
 }
 

@@ -1,0 +1,131 @@
+// What both test modules use: the repository's files, fresh folders, and running programs
+// (the installed binary, FFmpeg's tools, pango-view) one way.
+import Foundation
+
+/// The repository's root folder.
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A bundled example input.
+public func example(_ name: String) -> String { repositoryRoot.appendingPathComponent("Examples/\(name)").path }
+
+/// The presets Segue ships: the names of `Presets/*.yaml`, sorted, so a new preset needs no test edits.
+public let shippedPresets: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Presets").path)) ?? [])
+    .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+
+/// A fresh empty folder for one test, in `TMPDIR` (the test scripts remove it when they end).
+public func temporaryFolder() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-tests-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// The names in a folder, sorted; none for a folder that is not there.
+public func files(in folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+}
+
+/// How a program ended and what it printed.
+public struct Run: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+}
+
+/// A program that ended with a status other than 0, and what it said.
+public struct ToolFailed: Error, CustomStringConvertible {
+    public var command: [String]
+    public var run: Run
+    public var description: String { "\(command.joined(separator: " ")) exited with \(run.status): \(run.stderr)" }
+}
+
+/// Runs a program to completion, capturing what it prints.
+public func run(_ executable: String, _ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes while the program runs, so a large output cannot block it.
+    final class Box: @unchecked Sendable { var data = Data() }
+    let errData = Box()
+    let reader = Thread { errData.data = err.fileHandleForReading.readDataToEndOfFile() }
+    reader.start()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !reader.isFinished { usleep(1000) }
+    return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+               stderr: String(decoding: errData.data, as: UTF8.self))
+}
+
+/// Runs `executable` in `folder` with `environment` added (and SEGUE_PRESETS removed unless
+/// given), as a user's shell would.
+public func run(_ executable: String, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Run {
+    var env = ProcessInfo.processInfo.environment
+    env["SEGUE_PRESETS"] = nil
+    env.merge(environment) { $1 }
+    let assignments = env.map { "\($0.key)=\($0.value)" }
+    return try run("/usr/bin/env", ["-i", "-C", folder.path] + assignments + [executable] + arguments)
+}
+
+/// Runs a program found on PATH to completion.
+public func tool(_ name: String, _ arguments: [String]) throws -> Run { try run("/usr/bin/env", [name] + arguments) }
+
+/// Runs a program found on PATH that must succeed: its failure is thrown with what it said.
+@discardableResult
+public func succeed(_ name: String, _ arguments: [String]) throws -> Run {
+    let result = try tool(name, arguments)
+    guard result.status == 0 else { throw ToolFailed(command: [name] + arguments, run: result) }
+    return result
+}
+
+/// Runs FFmpeg quietly, overwriting its output; its failure is thrown.
+public func ffmpeg(_ arguments: [String]) throws {
+    try succeed("ffmpeg", ["-v", "error", "-y"] + arguments)
+}
+
+/// Makes `name` in `folder` with FFmpeg (`arguments` before the output's path); its path.
+@discardableResult
+public func ffmpegMake(_ name: String, _ arguments: [String], in folder: URL) throws -> String {
+    let path = folder.appendingPathComponent(name).path
+    try ffmpeg(arguments + [path])
+    return path
+}
+
+/// A clip made by FFmpeg's testsrc2 (H.264), `seconds` long, in `folder`.
+public func testClip(_ name: String, seconds: Double, size: String = "160x120", rate: Int = 30, in folder: URL) throws -> String {
+    try ffmpegMake(name, ["-f", "lavfi", "-i", "testsrc2=s=\(size):r=\(rate):d=\(seconds)", "-c:v", "libx264", "-pix_fmt", "yuv420p"], in: folder)
+}
+
+/// A program started for the test to watch while it runs (signal it, read /proc); what it
+/// writes to standard error goes to a file, read once it ends.
+public struct Launched {
+    public let process: Process
+    private let errors: URL
+
+    /// Starts `executable` with `arguments`, in `folder` if given.
+    public init(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        errors = FileManager.default.temporaryDirectory.appendingPathComponent("segue-stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+    }
+
+    /// Waits for it to end: its status and what it wrote to standard error.
+    public func finish() -> (status: Int32, stderr: String) {
+        process.waitUntilExit()
+        defer { try? FileManager.default.removeItem(at: errors) }
+        return (process.terminationStatus, (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
+    }
+}
