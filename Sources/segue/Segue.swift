@@ -7,16 +7,22 @@ import Synchronization
 struct SegueCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segue",
-        abstract: "Turns still images into MP4 videos joined by the transitions of social apps.",
+        abstract: "Turns photos and video clips into stories joined by the transitions of social apps and video editors: MP4, WebM, MOV, GIF, WebP, PNG frames and more.",
         discussion: """
-            Exit codes: 0 success; 1 a failure while exporting (a damaged image, an output \
-            that cannot be written, a failed batch job); 2 a usage or validation error (a bad \
-            option, preset key or value, a missing or unsupported input, an output that \
-            exists); 130 or 143 interrupted by SIGINT or SIGTERM (nothing is left at the output).
+            A story's slides are photos or clips, with text, captions, stickers, fills and \
+            sound (music, voices, the clips' own); 'segue render' writes one video, 'segue \
+            batch' many, from a manifest or a template and its rows, and a long video in \
+            chunks that 'segue join' puts together.
 
-            Needs at run time FFmpeg's libraries, LittleCMS, libheif, Pango and Cairo, and to \
-            draw text the Noto fonts (on Debian: fonts-noto-core, fonts-noto-mono, \
-            fonts-noto-color-emoji); 'segue fonts' lists the families it finds.
+            Exit codes: 0 success; 1 a failure while exporting (a damaged image or clip, an \
+            output that cannot be written, a failed batch job); 2 a usage or validation error \
+            (a bad option, preset key or value, a missing or unsupported input, an output that \
+            exists, a manifest with problems); 130 or 143 interrupted by SIGINT or SIGTERM \
+            (nothing is left at the output).
+
+            Needs at run time FFmpeg's libraries, LittleCMS, libheif, libwebp, libyaml, Pango \
+            and Cairo, and to draw text the Noto fonts (on Debian: fonts-noto-core, \
+            fonts-noto-mono, fonts-noto-color-emoji); 'segue fonts' lists the families it finds.
             """,
         version: ([SegueVersion.headline] + SegueVersion.libraries).joined(separator: "\n"),
         subcommands: [Render.self, Join.self, Checksum.self, Batch.self, Presets.self, FontsCommand.self]

@@ -63,7 +63,7 @@ struct DefectTests {
         }
     }
 
-    @Test("a photo whose EXIF block fills its first 20 KB is still a JPEG (as a camera's are)")
+    @Test("a photo whose EXIF block fills its first 20 KB is still a JPEG (as a camera's are), drawn as the same photo without it")
     func bigExif() throws {
         let photos = try photoFolder()
         var jpeg = [UInt8](try Data(contentsOf: photos.appendingPathComponent("a.jpg")))
@@ -74,6 +74,15 @@ struct DefectTests {
         try Data(jpeg).write(to: photos.appendingPathComponent("camera.jpg"))
         let r = try run(segueBinary, ["render", "camera.jpg", "-o", "camera.mp4"] + small, in: photos)
         #expect(r.status == 0, "\(r.stderr)")
+        // The same pictures as the photo without the block: the EXIF is skipped, not the photo.
+        let plain = try run(segueBinary, ["render", "a.jpg", "-o", "plain.mp4"] + small, in: photos)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        func frames(_ name: String) throws -> [Substring] {
+            try tool("ffmpeg", ["-v", "error", "-i", photos.appendingPathComponent(name).path, "-f", "framemd5", "-"]).stdout
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }
+        }
+        let camera = try frames("camera.mp4"), photo = try frames("plain.mp4")
+        #expect(camera.count > 5 && camera == photo, "\(camera.count) frames")
     }
 
     @Test("batch shows live progress on a terminal, as render does")

@@ -50,6 +50,30 @@ struct GIFTests {
         #expect(ours.count == frames && ours == theirs, "\(ours.count) frames; \(zip(ours, theirs).filter { $0 != $1 }.count) differ from FFmpeg's")
     }
 
+    @Test("every frame's delay, the last included, ends where the video's frames do: a GIF's in centiseconds from rounded timestamps, a WebP's in milliseconds, for 2.4, 2.5 and 7 s at 10, 15 and 30 fps")
+    func lastFrameEndsTheVideo() throws {
+        let folder = temporaryFolder()
+        for seconds in [2.4, 2.5, 7.0] {
+            for rate in [10, 15, 30] {
+                let name = "\(seconds)-\(rate)"
+                let common = ["render", example("a.jpg"), "--size", "90x160", "--set", "canvas.scale=0.25", "--set", "hold=\(seconds)", "--fps", "\(rate)"]
+                let gif = folder.appendingPathComponent(name + ".gif").path, webp = folder.appendingPathComponent(name + ".webp").path
+                for out in [gif, webp] {
+                    let r = try segue(common + ["-o", out])
+                    #expect(r.status == 0, "\(name): \(r.stderr)")
+                }
+                // The frames the timeline has: one still, seconds times the rate, rounded.
+                let frames = Int((seconds * Double(rate)).rounded())
+                let delays = try tool("ffprobe", ["-v", "error", "-show_entries", "packet=duration", "-of", "csv=p=0", gif]).stdout.split(separator: "\n").compactMap { Int($0) }
+                let centiseconds = { (frame: Int) in Int((Double(frame * 100) / Double(rate)).rounded()) }
+                #expect(delays == (0..<frames).map { centiseconds($0 + 1) - centiseconds($0) }, "\(name): \(delays)")
+                // Identical frames are merged into one in a WebP: the whole pass is checked.
+                let length = try webpFrameStarts(webp).length
+                #expect(Int((length * 1000).rounded()) == frames * 1000 / rate, "\(name): \(length) s")
+            }
+        }
+    }
+
     @Test("gif.loop, gif.palette and gif.dither change what they say; --fps sets the delays; --frames is refused for a GIF")
     func gifSettings() throws {
         let folder = temporaryFolder()

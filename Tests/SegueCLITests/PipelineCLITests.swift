@@ -292,7 +292,13 @@ struct PipelineCLITests {
             #expect(r.status == 0)
             for option in options { #expect(r.stdout.contains(option), "\(command): \(option)") }
         }
+        // The root help says what Segue does now: clips, the outputs, a damaged clip's exit code.
         let help = try segue("--help")
-        #expect(help.stdout.contains("Exit codes: 0 success; 1 a failure while exporting"))
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for phrase in ["photos and video clips", "MP4, WebM, MOV, GIF, WebP", "Exit codes: 0 success; 1 a failure while exporting (a damaged image or clip",
+                       "segue join", "libyaml"] {
+            #expect(text.contains(phrase), "\(phrase): \(help.stdout)")
+        }
+        #expect(!text.contains("still images into MP4"))
     }
 }

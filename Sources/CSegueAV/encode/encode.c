@@ -7,11 +7,42 @@
 #include <stdio.h>
 
 /* Writes every packet `codec` has ready into `stream`, interleaved with the other stream's. */
+/* Reads and writes the 24-bit little-endian numbers of WebP chunks. */
+static uint32_t webp_u24(const uint8_t *p) { return p[0] | p[1] << 8 | (uint32_t)p[2] << 16; }
+static uint32_t webp_u32(const uint8_t *p) { return webp_u24(p) | (uint32_t)p[3] << 24; }
+
+/* libwebp gives the last frame of an animation the mean of the others' durations (a
+ * millisecond short at 15 fps). Sets it to end at `end_ms`, the time the video ends, counted
+ * as FFmpeg counts each frame's start (time base times pts, in whole milliseconds). */
+static int webp_end_last_frame(AVPacket *packet, int64_t end_ms) {
+    int ret = av_packet_make_writable(packet);
+    if (ret < 0) return ret;
+    uint8_t *data = packet->data, *last = NULL;
+    int64_t before = 0, size = packet->size;
+    for (int64_t at = 12; at + 8 <= size;) {
+        uint32_t length = webp_u32(data + at + 4);
+        if (memcmp(data + at, "ANMF", 4) == 0 && length >= 16 && at + 8 + 16 <= size) {
+            if (last) before += webp_u24(last);
+            last = data + at + 8 + 12;
+        }
+        at += 8 + (int64_t)length + (length & 1);
+    }
+    int64_t duration = end_ms - before;
+    if (last && duration > 0 && duration < (1 << 24)) {
+        last[0] = duration & 0xFF;
+        last[1] = (duration >> 8) & 0xFF;
+        last[2] = (duration >> 16) & 0xFF;
+    }
+    return 0;
+}
+
 int shim_write_packets(SegueEncoder *e, AVCodecContext *codec, AVStream *stream, SegueAVError *err) {
     for (;;) {
         int ret = avcodec_receive_packet(codec, e->packet);
         if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return 0;
         if (ret < 0) return shim_fail(err, ret, "avcodec_receive_packet");
+        if (codec->codec_id == AV_CODEC_ID_WEBP && (ret = webp_end_last_frame(e->packet, codec->time_base.num * e->next_pts * 1000 / codec->time_base.den)) < 0)
+            return shim_fail(err, ret, "av_packet_make_writable");
         av_packet_rescale_ts(e->packet, codec->time_base, stream->time_base);
         e->packet->stream_index = stream->index;
         ret = av_interleaved_write_frame(e->format, e->packet);
@@ -65,10 +96,12 @@ static int set_codec_options(AVCodecContext *cc, const SegueEncoderConfig *c, Se
              * its output would depend on how fast frames come (a still hold's frames come at
              * once): without it the bytes depend only on the frames and the settings. Faster
              * with it, when the bytes need not repeat.
-             * Where the bytes must repeat, x264's AVX-512 routines are not used either: with
-             * them (x264 0.164), the same frames encoded on a thread other than the process's
-             * first, or beside another encoder, come out different from time to time (its
-             * macroblock tree); with its AVX2 ones they never do. */
+             * Where the bytes must repeat, x264's AVX-512 routines are not used either: they
+             * give other bytes than its AVX2 ones (x264 0.164), so an AVX-512 host would write
+             * another MP4 than an AVX2 one. With AVX2 on both, the bytes are the same on every
+             * x86-64 CPU that has it, and the chunks of one video rendered on a mixed cluster
+             * join into the one-machine render. The price: about 7 % more encoding time on an
+             * AVX-512 host (docs/command-line.md). */
             if (c->deterministic)
                 av_opt_set(cc->priv_data, "x264-params", __builtin_cpu_supports("avx512f") ? "sync-lookahead=0:asm=AVX2" : "sync-lookahead=0", 0);
         }

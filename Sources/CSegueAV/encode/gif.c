@@ -3,6 +3,7 @@
 #include "../core/internal.h"
 
 #include <libavutil/bprint.h>
+#include <libavutil/opt.h>
 #include <stdio.h>
 
 /* A filter graph from one video buffer source ("buffer@in", RGBA frames of the video) and,
@@ -207,6 +208,14 @@ int segue_gif_finish(SegueGIF *g, SegueAVError *err) {
     int ret = graph_add(&g->graph, NULL, 0, 0, 0, err);
     if (ret >= 0) ret = gif_drain(g, 1, err);
     if (ret < 0) return ret;
+    /* FFmpeg's muxer gives the last frame the delay of the one before; it lasts until the
+     * video ends, in hundredths from rounded timestamps as every other frame's delay. */
+    int64_t frames = g->graph.next_pts;
+    if (frames > 0) {
+        int64_t end = av_rescale_q(frames, g->codec->time_base, g->stream->time_base);
+        int64_t last = av_rescale_q(frames - 1, g->codec->time_base, g->stream->time_base);
+        if ((ret = av_opt_set_int(g->format->priv_data, "final_delay", end - last, 0)) < 0) return shim_fail(err, ret, "av_opt_set_int (final_delay)");
+    }
     if ((ret = av_write_trailer(g->format)) < 0) return shim_fail(err, ret, "av_write_trailer (gif)");
     avio_flush(g->format->pb);
     if ((ret = g->format->pb->error) < 0) return shim_fail(err, ret, "avio_write");

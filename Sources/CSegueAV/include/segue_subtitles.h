@@ -17,8 +17,8 @@ extern "C" {
 typedef void (*SegueCueCallback)(double start, double end, const char *text, int line, void *context);
 
 /* Calls `each` for every cue of the file, in order of their start. A file FFmpeg cannot read
- * as subtitles, or a cue that ends before it starts, is a negative code with err saying so
- * (and the cue's line). */
+ * as subtitles, or a cue that ends before it starts, is a negative code with err saying so;
+ * a cue's problem is said as "line N: the cue ...". */
 int segue_subtitles_read(const char *path, SegueCueCallback each, void *context, SegueAVError *err);
 
 #ifdef __cplusplus

@@ -22,6 +22,14 @@ static int line_at(const char *path, int64_t pos) {
     return line;
 }
 
+/* `pts` in `tb` as a cue's time is written, hours:minutes:seconds.milliseconds. */
+static void cue_time(char *out, size_t size, int64_t pts, AVRational tb) {
+    int64_t ms = av_rescale_q(pts, tb, (AVRational){ 1, 1000 });
+    const char *sign = ms < 0 ? "-" : "";
+    if (ms < 0) ms = -ms;
+    snprintf(out, size, "%s%02d:%02d:%02d.%03d", sign, (int)(ms / 3600000), (int)(ms / 60000 % 60), (int)(ms / 1000 % 60), (int)(ms % 1000));
+}
+
 int segue_subtitles_read(const char *path, SegueCueCallback each, void *context, SegueAVError *err) {
     shim_begin();
     AVFormatContext *format = NULL;
@@ -48,7 +56,14 @@ int segue_subtitles_read(const char *path, SegueCueCallback each, void *context,
         int line = line_at(path, packet->pos);
         if (packet->pts == AV_NOPTS_VALUE || packet->duration < 0) {
             char text[200];
-            snprintf(text, sizeof text, "the cue on line %d %s", line, packet->pts == AV_NOPTS_VALUE ? "has no time" : "ends before it starts");
+            if (packet->pts == AV_NOPTS_VALUE) {
+                snprintf(text, sizeof text, "line %d: the cue has no time", line);
+            } else {
+                char start[32], end[32];
+                cue_time(start, sizeof start, packet->pts, tb);
+                cue_time(end, sizeof end, packet->pts + packet->duration, tb);
+                snprintf(text, sizeof text, "line %d: the cue ends at %s, before it starts at %s", line, end, start);
+            }
             av_packet_unref(packet);
             ret = shim_fail_text(err, AVERROR_INVALIDDATA, text);
             break;

@@ -8,6 +8,9 @@ public enum PresetError: Error, Equatable, CustomStringConvertible {
     case wrongType(key: String, origin: ConfigOrigin, found: String, expected: String)
     case outOfRange(key: String, origin: ConfigOrigin, value: String, range: String)
     case invalid(key: String, origin: ConfigOrigin, value: String, expected: String)
+    /// What a key names is of the right kind but holds a problem of its own (a cue of a
+    /// subtitle file that ends before it starts), said where it is.
+    case inside(key: String, origin: ConfigOrigin, problem: String)
     case badOverride(String)
     case presetNotFound(String, searched: [String], available: [String])
     case unreadable(String, reason: String)
@@ -36,6 +39,8 @@ public enum PresetError: Error, Equatable, CustomStringConvertible {
             return "\(origin): '\(key)' is \(value), out of range (expected \(range))"
         case let .invalid(key, origin, value, expected):
             return "\(origin): '\(key)' is \(value) (expected \(expected))"
+        case let .inside(key, origin, problem):
+            return "\(origin): '\(key)': \(problem)"
         case let .badOverride(text):
             return "--set \(text): expected KEY=VALUE with a dotted key, for example --set transition.duration=0.4"
         case let .presetNotFound(name, searched, available):

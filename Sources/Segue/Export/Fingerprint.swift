@@ -92,7 +92,9 @@ public enum Fingerprint {
                                 "style": .style(o.style), "at": .point(o.at), "anchor": .point(o.anchor), "width": .optional(o.width),
                                 "rotation": .number(o.rotation), "start": .number(o.start), "end": .optional(o.end),
                                 "appear": .appearance(o.appear), "disappear": .appearance(o.disappear), "opacity": .number(o.opacity),
-                                "shown": .optional(o.shown.map(Double.init))])
+                                "shown": .optional(o.shown.map(Double.init))]
+                               // Placed by hand, it keeps out of nothing: only a safe area tells the two apart.
+                               .merging(o.placed && !job.preset.canvas.safeArea.isZero ? ["placed": .flag(true)] : [:]) { a, _ in a })
             }
             fields["overlays"] = .object([
                 "slides": .array(try job.overlays.map { .array(try $0.map(overlay)) }),

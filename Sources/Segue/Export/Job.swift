@@ -244,7 +244,21 @@ public struct Job: Sendable {
     public var warnings: [String] {
         guard let target = preset.target else { return [] }
         return target.check(seconds: preset.fps.time(ofFrame: timeline.frameCount), width: preset.canvas.width,
-                            height: preset.canvas.height, format: format).warnings
+                            height: preset.canvas.height, format: format).warnings + coveredOverlays(by: target)
+    }
+
+    /// An overlay given `at` stays where it is put; where its anchor lies in the margins the
+    /// platform's interface covers, that is said.
+    func coveredOverlays(by target: Target) -> [String] {
+        let safe = preset.canvas.safeArea
+        guard !safe.isZero else { return [] }
+        let inside = (safe.left...(1 - safe.right), safe.top...(1 - safe.bottom))
+        return (overlays.joined() + screenOverlays).filter { $0.placed && !(inside.0.contains($0.at.x) && inside.1.contains($0.at.y)) }.map { overlay in
+            let what = overlay.sticker.map { "the sticker \(($0.path as NSString).lastPathComponent)" } ?? "the text '\(overlay.text.prefix(40))'"
+            func number(_ value: Double) -> String { String(format: "%g", value) }
+            return "target \(target.rawValue): \(what) is placed at [\(number(overlay.at.x)), \(number(overlay.at.y))], where the platform's interface covers the screen "
+                + "(canvas.safeArea [\([safe.top, safe.right, safe.bottom, safe.left].map(number).joined(separator: ", "))]); it is kept where it was placed"
+        }
     }
 
     /// What is wrong with `file` as a soundtrack from `start` seconds, if anything: it must

@@ -46,6 +46,10 @@ public struct Overlay: Hashable, Sendable {
     /// Only the first `shown` characters (Unicode scalars) are drawn, the rest laid out but
     /// hidden (a caption's words as they are spoken); nil for all.
     public var shown: Int?
+    /// Whether `at` was given (the story's `at:`): such an overlay stays where it is put, even
+    /// where a platform's interface covers the screen (`canvas.safeArea`, said in a warning);
+    /// one placed by default (captions, `--text`, a logo without `at`) keeps out of it.
+    public var placed = false
 
     public init(text: String, style: TextStyle = TextStyle()) {
         self.text = text
@@ -280,12 +284,13 @@ extension Overlay {
     private static func readPlacement(_ r: inout ConfigReader, item: ConfigNode, into overlay: inout Overlay) throws {
         let at = try r.numbers("at", default: [overlay.at.x, overlay.at.y], in: -1...2, expected: "[x, y]", "Where the anchor sits, [x, y] in 0...1 of the page.") { $0.count == 2 }
         overlay.at = Point(x: at[0], y: at[1])
+        if item["at"] != nil { overlay.placed = true }
         let anchorName = anchors.first { $0.value == overlay.anchor }?.key ?? "[\(format(overlay.anchor.x)), \(format(overlay.anchor.y))]"
         if let node = r.raw("anchor", type: "text or [x, y]", default: anchorName, "Which point of the text block (or sticker) sits at `at`: center, top, bottom, left, right, top-left, ..., or [x, y] in 0...1 of the block.") {
             overlay.anchor = try anchor(node, key: r.fullKey("anchor"))
         }
         overlay.rotation = try r.number("rotation", default: overlay.rotation, in: -360...360, "Degrees, clockwise.")
-        overlay.start = try r.number("start", default: overlay.start, in: 0...86400, "Seconds into the slide's time on screen (a story-level overlay: into the video) when it shows.")
+        overlay.start = try r.number("start", default: overlay.start, in: 0...86400, "Seconds into the slide's time on screen, which begins with its incoming transition (a story-level overlay: into the video), when it shows.")
         if let endNode = item["end"] {
             let end = try r.number("end", default: 0, in: 0...86400, "Seconds (as start) when it goes; default: when the slide (or video) ends.")
             // 0 is the default written out: while the slide (or video) lasts.

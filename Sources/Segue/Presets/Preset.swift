@@ -131,7 +131,7 @@ public struct Preset: Equatable, Sendable {
             text == "transparent" ? Color.clear : Color(parsing: text).flatMap { $0.alpha == 1 ? $0 : nil }
         }
         let safe = try c.numbers("safeArea", default: [0, 0, 0, 0], in: 0...0.45, expected: "[top, right, bottom, left], each 0...0.45",
-                                 "Margins of the screen that text keeps out of (a platform's buttons and captions), [top, right, bottom, left] in 0...1 of the canvas; a target sets them.") { $0.count == 4 }
+                                 "Margins of the screen (a platform's buttons and captions), [top, right, bottom, left] in 0...1 of the canvas, that overlays placed by default keep out of (captions, --text, a logo without at); one given at stays where it is put, with a warning. A target sets them.") { $0.count == 4 }
         canvas.safeArea = EdgeInsets(top: safe[0], right: safe[1], bottom: safe[2], left: safe[3])
         try c.finish()
 

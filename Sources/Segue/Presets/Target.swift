@@ -103,13 +103,17 @@ public enum Target: String, CaseIterable, Sendable {
             or a landscape Short, is refused (exit 2); one the platform cuts, shows with bars or
             takes in another container is rendered with a warning.
 
-            | target | size | refused past | warned past | warned under | safe area top, right, bottom, left (%) |
-            |---|---|---|---|---|---|
+            Captions, `--text` and a logo without `at` keep out of the safe area's margins by
+            themselves; an overlay given `at` stays where it is put, with a warning when its
+            anchor lies in them.
+
+            | target | size | refused under | refused past | warned past | warned under | safe area top, right, bottom, left (%) |
+            |---|---|---|---|---|---|---|
 
             """
         for target in allCases {
             let s = target.spec
-            text += "| `\(target.rawValue)` | \(s.size.width)x\(s.size.height) | \(duration(s.longest)) | \(s.cutsAfter.map(duration) ?? "") | "
+            text += "| `\(target.rawValue)` | \(s.size.width)x\(s.size.height) | \(duration(s.shortest)) | \(duration(s.longest)) | \(s.cutsAfter.map(duration) ?? "") | "
                 + "\(s.recommendsAtLeast.map(duration) ?? "") | \(s.safeArea.map(percent).joined(separator: ", ")) |\n"
         }
         text += "\nSources, as read in 2026:\n\n"

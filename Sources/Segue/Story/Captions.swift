@@ -70,12 +70,17 @@ public enum Captions {
         }
         let cues: [Cue]
         do { cues = try Captions.cues(file) } catch let ExportError.text(_, reason) {
+            // A cue that is wrong is said at its line; the file is of the right kind.
+            if reason.hasPrefix("line ") {
+                throw PresetError.inside(key: r.fullKey("file"), origin: fileNode?.origin ?? node.origin, problem: "\(file), \(reason)")
+            }
             throw PresetError.invalid(key: r.fullKey("file"), origin: fileNode?.origin ?? node.origin, value: "'\(file)'", expected: "an SRT or WebVTT file (\(reason))")
         }
         func overlay(_ text: String, markup: Bool, from start: Double, to end: Double) -> Overlay {
             var o = Overlay(text: text, style: style)
             o.markup = markup
             o.at = Point(x: at[0], y: at[1])
+            o.placed = mapping["at"] != nil
             o.anchor = anchor
             o.width = width > 0 ? width : nil
             o.start = start

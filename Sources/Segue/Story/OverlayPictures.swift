@@ -20,7 +20,7 @@ struct OverlayPictures: Sendable {
         var typewriter = false
         /// An animated sticker's frames.
         var feed: StickerFeed?
-        /// The margins a text keeps out of (the canvas's safe area; none for stickers).
+        /// The margins it keeps out of: the canvas's safe area, unless it was placed (`Overlay.placed`).
         var safe = EdgeInsets()
 
         /// How the overlay is drawn at `time` (seconds from its slide's or the video's
@@ -86,13 +86,13 @@ struct OverlayPictures: Sendable {
                 }
                 let drawn = sticker.drawnPixels(of: size, page: canvas.bounds.size, scale: canvas.scale)
                 return Placed(overlay: overlay, source: source, size: size, block: Rect(size: Size(width: Double(drawn.width), height: Double(drawn.height))),
-                              drawn: Size(width: Double(drawn.width), height: Double(drawn.height)), feed: feed)
+                              drawn: Size(width: Double(drawn.width), height: Double(drawn.height)), feed: feed, safe: overlay.placed ? EdgeInsets() : canvas.safeArea)
             }
             let look = overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale)
             let (size, block) = try look.measure()
             let source = PictureSource.text(number)
             made[source] = .look(look)
-            var placed = Placed(overlay: overlay, source: source, size: size, block: block, drawn: size, safe: canvas.safeArea)
+            var placed = Placed(overlay: overlay, source: source, size: size, block: block, drawn: size, safe: overlay.placed ? EdgeInsets() : canvas.safeArea)
             if overlay.appear.kind == .typewriter || overlay.disappear.kind == .typewriter {
                 placed.typewriter = true
                 for step in 0..<overlay.steps {
