@@ -56,19 +56,22 @@ struct GIFTests {
         for seconds in [2.4, 2.5, 7.0] {
             for rate in [10, 15, 30] {
                 let name = "\(seconds)-\(rate)"
-                let common = ["render", example("a.jpg"), "--size", "90x160", "--set", "canvas.scale=0.25", "--set", "hold=\(seconds)", "--fps", "\(rate)"]
+                // Two pictures joined by a 0.4 s crossfade, so that the WebP's frames are not all one.
+                let common = ["render", "--preset", "crossfade", example("a.jpg"), example("b.png"), "--size", "90x160", "--set", "canvas.scale=0.25",
+                              "--set", "hold=\((seconds - 0.4) / 2)", "--set", "transition.duration=0.4", "--fps", "\(rate)"]
                 let gif = folder.appendingPathComponent(name + ".gif").path, webp = folder.appendingPathComponent(name + ".webp").path
                 for out in [gif, webp] {
                     let r = try segue(common + ["-o", out])
                     #expect(r.status == 0, "\(name): \(r.stderr)")
                 }
-                // The frames the timeline has: one still, seconds times the rate, rounded.
+                // The frames the timeline has: seconds times the rate, rounded.
                 let frames = Int((seconds * Double(rate)).rounded())
                 let delays = try tool("ffprobe", ["-v", "error", "-show_entries", "packet=duration", "-of", "csv=p=0", gif]).stdout.split(separator: "\n").compactMap { Int($0) }
                 let centiseconds = { (frame: Int) in Int((Double(frame * 100) / Double(rate)).rounded()) }
                 #expect(delays == (0..<frames).map { centiseconds($0 + 1) - centiseconds($0) }, "\(name): \(delays)")
                 // Identical frames are merged into one in a WebP: the whole pass is checked.
-                let length = try webpFrameStarts(webp).length
+                let (starts, length) = try webpFrameStarts(webp)
+                #expect(starts.count > 2, "\(name): \(starts.count) frames")
                 #expect(Int((length * 1000).rounded()) == frames * 1000 / rate, "\(name): \(length) s")
             }
         }

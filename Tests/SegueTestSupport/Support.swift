@@ -44,25 +44,26 @@ public struct ToolFailed: Error, CustomStringConvertible {
     public var description: String { "\(command.joined(separator: " ")) exited with \(run.status): \(run.stderr)" }
 }
 
-/// Runs a program to completion, capturing what it prints.
+/// Runs a program to completion, capturing what it prints: its standard output through a
+/// pipe read here, its standard error into a file (so neither can fill and block it, and no
+/// second thread reads).
 public func run(_ executable: String, _ arguments: [String]) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    let out = Pipe(), err = Pipe()
+    let out = Pipe()
+    let errors = FileManager.default.temporaryDirectory.appendingPathComponent("segue-stderr-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: errors) }
+    let errorFile = try FileHandle(forWritingTo: errors)
+    defer { try? errorFile.close() }
     process.standardOutput = out
-    process.standardError = err
+    process.standardError = errorFile
     try process.run()
-    // Read both pipes while the program runs, so a large output cannot block it.
-    final class Box: @unchecked Sendable { var data = Data() }
-    let errData = Box()
-    let reader = Thread { errData.data = err.fileHandleForReading.readDataToEndOfFile() }
-    reader.start()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    while !reader.isFinished { usleep(1000) }
     return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-               stderr: String(decoding: errData.data, as: UTF8.self))
+               stderr: String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))
 }
 
 /// Runs `executable` in `folder` with `environment` added (and SEGUE_PRESETS removed unless

@@ -103,9 +103,9 @@ public enum Target: String, CaseIterable, Sendable {
             or a landscape Short, is refused (exit 2); one the platform cuts, shows with bars or
             takes in another container is rendered with a warning.
 
-            Captions, `--text` and a logo without `at` keep out of the safe area's margins by
-            themselves; an overlay given `at` stays where it is put, with a warning when its
-            anchor lies in them.
+            Overlays placed by default (captions, `--text`, a logo without `at`) keep out of the
+            safe area's margins by themselves; one given `at` stays where it is put, with a warning
+            when its anchor lies in them.
 
             | target | size | refused under | refused past | warned past | warned under | safe area top, right, bottom, left (%) |
             |---|---|---|---|---|---|---|
