@@ -282,6 +282,38 @@ struct CaptionCLITests {
         #expect(extent[0] < extent[15] && extent[15] < extent[30] && extent[30] < extent[45])
     }
 
+    @Test("words: reveal draws a shown word pixel for pixel as words: none does: the first word at 0.5 s, the whole frame at 1.5 s")
+    func revealWithoutSeams() throws {
+        let segue = try installedAlone(), folder = temporaryFolder()
+        try flatPicture("blue.png", colour: "0x204080", width: 1080, height: 1920, in: folder)
+        try "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<00:00:00.000>AAAA <00:00:01.000>BBBB\n"
+            .write(to: folder.appendingPathComponent("talk.vtt"), atomically: true, encoding: .utf8)
+        /// Frame `index` (at 30 fps) of the captions drawn with `words`.
+        func frame(_ words: String, _ index: Int) throws -> (bytes: [UInt8], width: Int, height: Int) {
+            try "preset: crossfade\ncaptions: {file: talk.vtt, words: \(words)}\nslides:\n  - {image: blue.png, hold: 2}\n"
+                .write(to: folder.appendingPathComponent("\(words).yaml"), atomically: true, encoding: .utf8)
+            let out = "\(words)-\(index)"
+            let r = try run(segue, ["render", "--story", "\(words).yaml", "--format", "png", "--frames", "\(index)", "-o", out], in: folder)
+            #expect(r.status == 0, "\(r.stderr)")
+            return try rgba(folder.appendingPathComponent(out).path + String(format: "/frame-%05d.png", index))
+        }
+        // At 0.5 s only AAAA shows: the columns its letters fill (bright) are compared whole.
+        let (revealed, all) = (try frame("reveal", 15), try frame("none", 15))
+        let width = revealed.width, height = revealed.height
+        let letters = (0..<width).filter { x in (0..<height).contains { y in revealed.bytes[(y * width + x) * 4] > 200 } }
+        let first = try #require(letters.first), last = try #require(letters.last)
+        let columns = first...last
+        var worst = 0
+        for y in 0..<height {
+            for x in columns {
+                for c in 0..<3 { worst = max(worst, abs(Int(revealed.bytes[(y * width + x) * 4 + c]) - Int(all.bytes[(y * width + x) * 4 + c]))) }
+            }
+        }
+        #expect(columns.count > 100 && worst <= 1, "AAAA differs by up to \(worst)/255 over columns \(columns)")
+        // At 1.5 s every word shows: the very frame words: none draws.
+        #expect(try frame("reveal", 45).bytes == frame("none", 45).bytes)
+    }
+
     @Test("a caption file that is not one, or a cue that ends before it starts: exit 2 naming the file and the line")
     func badCaptions() throws {
         let segue = try installedAlone(), folder = temporaryFolder()

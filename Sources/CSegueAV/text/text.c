@@ -202,42 +202,50 @@ static void rounded_box(cairo_t *cr, Box b, double radius) {
     cairo_close_path(cr);
 }
 
-/* Clips to the shown characters of a typewriter: each one's logical rectangle, as tall as
- * its line (the first line's reaching up and the last's down by `margin`, for ink above and
- * below the lines). */
-static void clip_to_shown(cairo_t *cr, PangoLayout *layout, int shown_bytes, double margin) {
-    const char *text = pango_layout_get_text(layout);
-    PangoLayoutIter *iter = pango_layout_get_iter(layout);
-    int first = 1;
-    cairo_new_path(cr);
-    do {
-        PangoLayoutLine *line = pango_layout_iter_get_line_readonly(iter);
-        PangoRectangle logical;
-        pango_layout_iter_get_line_extents(iter, NULL, &logical);
-        Box row = box_of(logical);
-        int last = pango_layout_iter_at_last_line(iter);
-        if (first) row.y0 -= margin;
-        if (last) row.y1 += margin;
-        first = 0;
-        int end = line->start_index + line->length;
-        for (int i = line->start_index; i < end && i < shown_bytes; i = (int)(g_utf8_next_char(text + i) - text)) {
-            PangoRectangle pos;
-            pango_layout_index_to_pos(layout, i, &pos);
-            if (pos.width < 0) { pos.x += pos.width; pos.width = -pos.width; }
-            Box b = box_of(pos);
-            /* The line's first character reaches out by the margin at the line's start, its
-             * last at the line's end, for overhangs; a character with hidden ones after it
-             * ends where they begin. */
-            int rtl = line->resolved_dir == PANGO_DIRECTION_RTL;
-            int next = (int)(g_utf8_next_char(text + i) - text);
-            if (i == line->start_index) { if (rtl) b.x1 += margin; else b.x0 -= margin; }
-            if (next >= end) { if (rtl) b.x0 -= margin; else b.x1 += margin; }
-            cairo_rectangle(cr, b.x0, row.y0, b.x1 - b.x0, row.y1 - row.y0);
+static gboolean is_line_decoration(PangoAttribute *a, gpointer unused) {
+    (void)unused;
+    PangoAttrType t = a->klass->type;
+    return t == PANGO_ATTR_UNDERLINE || t == PANGO_ATTR_STRIKETHROUGH || t == PANGO_ATTR_OVERLINE;
+}
+
+/* Hides what a typewriter or revealed words have not shown yet, the characters from byte
+ * `shown` on, without moving anything: each of their glyphs becomes Pango's empty glyph,
+ * which keeps its advance, and lines under or through them end where they begin. The shown
+ * glyphs are then drawn whole, outline and shadow reaching past their own cells exactly as
+ * when everything shows (a clip at the characters' edges cut those, and left seams where
+ * the edges met). A glyph shows when the character that starts its cluster does. */
+static void hide_from(PangoLayout *layout, int shown) {
+    PangoAttrList *attrs = pango_layout_get_attributes(layout);
+    if (attrs) {
+        /* Only text that has such lines is given attributes to end them: the layout is made
+         * again with them, its glyphs where they were. */
+        PangoAttrList *copy = pango_attr_list_copy(attrs);
+        PangoAttrList *lines = pango_attr_list_filter(copy, is_line_decoration, NULL);
+        if (lines) {
+            pango_attr_list_unref(lines);
+            pango_attr_list_unref(copy);
+            copy = pango_attr_list_copy(attrs);
+            guint length = (guint)strlen(pango_layout_get_text(layout));
+            PangoAttribute *off[] = {pango_attr_underline_new(PANGO_UNDERLINE_NONE), pango_attr_strikethrough_new(FALSE),
+                                     pango_attr_overline_new(PANGO_OVERLINE_NONE)};
+            for (int k = 0; k < 3; k++) {
+                off[k]->start_index = (guint)shown;
+                off[k]->end_index = length;
+                pango_attr_list_change(copy, off[k]);
+            }
+            pango_layout_set_attributes(layout, copy);
         }
-    } while (pango_layout_iter_next_line(iter));
-    pango_layout_iter_free(iter);
-    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
-    cairo_clip(cr);
+        pango_attr_list_unref(copy);
+    }
+    for (GSList *l = pango_layout_get_lines(layout); l; l = l->next) {
+        PangoLayoutLine *line = l->data;
+        for (GSList *r = line->runs; r; r = r->next) {
+            PangoGlyphItem *run = r->data;
+            for (int i = 0; i < run->glyphs->num_glyphs; i++) {
+                if (run->item->offset + run->glyphs->log_clusters[i] >= shown) run->glyphs->glyphs[i].glyph = PANGO_GLYPH_EMPTY;
+            }
+        }
+    }
 }
 
 /* The glyphs (and their outline) as a path or as drawn. */
@@ -292,7 +300,8 @@ static int text_render(const SegueTextLook *look, SegueTextPicture *out, int dra
     const char *text = pango_layout_get_text(layout);
     if (look->reveal >= 0) {
         long chars = g_utf8_strlen(text, -1);
-        shown_bytes = look->reveal >= chars ? (int)strlen(text) : (int)(g_utf8_offset_to_pointer(text, look->reveal) - text);
+        /* Every character shown is the text drawn as it is. */
+        shown_bytes = look->reveal >= chars ? -1 : (int)(g_utf8_offset_to_pointer(text, look->reveal) - text);
     }
     PangoRectangle ink, logical;
     pango_layout_get_extents(layout, &ink, &logical);
@@ -349,12 +358,11 @@ static int text_render(const SegueTextLook *look, SegueTextPicture *out, int dra
         set_source(cr, look->box_color);
         cairo_fill(cr);
     }
-    if (shown_bytes >= 0) clip_to_shown(cr, layout, shown_bytes, fmax(look->outline, 0) + reach + fabs(look->shadow_x) + fabs(look->shadow_y) + look->size);
+    if (shown_bytes >= 0) hide_from(layout, shown_bytes);
     if (look->shadow_color & 255) {
         mask = cairo_image_surface_create(CAIRO_FORMAT_A8, width, height);
         cairo_t *m = cairo_create(mask);
         cairo_translate(m, -x0, -y0);
-        if (shown_bytes >= 0) clip_to_shown(m, layout, shown_bytes, fmax(look->outline, 0) + look->size);
         cairo_set_source_rgba(m, 0, 0, 0, 1);
         draw_glyphs(m, layout, look, 0, 1);
         cairo_destroy(m);
