@@ -211,8 +211,7 @@ struct ManifestTests {
             var job = try Job(preset: Preset(), inputs: [input], output: "x.framemd5")
             var text = Overlay(text: "Día 1 \"quoted\"", style: TextStyle())
             text.at = Point(x: 0.5, y: 0.25)
-            var picture = Overlay(text: "", style: TextStyle())
-            picture.sticker = Sticker(path: sticker, width: 0.2)
+            var picture = Overlay(sticker: Sticker(path: sticker, width: 0.2))
             change(&text, &picture)
             job.screenOverlays = [text, picture]
             return job
@@ -226,10 +225,14 @@ struct ManifestTests {
         #expect(document.contains(#""sticker":{"file":"sha256:63a117f6bc2243084926a5ba3d820c39bc6ec3da11be326f9b067d4ecc8624e4","#
             + #""frames":"1","height":"none","loop":"true","width":"0.2"}"#), "\(document)")
         let base = try Fingerprint.of(job { _, _ in })
-        #expect(try Fingerprint.of(job { _, picture in picture.sticker?.path = copy }) == base)
+        #expect(try Fingerprint.of(job { _, picture in picture.content = .image(Sticker(path: copy, width: 0.2)) }) == base)
         #expect(try Fingerprint.of(job { text, _ in text.rotation = 5 }) != base)
         #expect(try Fingerprint.of(job { text, _ in text.style.shadow = TextStyle.Shadow(x: 1, y: 1, blur: 2, color: .black) }) != base)
-        #expect(try Fingerprint.of(job { _, picture in picture.sticker?.loop = false }) != base)
+        #expect(try Fingerprint.of(job { _, picture in
+            var still = Sticker(path: sticker, width: 0.2)
+            still.loop = false
+            picture.content = .image(still)
+        }) != base)
         #expect(!document.contains("Overlay("), "no Swift description in the document")
     }
 

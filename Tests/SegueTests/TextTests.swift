@@ -166,8 +166,7 @@ struct TextTests {
 
     @Test("a typewriter over markup counts the characters Pango shows: tags gone, entities and character references one each")
     func typewriterOverMarkup() throws {
-        var overlay = Overlay(text: "<b>Día</b> &amp; &#x2600;&#65039; <span foreground=\"#ff0\">1</span>", style: TextStyle())
-        overlay.markup = true
+        var overlay = Overlay(text: "<b>Día</b> &amp; &#x2600;&#65039; <span foreground=\"#ff0\">1</span>", markup: true, style: TextStyle())
         #expect(overlay.plainText == "Día & ☀️ 1")
         // Characters as a reader sees them: ☀️ (sun and its variation selector) is one.
         #expect(overlay.steps == 9)

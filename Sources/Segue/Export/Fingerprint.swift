@@ -69,8 +69,8 @@ public enum Fingerprint {
         if !job.clips.isEmpty {
             fields["clips"] = .object(Dictionary(uniqueKeysWithValues: job.clips.map { index, clip in
                 let s = clip.settings
-                var part: [String: Canonical] = ["start": .number(s.start), "audio": .string(s.audio ? "true" : "false"), "volume": .number(s.volume)]
-                if let duration = s.duration { part["duration"] = .number(duration) }
+                var part: [String: Canonical] = ["start": .number(s.part.start), "audio": .string(s.audio ? "true" : "false"), "volume": .number(s.volume)]
+                if let duration = s.part.length { part["duration"] = .number(duration) }
                 return (String(index + 1), Canonical.object(part))
             }))
         }
@@ -90,7 +90,7 @@ public enum Fingerprint {
                 }
                 return .object(["text": .string(o.text), "sticker": sticker ?? .string("none"), "markup": .flag(o.markup),
                                 "style": .style(o.style), "at": .point(o.at), "anchor": .point(o.anchor), "width": .optional(o.width),
-                                "rotation": .number(o.rotation), "start": .number(o.start), "end": .optional(o.end),
+                                "rotation": .number(o.rotation), "start": .number(o.span.start), "end": .optional(o.span.endTime),
                                 "appear": .appearance(o.appear), "disappear": .appearance(o.disappear), "opacity": .number(o.opacity),
                                 "shown": .optional(o.shown.map(Double.init))]
                                // Placed by hand, it keeps out of nothing: only a safe area tells the two apart.
@@ -118,8 +118,8 @@ public enum Fingerprint {
             if !job.voices.isEmpty {
                 audio["voices"] = .array(try job.voices.map { voice in
                     var fields: [String: Canonical] = ["file": .string(try contentDigest(of: voice.file)), "at": .number(voice.at),
-                                                       "volume": .number(voice.volume), "start": .number(voice.start)]
-                    if let duration = voice.duration { fields["duration"] = .number(duration) }
+                                                       "volume": .number(voice.volume), "start": .number(voice.part.start)]
+                    if let duration = voice.part.length { fields["duration"] = .number(duration) }
                     return .object(fields)
                 })
             }

@@ -15,7 +15,7 @@ import Foundation
 /// from the others, waits for its pictures (made now if the storyboard has not made them
 /// yet), draws it, and puts it in a `SequencedQueue`, from which the sink takes frames in
 /// order. A still hold that repeats the frame before is not composed again, and a clip frame
-/// that fills the canvas unchanged is copied, not composed (`Storyboard.copyClipFrame`).
+/// that fills the canvas unchanged is copied, not composed (`Storyboard.soleClipPicture`).
 struct FramePipeline {
     /// Frames composed ahead of the sink.
     static let queueDepth = 2
@@ -38,7 +38,7 @@ struct FramePipeline {
     /// What a run composed, and the time it took.
     struct Outcome {
         var composed = 0
-        /// Frames copied straight from a clip instead (`Storyboard.copyClipFrame`).
+        /// Frames copied straight from a clip instead (`Storyboard.soleClipPicture`).
         var copied = 0
         /// Seconds during which at least one thread composed (planning, drawing).
         var composeSeconds: Double
@@ -153,8 +153,9 @@ struct FramePipeline {
             while let work = next() {
                 do {
                     // A clip's frame that is the video's frame as it is goes straight to a
-                    // yuv420p sink, copied.
-                    if let yuv = work.frame.yuv, try storyboard.copyClipFrame(work.plan, into: yuv, for: output) {
+                    // yuv420p sink, copied: composing would give the same frame up to the
+                    // rounding of an RGBA round trip.
+                    if let yuv = work.frame.yuv, try FramePipeline.copied(work.plan, from: storyboard, into: yuv, for: output) {
                         copies.withLock { $0 += 1 }
                         queue.put(.frame(work.plan.index, work.frame), at: work.sequence)
                         continue
@@ -238,5 +239,15 @@ struct FramePipeline {
 
     private static func drain(_ queue: SequencedQueue<Message>) {
         while true { if case .end = queue.take() { return } }
+    }
+
+    /// Writes `plan`'s frame into `yuv` straight from its clip when it is one clip picture
+    /// alone (`Storyboard.soleClipPicture`) already in the encoder's yuv420p: the decoded frame
+    /// is copied as it is, and no RGBA picture is made, drawn and converted back. False, with
+    /// nothing written, for any other frame.
+    static func copied(_ plan: FramePlan, from storyboard: Storyboard, into yuv: YUVFrame, for output: String) throws -> Bool {
+        guard let picture = try storyboard.soleClipPicture(of: plan) else { return false }
+        try yuv.prepare(for: output)
+        return picture.copy(into: yuv.planes!, width: storyboard.canvas.width, height: storyboard.canvas.height)
     }
 }

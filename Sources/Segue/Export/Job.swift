@@ -121,8 +121,8 @@ public struct Job: Sendable {
             }
             let info = try ClipInfo.probe(slide.image, limits: limits)
             let settings = slide.clip ?? ClipSettings()
-            if let duration = info.duration, settings.start >= duration {
-                throw PresetError.invalid(key: slide.key + ".start", origin: slide.origin, value: String(format: "%g", settings.start),
+            if let duration = info.duration, settings.part.start >= duration {
+                throw PresetError.invalid(key: slide.key + ".start", origin: slide.origin, value: String(format: "%g", settings.part.start),
                                           expected: String(format: "a time before the clip's end ('%@' lasts %.2f s)", slide.image, duration))
             }
             if settings.audio, !info.hasAudio {

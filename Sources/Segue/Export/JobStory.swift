@@ -32,7 +32,7 @@ extension Job {
             let incoming = index > 0 ? plan.cuts[index - 1].duration : 0
             let outgoing = index < plan.cuts.count ? plan.cuts[index].duration : 0
             let playsToTheEnd = length >= onScreen.upperBound - onScreen.lowerBound
-            return Sound(path: clip.path, sourceStart: clip.settings.start, at: onScreen.lowerBound, length: length,
+            return Sound(path: clip.path, part: Span(start: clip.settings.part.start, end: .after(length)), at: onScreen.lowerBound,
                          volume: clip.settings.volume, fadeIn: max(incoming, Sound.edge),
                          fadeOut: playsToTheEnd ? max(outgoing, Sound.edge) : Sound.edge)
         }
@@ -43,10 +43,10 @@ extension Job {
     public var voiceSounds: [Sound] {
         let end = preset.fps.time(ofFrame: timeline.frameCount)
         return voices.compactMap { voice in
-            let length = min(voice.duration ?? voice.available ?? .infinity, voice.available ?? .infinity, end - voice.at)
+            let length = min(voice.part.length ?? voice.available ?? .infinity, voice.available ?? .infinity, end - voice.at)
             guard length > 0 else { return nil }
-            let cut = voice.start > 0
-            return Sound(path: voice.file, sourceStart: voice.start, at: voice.at, length: length, volume: voice.volume,
+            let cut = voice.part.start > 0
+            return Sound(path: voice.file, part: Span(start: voice.part.start, end: .after(length)), at: voice.at, volume: voice.volume,
                          fadeIn: cut ? Sound.edge : 0, fadeOut: length < (voice.available ?? .infinity) ? Sound.edge : 0)
         }
     }

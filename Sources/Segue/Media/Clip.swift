@@ -64,18 +64,15 @@ public struct ClipInfo: Sendable, Equatable {
 
 /// How a slide uses its clip: the part played and its sound.
 public struct ClipSettings: Sendable, Equatable {
-    /// Seconds into the clip where the slide's part starts.
-    public var start: Double = 0
-    /// Seconds played; nil for the rest of the clip after `start`.
-    public var duration: Double?
+    /// The part of the clip played: from `start` seconds into it, for a duration or to its end.
+    public var part = Span()
     /// Whether the clip's own sound is mixed into the soundtrack.
     public var audio = false
     /// The gain of the clip's sound (linear, 1 as recorded).
     public var volume = 1.0
 
     public init(start: Double = 0, duration: Double? = nil, audio: Bool = false, volume: Double = 1) {
-        self.start = start
-        self.duration = duration
+        self.part = Span(start: start, length: duration)
         self.audio = audio
         self.volume = volume
     }
@@ -90,8 +87,8 @@ public struct ClipSlide: Sendable, Equatable {
     /// Seconds of the clip the slide plays: its trimmed length; nil when the file does not
     /// say how long it is and no duration is given.
     public var length: Double? {
-        if let duration = settings.duration { return duration }
-        return info.duration.map { max(0, $0 - settings.start) }
+        if let duration = settings.part.length { return duration }
+        return info.duration.map { max(0, $0 - settings.part.start) }
     }
 }
 
@@ -223,7 +220,7 @@ final class ClipFeed: Sendable {
         var failure: (any Error)?
         if decoder == nil {
             failure = ExportError.damagedClip(path: clip.path, reason: error.text)
-        } else if segue_clip_seek(decoder, clip.settings.start, &error) < 0 {
+        } else if segue_clip_seek(decoder, clip.settings.part.start, &error) < 0 {
             failure = ExportError.damagedClip(path: clip.path, reason: error.text)
         }
         let orientation = Orientation(rawValue: Int(info.orientation)) ?? .up
@@ -235,7 +232,7 @@ final class ClipFeed: Sendable {
             }
             request.pictures.fulfil(Result {
                 var shown = 0.0
-                let changed = segue_clip_advance(decoder, clip.settings.start + request.time, &shown, &error)
+                let changed = segue_clip_advance(decoder, clip.settings.part.start + request.time, &shown, &error)
                 guard changed >= 0 else { throw ExportError.damagedClip(path: clip.path, reason: error.text) }
                 if changed == 1 { made = [:] }
                 var pictures: [PictureKey: ClipPicture] = [:]

@@ -22,11 +22,17 @@ public struct Overlay: Hashable, Sendable {
         public static let none = Appearance(kind: .none, duration: 0)
     }
 
-    public var text: String
-    /// The picture shown instead of text; nil for text.
-    public var sticker: Sticker?
-    /// The text is Pango markup (`<b>Day 1</b> in Lisbon`).
-    public var markup = false
+    /// What an overlay shows, its kind: words or a picture. Placement, timing and how it
+    /// comes and goes are the same for every kind.
+    public enum Content: Hashable, Sendable {
+        /// Words in the overlay's `style`, as plain text or Pango markup (`<b>Day 1</b> in Lisbon`).
+        case text(String, markup: Bool)
+        /// A picture (a sticker or a logo), still or animated, sized by itself.
+        case image(Sticker)
+    }
+
+    public var content: Content
+    /// The style of text (unused by a picture).
     public var style: TextStyle
     /// Where the anchor sits, in 0...1 of the page (or screen).
     public var at = Point(x: 0.5, y: 0.5)
@@ -36,10 +42,9 @@ public struct Overlay: Hashable, Sendable {
     public var width: Double? = 0.9
     /// Degrees, clockwise.
     public var rotation = 0.0
-    /// Seconds from the start of the slide's time on screen (or of the video).
-    public var start = 0.0
-    /// Seconds, as `start`; nil while the slide (or video) lasts.
-    public var end: Double?
+    /// When it shows, in seconds from the start of the slide's time on screen (or of the
+    /// video); open while the slide (or video) lasts.
+    public var span = Span()
     public var appear = Appearance.none
     public var disappear = Appearance.none
     public var opacity = 1.0
@@ -51,15 +56,29 @@ public struct Overlay: Hashable, Sendable {
     /// one placed by default (captions, `--text`, a logo without `at`) keeps out of it.
     public var placed = false
 
-    public init(text: String, style: TextStyle = TextStyle()) {
-        self.text = text
+    public init(text: String, markup: Bool = false, style: TextStyle = TextStyle()) {
+        self.content = .text(text, markup: markup)
         self.style = style
     }
 
     public init(sticker: Sticker) {
-        self.text = ""
+        self.content = .image(sticker)
         self.style = TextStyle()
-        self.sticker = sticker
+    }
+
+    /// The words of a text overlay; empty for a picture.
+    public var text: String {
+        if case let .text(text, _) = content { text } else { "" }
+    }
+
+    /// Whether the words are Pango markup.
+    public var markup: Bool {
+        if case let .text(_, markup) = content { markup } else { false }
+    }
+
+    /// The picture of an image overlay; nil for text.
+    public var sticker: Sticker? {
+        if case let .image(sticker) = content { sticker } else { nil }
     }
 
     /// The steps of a typewriter: one per character as a reader sees it (a grapheme: an
@@ -101,8 +120,8 @@ public struct Overlay: Hashable, Sendable {
     /// The state at `time` seconds (as `start` counts them), for a slide or video that lasts
     /// `length` seconds.
     func state(at time: Double, length: Double) -> State? {
-        let end = min(self.end ?? length, length)
-        guard time >= start, time < end || (self.end == nil && time <= end) else { return nil }
+        let start = span.start, end = min(span.endTime ?? length, length)
+        guard time >= start, time < end || (span.isOpen && time <= end) else { return nil }
         var state = State(opacity: opacity, scale: 1, shift: 0, reveal: nil)
         let inSeconds = seconds(of: appear), outSeconds = seconds(of: disappear)
         if appear.kind != .none, inSeconds > 0, time - start < inSeconds {
@@ -223,9 +242,9 @@ extension Overlay {
             style = try TextStyle.named(name, key: r.fullKey("style"), among: styles)
         }
         try style.read(&r, resolve: resolve)
-        var overlay = Overlay(text: text, style: style)
-        overlay.markup = try r.flag("markup", default: false, "The text is Pango markup: <b>, <i>, <span foreground=\"#ff0\">, ...")
-        if overlay.markup {
+        let markup = try r.flag("markup", default: false, "The text is Pango markup: <b>, <i>, <span foreground=\"#ff0\">, ...")
+        var overlay = Overlay(text: text, markup: markup, style: style)
+        if markup {
             var error = SegueAVError()
             if segue_text_check_markup(text, &error) != 0 {
                 throw PresetError.invalid(key: r.fullKey("text"), origin: item["text"]!.origin, value: "'\(text)'", expected: "Pango markup (\(error.text))")
@@ -271,8 +290,7 @@ extension Overlay {
         var sticker = Sticker(path: path, width: width > 0 ? width : nil, height: width > 0 ? nil : (height > 0 ? height : nil))
         sticker.frames = Int(info.frames)
         sticker.loop = loop
-        overlay.sticker = sticker
-        overlay.text = ""
+        overlay.content = .image(sticker)
         for (name, appearance) in [("in", overlay.appear), ("out", overlay.disappear)] where appearance.kind == .typewriter {
             throw PresetError.invalid(key: r.fullKey(name), origin: item[name]?.origin ?? item.origin, value: "'typewriter'",
                                       expected: "fade, pop, slide-up, slide-down or none (a sticker has no characters to type)")
@@ -290,14 +308,14 @@ extension Overlay {
             overlay.anchor = try anchor(node, key: r.fullKey("anchor"))
         }
         overlay.rotation = try r.number("rotation", default: overlay.rotation, in: -360...360, "Degrees, clockwise.")
-        overlay.start = try r.number("start", default: overlay.start, in: 0...86400, "Seconds into the slide's time on screen, which begins with its incoming transition (a story-level overlay: into the video), when it shows.")
+        overlay.span.start = try r.number("start", default: overlay.span.start, in: 0...86400, "Seconds into the slide's time on screen, which begins with its incoming transition (a story-level overlay: into the video), when it shows.")
         if let endNode = item["end"] {
             let end = try r.number("end", default: 0, in: 0...86400, "Seconds (as start) when it goes; default: when the slide (or video) ends.")
             // 0 is the default written out: while the slide (or video) lasts.
-            guard end > overlay.start || end == 0 else {
-                throw PresetError.invalid(key: r.fullKey("end"), origin: endNode.origin, value: format(end), expected: "a time after start (\(format(overlay.start)) s)")
+            guard end > overlay.span.start || end == 0 else {
+                throw PresetError.invalid(key: r.fullKey("end"), origin: endNode.origin, value: format(end), expected: "a time after start (\(format(overlay.span.start)) s)")
             }
-            overlay.end = end == 0 ? nil : end
+            overlay.span.end = end == 0 ? .open : .at(end)
         } else {
             _ = try r.number("end", default: 0, in: 0...86400, "Seconds (as start) when it goes; default: when the slide (or video) ends.")
         }

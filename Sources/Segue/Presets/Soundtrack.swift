@@ -1,19 +1,21 @@
 import CSegueAV
 import Foundation
 
-/// A sound placed on the video's timeline: a clip's own sound or a voice track. `length`
-/// seconds from `sourceStart` of the file are heard from `at` seconds of the video, with
+/// A sound placed on the video's timeline: a clip's own sound or a voice track. The `part`
+/// of the file (always of a known length) is heard from `at` seconds of the video, with
 /// equal-power fades over the first `fadeIn` and the last `fadeOut` seconds.
 public struct Sound: Sendable, Equatable {
     public var path: String
-    public var sourceStart: Double
+    public var part: Span
     public var at: Double
-    public var length: Double
     public var volume: Double
     public var fadeIn: Double
     public var fadeOut: Double
     /// The shortest fade, so a sound never starts or stops with a click.
     static let edge = 0.02
+
+    /// Seconds heard.
+    public var length: Double { part.length ?? 0 }
 
     /// Where it sounds, in seconds of the video.
     public var span: ClosedRange<Double> { at...(at + length) }
@@ -32,10 +34,11 @@ public struct Sound: Sendable, Equatable {
 /// ```
 public struct Voice: Sendable, Equatable {
     public var file: String
+    /// Seconds of the video where it starts.
     public var at: Double
     public var volume: Double
-    public var start: Double
-    public var duration: Double?
+    /// The part of the file heard: from `start` seconds into it, for `duration` or to its end.
+    public var part: Span
     /// The file's sound from `start` to its end, in seconds; nil when the file does not say.
     public var available: Double?
     /// Its key (`voice[2]`) and where it is written, for messages.
@@ -46,8 +49,7 @@ public struct Voice: Sendable, Equatable {
         self.file = file
         self.at = at
         self.volume = volume
-        self.start = start
-        self.duration = duration
+        self.part = Span(start: start, length: duration)
         self.available = available
     }
 
@@ -75,9 +77,9 @@ public struct Voice: Sendable, Equatable {
         voice.origin = item.origin
         voice.at = try r.number("at", default: 0, in: 0...86_400, "Seconds of the video where the voice starts.")
         voice.volume = try r.number("volume", default: 1, in: 0...16, "Linear gain of the voice.")
-        voice.start = try r.number("start", default: 0, in: 0...86_400, "Seconds into the file where the voice starts.")
+        voice.part.start = try r.number("start", default: 0, in: 0...86_400, "Seconds into the file where the voice starts.")
         if node["duration"] != nil {
-            voice.duration = try r.number("duration", default: 0, in: 0.001...86_400, "Seconds of the file heard (default: to its end).")
+            voice.part.end = .after(try r.number("duration", default: 0, in: 0.001...86_400, "Seconds of the file heard (default: to its end)."))
         }
         try r.finish()
         var isFolder: ObjCBool = false
@@ -88,16 +90,16 @@ public struct Voice: Sendable, Equatable {
         }
         var error = SegueAVError()
         var length = -1.0
-        let status = segue_audio_probe(file, voice.start, &length, &error)
-        if length >= 0, voice.start >= length {
-            throw PresetError.invalid(key: key + ".start", origin: (node["start"] ?? node).origin, value: format(voice.start),
+        let status = segue_audio_probe(file, voice.part.start, &length, &error)
+        if length >= 0, voice.part.start >= length {
+            throw PresetError.invalid(key: key + ".start", origin: (node["start"] ?? node).origin, value: format(voice.part.start),
                                       expected: String(format: "a time before the end of '%@' (it lasts %.2f s)", file, length))
         }
         guard status == 0 else {
             throw PresetError.invalid(key: key + ".file", origin: fileNode.origin, value: "'\(file)'",
                                       expected: "a file with an audio stream FFmpeg decodes (\(error.text))")
         }
-        voice.available = length >= 0 ? length - voice.start : nil
+        voice.available = length >= 0 ? length - voice.part.start : nil
         return voice
     }
 }
@@ -138,7 +140,7 @@ public struct Soundtrack: Sendable, Equatable {
         let paths = sounds.map { strdup($0.path) }
         defer { paths.forEach { free($0) } }
         let structures = zip(sounds, paths).map { sound, path in
-            SegueSound(path: path, source_start: sound.sourceStart, at: sound.at, length: sound.length,
+            SegueSound(path: path, source_start: sound.part.start, at: sound.at, length: sound.length,
                        volume: sound.volume, fade_in: sound.fadeIn, fade_out: sound.fadeOut)
         }
         let ducks = self.ducks.map { SegueDuck(start: $0.lowerBound, end: $0.upperBound) }

@@ -132,7 +132,7 @@ public struct StorySlide: Sendable {
         let keys = ["start", "duration", "end", "audio", "volume"]
         let given = keys.filter { item[$0] != nil }
         var settings = ClipSettings()
-        settings.start = try r.number("start", default: 0, in: 0...86400, "A clip's start: seconds into the file where its part begins.")
+        settings.part.start = try r.number("start", default: 0, in: 0...86400, "A clip's start: seconds into the file where its part begins.")
         let duration = try r.number("duration", default: 0, in: 0...86400, "A clip's part: seconds played from start (or give end); default: the rest of the clip.")
         let end = try r.number("end", default: 0, in: 0...86400, "A clip's part: seconds into the file where it ends (or give duration).")
         settings.audio = try r.flag("audio", default: false, "Mix the clip's own sound into the soundtrack.")
@@ -142,14 +142,14 @@ public struct StorySlide: Sendable {
         }
         if given.contains("duration") {
             guard duration > 0 else { throw PresetError.invalid(key: r.fullKey("duration"), origin: item["duration"]!.origin, value: "0", expected: "a duration above 0 seconds") }
-            settings.duration = duration
+            settings.part.end = .after(duration)
         }
         if given.contains("end") {
-            guard end > settings.start else {
+            guard end > settings.part.start else {
                 throw PresetError.invalid(key: r.fullKey("end"), origin: item["end"]!.origin, value: format(end),
-                                          expected: "a time after start (\(format(settings.start)) s)")
+                                          expected: "a time after start (\(format(settings.part.start)) s)")
             }
-            settings.duration = end - settings.start
+            settings.part.end = .at(end)
         }
         return (given.isEmpty ? nil : settings, given)
     }

@@ -77,14 +77,12 @@ public enum Captions {
             throw PresetError.invalid(key: r.fullKey("file"), origin: fileNode?.origin ?? node.origin, value: "'\(file)'", expected: "an SRT or WebVTT file (\(reason))")
         }
         func overlay(_ text: String, markup: Bool, from start: Double, to end: Double) -> Overlay {
-            var o = Overlay(text: text, style: style)
-            o.markup = markup
+            var o = Overlay(text: text, markup: markup, style: style)
             o.at = Point(x: at[0], y: at[1])
             o.placed = mapping["at"] != nil
             o.anchor = anchor
             o.width = width > 0 ? width : nil
-            o.start = start
-            o.end = end
+            o.span = Span(start: start, end: .at(end))
             return o
         }
         var overlays: [Overlay] = []

@@ -1,14 +1,13 @@
 extension Storyboard {
-    /// Writes frame `frame` into `yuv` straight from its clip when the frame is one clip
-    /// picture alone, drawn texel for pixel over the whole canvas (a clip's own time on screen,
-    /// filling the frame) and already the encoder's yuv420p: the decoded frame is copied as it
-    /// is, and no RGBA picture is made, drawn and converted back. Composing would give the
-    /// same frame up to the rounding of that round trip. False, with nothing written, for any
-    /// other frame.
-    func copyClipFrame(_ frame: FramePlan, into yuv: YUVFrame, for output: String) throws -> Bool {
-        guard frame.contents.count == 1, let slide = frame.contents[0].key.source.clipSlide, let feed = frame.clipPictures[slide] else { return false }
+    /// The clip picture that is frame `frame` by itself, when the frame is one clip picture
+    /// alone drawn texel for pixel over the whole canvas (a clip's own time on screen, filling
+    /// the frame): such a frame needs no composing, and the export may hand the decoded picture
+    /// on as it is (`ClipPicture.copy(into:width:height:)`). Nil for any other frame. Waits for
+    /// the picture's decoding.
+    func soleClipPicture(of frame: FramePlan) throws -> ClipPicture? {
+        guard frame.contents.count == 1, let slide = frame.contents[0].key.source.clipSlide, let feed = frame.clipPictures[slide] else { return nil }
         let key = frame.contents[0].key, width = canvas.width, height = canvas.height
-        guard key.width == width, key.height == height, key.effect == .none else { return false }
+        guard key.width == width, key.height == height, key.effect == .none else { return nil }
         // The scene, with a stand-in for the picture: one opaque quad, not faded, masked or
         // turned, whose texels are the canvas's pixels.
         let standIn = Image(standInWidth: width, height: height)
@@ -16,10 +15,8 @@ extension Storyboard {
         guard items.count == 1, let item = items.first, item.opacity >= 1, item.clips.isEmpty,
               case let .image(image, source, toTexel) = item.paint, image === standIn,
               source == (x0: 0, y0: 0, x1: width, y1: height), toTexel.isIdentity,
-              item.covers(width: width, height: height) else { return false }
-        guard let picture = try feed.wait()[key] else { return false }
-        try yuv.prepare(for: output)
-        return picture.copy(into: yuv.planes!, width: width, height: height)
+              item.covers(width: width, height: height) else { return nil }
+        return try feed.wait()[key]
     }
 }
 

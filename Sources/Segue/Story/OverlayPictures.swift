@@ -27,7 +27,7 @@ struct OverlayPictures: Sendable {
         /// start), or nil while it is not on screen.
         func state(at time: Double, length: Double) -> Overlay.State? {
             guard var state = overlay.state(at: time, length: length) else { return nil }
-            if let feed { state.frame = feed.frameStart(at: time - overlay.start, loop: overlay.sticker?.loop ?? true) }
+            if let feed { state.frame = feed.frameStart(at: time - overlay.span.start, loop: overlay.sticker?.loop ?? true) }
             return state
         }
 

@@ -102,7 +102,7 @@ public final class Storyboard: Sendable {
         clipEnds = clips.compactMapValues { $0.length.map { max(0, $0 - Storyboard.beforeTheEnd) } }
         var ahead: [(time: Double, keys: [PictureKey])] = []
         func first(_ placed: OverlayPictures.Placed, from origin: Double, length: Double) {
-            let start = max(0, placed.overlay.start)
+            let start = max(0, placed.overlay.span.start)
             guard let layer = placed.layer(at: start, length: length, page: canvas.bounds.size, scale: canvas.scale) else { return }
             ahead.append((origin + start, PictureCache.keys(in: layer, scale: canvas.scale)))
         }
@@ -203,7 +203,7 @@ public final class Storyboard: Sendable {
         // Once a second, the pictures of the screen's text that has ended (captions) are let go.
         if index % timeline.fps.perSecond == 0, !texts.screen.isEmpty {
             let time = timeline.fps.time(ofFrame: index)
-            pictures.forget(sources: texts.screen.filter { ($0.overlay.end ?? .infinity) < time }.reduce(into: Set<PictureSource>()) { $0.formUnion($1.sources) })
+            pictures.forget(sources: texts.screen.filter { ($0.overlay.span.endTime ?? .infinity) < time }.reduce(into: Set<PictureSource>()) { $0.formUnion($1.sources) })
         }
         let screen = screen(of: index)
         let moved = shown.withLock { shown -> Bool in
