@@ -11,6 +11,8 @@ p.add_argument("--compose-runs", type=int, default=5,
                help="rounds of the compose rates (a second or so each), whose one- and two-thread runs are paired round by round")
 p.add_argument("--baseline", help="another segue binary: compose rates only, this one and the baseline alternated, with ratios")
 p.add_argument("--threads", type=int, default=1, help="compositor threads of the --baseline comparison")
+p.add_argument("--export-baseline", help="another segue binary: the exports (--only narrows them) on this one and the baseline alternated, "
+               "with each round's ratio and the spread of each binary's own rounds; no floors")
 p.add_argument("--only", help="only the exports whose names start with these, comma-separated (text10,story10,clips,...; a comma followed by a space belongs to a name: 'story4 stories-cube, deterministic'), and no compose rates")
 p.add_argument("--compose-only", action="store_true", help="the compose rates (and the instruction count) without the exports")
 p.add_argument("--rows", type=int, default=200, help="rows of the template workload (a 6-second 540x960 card per row)")
@@ -111,6 +113,21 @@ def export(name, cmd, output, count, graph=None):
     got = frames(output)
     if got != count:
         sys.exit(f"{name}: wrote {got} frames, expected {count}")
+    if args.export_baseline:
+        # The same command on the other binary; whether the two write the same video's bytes.
+        base_cmd = [args.export_baseline] + cmd[1:]
+        mine = h264(output)
+        run(base_cmd)
+        same = h264(output) == mine
+        times = {"segue": [], "baseline": []}
+        for r in range(args.runs):
+            for kind, c in ([("segue", cmd), ("baseline", base_cmd)] if r % 2 == 0 else [("baseline", base_cmd), ("segue", cmd)]):
+                times[kind].append(run(c)[0])
+        a, b = times["segue"], times["baseline"]
+        exports.append(dict(name=name, frames=count, segue=statistics.median(a), baseline=statistics.median(b), same_bytes=same,
+                            ratios=sorted(x / y for x, y in zip(a, b)),
+                            spread=(max(a) - min(a)) / statistics.median(a), base_spread=(max(b) - min(b)) / statistics.median(b)))
+        return
     raw = os.path.join(args.work, "frames.yuv")
     run(cmd[:-1] + [raw])
     if os.path.getsize(raw) != count * W * H * 3 // 2:
@@ -397,6 +414,15 @@ def exports_table():
         clip60_out = os.path.join(args.work, "segue-clip-60s.mp4")
         _, clip60_rss, _ = run([args.segue, "render", "--preset", "slide", "--force", "--quiet", *STORY4, long_clip, "-o", clip60_out])
 
+    if args.export_baseline:
+        print()
+        print(f"{'export, 1080x1920 30 fps (median of %d rounds)' % args.runs:<42} {'this s':>7} {'base s':>7} {'ratio':>6} "
+              f"{'spread':>7} {'base spread':>12} {'bytes':>6}  rounds this ÷ base")
+        for e in exports:
+            print(f"{e['name']:<42} {e['segue']:>7.2f} {e['baseline']:>7.2f} {statistics.median(e['ratios']):>6.2f} {e['spread']:>7.1%} "
+                  f"{e['base_spread']:>12.1%} {'same' if e['same_bytes'] else 'DIFF':>6}  {' '.join(f'{r:.2f}' for r in e['ratios'])}")
+        print("spread: (slowest - fastest) ÷ median of a binary's own rounds; bytes: whether both wrote the same H.264 stream")
+        return
     print()
     print(f"{'export, 1080x1920 30 fps (median of %d rounds)' % args.runs:<36} {'frames':>6} {'segue s':>8} {'floor s':>8} {'÷ floor':>8} "
           f"{'rounds ÷ floor':>16} {'bytes':>6} {'÷ ffmpeg':>9} {'÷ graph':>8} {'peak MB':>8} {'floor MB':>9}")
