@@ -159,16 +159,17 @@ struct Batch: ParsableCommand {
 
         Interruption.shared.install()
         let reporter = BatchProgress(mode: options.effectiveProgress, jobs: prepared.jobs.map(\.entry))
-        let outcomes = BatchRunner.run(prepared.jobs, settings: settings, cancellation: Interruption.shared.cancellation) { entry, progress in
+        let run = BatchRunner.run(prepared.jobs, settings: settings, cancellation: Interruption.shared.cancellation) { entry, progress in
             reporter.report(entry, progress)
         }
         reporter.finish()
+        let outcomes = run.outcomes
 
         if let report {
             let document = Report(manifest: manifest, shard: shardUsed?.description, jobsAtOnce: settings.parallel,
                                   succeeded: outcomes.filter { $0.status == .ok }.count,
                                   skipped: outcomes.filter { $0.status == .skipped }.count,
-                                  failed: outcomes.filter { !$0.status.succeeded }.count, jobs: outcomes)
+                                  failed: outcomes.filter { !$0.status.succeeded }.count, jobs: outcomes, shared: run.shared)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             do {
@@ -207,6 +208,8 @@ struct Batch: ParsableCommand {
         var skipped: Int
         var failed: Int
         var jobs: [JobOutcome]
+        /// The inputs several jobs shared, each with how many times it was decoded.
+        var shared: [SharedInput]
     }
 
     /// The summary: one row per job with its output, frames, seconds, status and reason.

@@ -37,11 +37,7 @@ struct Presets: ParsableCommand {
                 let hides = item.entry.hides.isEmpty ? "" : " (replaces " + item.entry.hides.map(\.description).joined(separator: ", ") + ")"
                 return [item.entry.name, item.entry.source.description + hides, item.description]
             }
-            let widths = (0..<2).map { c in rows.map { $0[c].count }.max()! }
-            for row in rows {
-                print(row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0) + "  "
-                      + row[1].padding(toLength: widths[1], withPad: " ", startingAt: 0) + "  " + row[2])
-            }
+            printColumns(rows)
         }
     }
 
@@ -64,5 +60,15 @@ struct Presets: ParsableCommand {
             let values = try RenderInputs.values(of: vars)
             print(try Preset.resolvedYAML(Preset.resolvedNode(preset, overrides: PresetPatch(overrides: overrides), vars: values, library: library.library())), terminator: "")
         }
+    }
+}
+
+/// Prints rows of cells as columns two spaces apart, every column but the last padded to its
+/// widest cell.
+func printColumns(_ rows: [[String]]) {
+    guard let count = rows.first?.count else { return }
+    let widths = (0..<count - 1).map { c in rows.map { $0[c].count }.max()! }
+    for row in rows {
+        print(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) + "  " }.joined() + row[count - 1])
     }
 }

@@ -25,7 +25,7 @@ struct SegueCommand: ParsableCommand {
             fonts-noto-mono, fonts-noto-color-emoji); 'segue fonts' lists the families it finds.
             """,
         version: ([SegueVersion.headline] + SegueVersion.libraries).joined(separator: "\n"),
-        subcommands: [Render.self, Join.self, Checksum.self, Batch.self, Presets.self, FontsCommand.self]
+        subcommands: [Render.self, Join.self, Checksum.self, Batch.self, Presets.self, Transitions.self, FontsCommand.self]
     )
 
     /// Runs the command line, mapping errors to the exit codes above.

@@ -72,6 +72,12 @@ struct BatchCLITests {
         let jobs = json["jobs"] as! [[String: Any]]
         #expect(jobs.count == 10 && jobs.filter { $0["status"] as? String == "failed" }.compactMap { $0["job"] as? Int } == [4])
         #expect(jobs[0]["frames"] as? Int == 33) // 2 x 0.3 + 0.5 s at 30 fps
+        // a.jpg is every job's and b.png nine jobs': each decoded once for the batch, two jobs at a time.
+        let shared = try #require(json["shared"] as? [[String: Any]])
+        let files = shared.compactMap { ($0["file"] as? String).map { ($0 as NSString).lastPathComponent } }
+        #expect(files == ["a.jpg", "b.png"] && shared.allSatisfy { $0["decoded"] as? Int == 1 && $0["kind"] as? String == "picture" }, "\(shared)")
+        // Each job that renders uses a.jpg at least once (job 4 may fail before it does).
+        #expect((shared.first?["uses"] as? Int ?? 0) >= 9, "\(shared)")
     }
 
     @Test("--jobs: auto by default (as the CPUs given allow), a number, or a clear error; the report says how many ran at once")
@@ -245,6 +251,34 @@ struct PipelineCLITests {
         #expect(h.status == 0, "\(h.stderr)")
         let codec = try tool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,codec_tag_string", "-of", "csv=p=0", hevc])
         #expect(codec.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "hevc,hvc1")
+    }
+
+    @Test("transitions lists every transition with its family and source; show prints one's parameters with the defaults a preset gets; an unknown name is exit 2 with a suggestion")
+    func transitions() throws {
+        let list = try segue("transitions")
+        #expect(list.status == 0, "\(list.stderr)")
+        let lines = list.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.map { String($0.prefix { $0 != " " }) } == ["stories-cube", "telegram-cube", "crossfade", "slide", "flip", "iris", "cube-fold", "shared-zoom"],
+                "\(list.stdout)")
+        #expect(lines.contains { $0.hasPrefix("iris ") && $0.contains(" masks ") && $0.hasSuffix("FFmpeg xfade circleopen") }, "\(list.stdout)")
+        // Each parameter shown is a key a preset of that transition has, at the same default.
+        let folder = temporaryFolder()
+        for name in ["telegram-cube", "iris", "slide"] {
+            let show = try segue("transitions", "show", name)
+            #expect(show.status == 0 && show.stdout.hasPrefix("\(name): ") && show.stdout.contains("\nfamily: ") && show.stdout.contains("\nsource: "), "\(show.stdout)")
+            let bare = folder.appendingPathComponent("\(name).yaml").path
+            try "transition: {kind: \(name)}\n".write(toFile: bare, atomically: true, encoding: .utf8)
+            let preset = try segue("presets", "show", bare)
+            let parameters = show.stdout.split(separator: "\n").filter { $0.hasPrefix("  transition.") }
+            #expect(parameters.count >= 1 && !show.stdout.contains("\\|"), "\(show.stdout)")
+            for line in parameters {
+                let key = String(line.dropFirst(2).prefix { $0 != " " }.dropFirst("transition.".count))
+                let value = try #require(line.range(of: ", default ").map { String(line[$0.upperBound...].prefix { $0 != ";" }) })
+                #expect(preset.stdout.contains("\n  \(key): \(value)\n"), "\(key): \(value) in \(preset.stdout)")
+            }
+        }
+        let wrong = try segue("transitions", "show", "irsi")
+        #expect(wrong.status == 2 && wrong.stderr.contains("'irsi'") && wrong.stderr.contains("did you mean 'iris'?"), "\(wrong.stderr)")
     }
 
     @Test("presets lists the shipped presets; show prints YAML that loads back the same; a user preset extends a shipped one")

@@ -47,11 +47,16 @@ struct TemplateBatchTests {
         #expect(shared.count == 3 && shared.contains { $0.hasSuffix("logo.png") }, "\(shared)")
         // Another batch running at the same time in this process shares its own pictures.
         let other = SharedPictures.share([Paths.canonical(repositoryRoot.appendingPathComponent("Examples/a.jpg").path)])
-        let outcomes = BatchRunner.run(prepared.jobs, settings: BatchSettings())
-        SharedPictures.release(other)
-        #expect(outcomes.allSatisfy { $0.status == .ok }, "\(outcomes.map(\.reason))")
-        let counts = ["logo.png", "a.jpg", "b.png"].map { SharedPictures.counts(of: examples.appendingPathComponent($0).path) }
-        #expect(counts.map(\.decoded) == [1, 1, 1] && counts[0].asked >= 4 && counts[1].asked >= 2 && counts[2].asked >= 2, "\(counts)")
+        let run = BatchRunner.run(prepared.jobs, settings: BatchSettings())
+        let otherUses = SharedPictures.release(other)
+        #expect(run.outcomes.allSatisfy { $0.status == .ok }, "\(run.outcomes.map(\.reason))")
+        // The batch says what it shared: each picture decoded once, used by every row that draws it.
+        let counts = ["logo.png", "a.jpg", "b.png"].map { name in run.shared.first { $0.file == Paths.canonical(examples.appendingPathComponent(name).path) } }
+        #expect(counts.map { $0?.decoded } == [1, 1, 1] && counts.map { $0?.kind } == [.picture, .picture, .picture], "\(run.shared)")
+        #expect((counts[0]?.uses ?? 0) >= 4 && (counts[1]?.uses ?? 0) >= 2 && (counts[2]?.uses ?? 0) >= 2, "\(run.shared)")
+        // The other batch's report is of its own picture (which other tests of this process
+        // may draw meanwhile), none of this batch's.
+        #expect(otherUses.map(\.file) == [Paths.canonical(repositoryRoot.appendingPathComponent("Examples/a.jpg").path)], "\(otherUses)")
     }
 
     @Test("music every row plays is decoded once for the batch, each row's sound the same bytes as the row rendered alone; a longer row decodes it again")
@@ -74,10 +79,12 @@ struct TemplateBatchTests {
         try "id,name,hold\nr0,Ana,2\nr1,Bo,2\nr2,Cy,2\nr3,Di,3\n".write(to: folder.appendingPathComponent("rows.csv"), atomically: true, encoding: .utf8)
         let (template, prepared) = try TemplateBatchTests.rows(in: folder, output: "out/{{id}}.mp4")
         #expect(prepared.problems.isEmpty && prepared.jobs.count == 4, "\(prepared.problems)")
-        let outcomes = BatchRunner.run(prepared.jobs, settings: BatchSettings())
-        #expect(outcomes.allSatisfy { $0.status == .ok }, "\(outcomes.map(\.reason))")
+        let run = BatchRunner.run(prepared.jobs, settings: BatchSettings())
+        #expect(run.outcomes.allSatisfy { $0.status == .ok }, "\(run.outcomes.map(\.reason))")
         // Rows 0 to 2 play the first 2 s: decoded by row 0; row 3 plays 3 s, more than was kept.
-        #expect(SharedSounds.decodes(of: music) == 2)
+        #expect(run.shared.filter { $0.kind == .sound } == [SharedInput(file: Paths.canonical(music), kind: .sound, decoded: 2, uses: nil)], "\(run.shared)")
+        // The photo every row shows, decoded once.
+        #expect(run.shared.filter { $0.kind == .picture }.map(\.decoded) == [1], "\(run.shared)")
         // Each row alone (nothing kept), its sound decoded from the file.
         for (index, id) in ["r0", "r3"].enumerated() {
             var job = try Job(story: try template.story(["name": "Alone", "hold": index == 0 ? "2" : "3"]), preset: prepared.jobs[index == 0 ? 0 : 3].job.preset,
@@ -85,7 +92,6 @@ struct TemplateBatchTests {
             job.threads = 1
             _ = try Exporter.run(job)
         }
-        #expect(SharedSounds.decodes(of: music) == 2)
         func sound(_ name: String) throws -> Data {
             let raw = folder.appendingPathComponent(name + ".f32").path
             try ffmpeg(["-i", folder.appendingPathComponent(name).path, "-map", "0:a", "-f", "f32le", raw])
@@ -97,7 +103,7 @@ struct TemplateBatchTests {
         #expect(try sound("out/r3.mp4") == sound("r3-alone.mp4"))
         // Two rows at a time: both may decode and keep, the others are given what was kept.
         let twoAtOnce = try TemplateBatchTests.rows(in: folder, output: "two/{{id}}.mp4", settings: BatchSettings(parallel: 2)).prepared.jobs
-        #expect(BatchRunner.run(twoAtOnce, settings: BatchSettings(parallel: 2)).allSatisfy { $0.status == .ok })
+        #expect(BatchRunner.run(twoAtOnce, settings: BatchSettings(parallel: 2)).outcomes.allSatisfy { $0.status == .ok })
         for id in ["r0", "r1", "r2"] { #expect(try sound("two/\(id).mp4") == alone, "\(id)") }
         #expect(try sound("two/r3.mp4") == sound("r3-alone.mp4"))
     }
@@ -120,10 +126,10 @@ struct TemplateBatchTests {
         let prepared = try TemplateBatchTests.rows(in: folder, output: "out/{{id}}.framemd5").prepared
         // The broken photo has a name that says JPEG: it is only found out when decoded.
         #expect(prepared.problems.isEmpty && prepared.jobs.count == 4, "\(prepared.problems)")
-        let before = StoryboardAhead.started
-        let outcomes = BatchRunner.run(prepared.jobs, settings: BatchSettings())
-        // Rows 1 to 3 were readied while the row before them ran (other tests may add theirs).
-        #expect(StoryboardAhead.started - before >= 3)
+        let outcomes = BatchRunner.run(prepared.jobs, settings: BatchSettings()).outcomes
+        // Rows 2 and 3 were readied while the row before them ran; row 1's readying found the
+        // broken photo, and the row failed.
+        #expect(outcomes.map(\.readiedAhead) == [nil, nil, true, true], "\(outcomes.map(\.readiedAhead))")
         #expect(outcomes.map(\.status) == [.ok, .failed, .ok, .ok], "\(outcomes.map(\.reason))")
         for (index, job) in prepared.jobs.enumerated() {
             var alone = job.job

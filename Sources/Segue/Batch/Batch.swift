@@ -167,6 +167,14 @@ public struct ManifestError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// What a batch did: each job's outcome, and the inputs its jobs shared.
+public struct BatchRun: Sendable {
+    public var outcomes: [JobOutcome]
+    /// Each picture several jobs drew and each sound several played, with how many times it
+    /// was decoded (once, when sharing worked).
+    public var shared: [SharedInput]
+}
+
 /// What became of one job of a batch.
 public struct JobOutcome: Codable, Sendable {
     public var job: Int
@@ -176,6 +184,9 @@ public struct JobOutcome: Codable, Sendable {
     public var seconds: Double?
     public var status: Status
     public var reason: String?
+    /// True when the job's storyboard (its first pictures decoded, its text laid out) was made
+    /// while the job before it ran; absent otherwise.
+    public var readiedAhead: Bool?
 
     /// What became of a job, as the summary writes it.
     public enum Status: String, Codable, Sendable, CaseIterable {
@@ -286,28 +297,26 @@ public enum BatchRunner {
     /// Still pictures that more than one job draws are decoded once (`SharedPictures`), and so
     /// is music or a voice track that more than one job plays (`SharedSounds`).
     public static func run(_ jobs: [BatchJob], settings: BatchSettings, cancellation: Cancellation? = nil,
-                           progress: (@Sendable (Manifest.Entry, ExportProgress) -> Void)? = nil) -> [JobOutcome] {
+                           progress: (@Sendable (Manifest.Entry, ExportProgress) -> Void)? = nil) -> BatchRun {
         let running = jobs.filter { !$0.upToDate }.map(\.job)
         let shared = SharedPictures.share(sharedStills(running))
-        let sounds = sharedFiles(running.map { job in Set([job.preset.audio.file].compactMap { $0 } + job.voices.map(\.file)) })
-        SharedSounds.keep(sounds)
-        defer {
-            SharedPictures.release(shared)
-            SharedSounds.release(sounds)
-        }
-        guard settings.parallel == 1 else {
-            return (try? parallelMap(jobs, threads: settings.parallel) { job in
+        let sounds = SharedSounds.keep(sharedFiles(running.map { job in Set([job.preset.audio.file].compactMap { $0 } + job.voices.map(\.file)) }))
+        let outcomes: [JobOutcome]
+        if settings.parallel == 1 {
+            // One at a time, the next job that renders is readied while each runs.
+            var ahead: [Int: StoryboardAhead] = [:]
+            outcomes = jobs.indices.map { i in
+                if cancellation?.isCancelled != true, let next = jobs[(i + 1)...].firstIndex(where: { !$0.upToDate }), ahead[next] == nil {
+                    ahead[next] = StoryboardAhead(jobs[next].job)
+                }
+                return runOne(jobs[i], cancellation: cancellation, ahead: ahead.removeValue(forKey: i), progress: progress)
+            }
+        } else {
+            outcomes = (try? parallelMap(jobs, threads: settings.parallel) { job in
                 runOne(job, cancellation: cancellation, progress: progress)
             }) ?? []
         }
-        // One at a time, the next job that renders is readied while each runs.
-        var ahead: [Int: StoryboardAhead] = [:]
-        return jobs.indices.map { i in
-            if cancellation?.isCancelled != true, let next = jobs[(i + 1)...].firstIndex(where: { !$0.upToDate }), ahead[next] == nil {
-                ahead[next] = StoryboardAhead(jobs[next].job)
-            }
-            return runOne(jobs[i], cancellation: cancellation, ahead: ahead.removeValue(forKey: i), progress: progress)
-        }
+        return BatchRun(outcomes: outcomes, shared: SharedPictures.release(shared) + SharedSounds.release(sounds))
     }
 
     static func runOne(_ batchJob: BatchJob, cancellation: Cancellation?, ahead: StoryboardAhead? = nil,
@@ -323,6 +332,7 @@ public enum BatchRunner {
             outcome.frames = result.frameCount
             outcome.seconds = (result.seconds * 100).rounded() / 100
             outcome.status = result.skipped ? .skipped : .ok
+            if result.readiedAhead { outcome.readiedAhead = true }
         } catch ExportError.cancelled {
             outcome.status = .cancelled
         } catch {

@@ -34,6 +34,8 @@ public struct ExportResult: Sendable {
     public var skipped = false
     /// The job's fingerprint, when it was computed (outputs that keep one, `--resume`).
     public var fingerprint: String?
+    /// True when its storyboard was made while the job before it in a batch ran.
+    public var readiedAhead = false
 }
 
 /// Runs jobs: the storyboard, the sink, and the frame pipeline between them (frames composed
@@ -115,7 +117,8 @@ public enum Exporter {
         return ExportResult(output: job.output, format: job.format, frameCount: indices.count,
                             framesComposed: outcomes.map(\.composed).reduce(0, +), framesCopied: outcomes.map(\.copied).reduce(0, +),
                             composeSeconds: outcomes.map(\.composeSeconds).reduce(0, +),
-                            prepareSeconds: prepareSeconds + outcomes.map(\.waitSeconds).reduce(0, +), seconds: seconds(since: start), fingerprint: try digest.wait())
+                            prepareSeconds: prepareSeconds + outcomes.map(\.waitSeconds).reduce(0, +), seconds: seconds(since: start), fingerprint: try digest.wait(),
+                            readiedAhead: ahead != nil)
     }
 
     static func seconds(since start: DispatchTime) -> Double {
@@ -131,15 +134,10 @@ public enum Exporter {
 final class StoryboardAhead: Sendable {
     private let made: Promise<Storyboard>
     private let thread: Threads.Handle
-    private static let count = Locked(0)
-
-    /// How many storyboards were made ahead since the process began.
-    static var started: Int { count.withLock { $0 } }
 
     init(_ job: Job) {
         let made = Promise<Storyboard>()
         self.made = made
-        StoryboardAhead.count.withLock { $0 += 1 }
         thread = Threads.start(.storyboardAhead, yielding: true) {
             made.fulfil(Result {
                 let storyboard = try Storyboard(job: job, yielding: job.format.isVideo)

@@ -31,6 +31,24 @@ extension Preset {
         return text
     }
 
+    /// A transition's own keys (`transition.*`, less the kind, duration and curve every
+    /// transition has), with type, default, range and meaning.
+    public static func parameters(of kind: any Transition.Type) -> [ConfigReader.Field] {
+        schema(for: kind.name).filter { $0.key.hasPrefix("transition.") && !sharedTransitionKeys.contains($0.key) }
+    }
+
+    /// The transition keys every transition has.
+    static let sharedTransitionKeys = ["transition.kind", "transition.duration", "transition.curve"]
+
+    /// The transition named `name`, or a preset error that lists the names and suggests the
+    /// nearest one.
+    public static func transition(named name: String) throws -> any Transition.Type {
+        if let kind = TransitionRegistry.named(name) { return kind }
+        let hint = suggestion(for: name, among: TransitionRegistry.names).map { "; did you mean '\($0)'?" } ?? ""
+        throw PresetError.invalid(key: "transition", origin: .option("segue transitions show \(name)"), value: "'\(name)'",
+                                  expected: "one of: \(TransitionRegistry.names.joined(separator: ", "))\(hint)")
+    }
+
     /// The preset reference as Markdown: the keys every preset has, then each transition's own.
     public static func referenceMarkdown() -> String {
         func table(_ fields: [ConfigReader.Field]) -> String {
@@ -38,7 +56,7 @@ extension Preset {
                 "| `\(f.key)` | \(f.type) | `\(f.defaultValue)` | \(f.range) | \(f.meaning) |"
             }.joined(separator: "\n") + "\n"
         }
-        let shared = ["transition.kind", "transition.duration", "transition.curve"]
+        let shared = sharedTransitionKeys
         let all = TransitionRegistry.all.map { ($0, schema(for: $0.name)) }
         let common = all[0].1.filter { !$0.key.hasPrefix("transition.") || shared.contains($0.key) }
         var text = """

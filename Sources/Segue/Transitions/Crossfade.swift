@@ -3,6 +3,8 @@
 public struct Crossfade: PageTransition {
     public static let name = "crossfade"
     public static let summary = "The next image fades in over the last (FFmpeg xfade fade)."
+    public static let family = TransitionFamily.pages
+    public static let source = "FFmpeg xfade fade"
     public static let parameters: [AnyParameter] = []
 
     public let values: ParameterValues

@@ -14,6 +14,8 @@ import Foundation
 public struct CubeFold: Transition {
     public static let name = "cube-fold"
     public static let summary = "Six faces fold from a flat cross into a cube, orbit and unfold, seen through Core Animation's sublayerTransform camera (seed 004, WWDC 2011 \"Layers in Perspective\")."
+    public static let family = TransitionFamily.pages
+    public static let source = "seed 004, WWDC 2011 \"Layers in Perspective\""
     public static let side = Parameter.number("side", default: 160, in: 10...2000, "Side of a face in points.")
     /// The seed's m34 = -1 / 500.
     public static let perspective = Parameter.number("perspective", default: 500, in: 100...100_000, "The camera's eye distance in points; m34 = -1 / perspective.")

@@ -23,6 +23,8 @@ public struct Flip: PageTransition {
 
     public static let name = "flip"
     public static let summary = "The page turns over like a card about its vertical or horizontal axis, the next page on its back (Remotion's flip())."
+    public static let family = TransitionFamily.pages
+    public static let source = "Remotion's flip()"
     public static let axis = Parameter.choice("axis", default: Axis.vertical, "vertical: the card turns about its vertical axis; horizontal: about its horizontal axis.")
     public static let direction = Parameter.choice("direction", default: Direction.forward, "forward or backward: which way the card turns.")
     /// Remotion's default perspective, 1000 px, in points as the cubes use.

@@ -6,6 +6,8 @@ import Foundation
 public struct Iris: PageTransition {
     public static let name = "iris"
     public static let summary = "The next image is revealed inside a circle growing from a point of the screen (FFmpeg xfade circleopen)."
+    public static let family = TransitionFamily.masks
+    public static let source = "FFmpeg xfade circleopen"
     public static let center = Parameter.unitPoint("center", default: Point(x: 0.5, y: 0.5),
                                                    "Where the circle grows from, [x, y] in 0...1 of the screen.")
     public static let parameters = [center.erased]

@@ -12,6 +12,8 @@ import Foundation
 public struct SharedZoom: Transition {
     public static let name = "shared-zoom"
     public static let summary = "A profile grid; each image grows out of its thumbnail into the detail screen (continuous-corner mask 0 → 39 pt, white placeholder, overlay 0 → 0.5) and shrinks back, optionally following a scripted drag (seed 002, Instagram's shared-element zoom)."
+    public static let family = TransitionFamily.pages
+    public static let source = "seed 002, Instagram's shared-element zoom"
     public static let columns = Parameter.integer("columns", default: 3, in: 1...10, "Thumbnails per row of the grid.")
     public static let spacing = Parameter.number("spacing", default: 2, in: 0...50, "Points between thumbnails.")
     public static let gridTop = Parameter.number("gridTop", default: 140, in: 0...2000, "Points above the grid.")

@@ -7,6 +7,8 @@ public struct Slide: PageTransition {
 
     public static let name = "slide"
     public static let summary = "The images slide across edge to edge (FFmpeg xfade slideleft, slideright, slideup, slidedown)."
+    public static let family = TransitionFamily.pages
+    public static let source = "FFmpeg xfade slideleft, slideright, slideup, slidedown"
     public static let direction = Parameter.choice("direction", default: Direction.left, "Where the pages move: left, right, up or down.")
     public static let parameters = [direction.erased]
 

@@ -6,6 +6,8 @@ import Foundation
 public struct StoriesCube: PageTransition {
     public static let name = "stories-cube"
     public static let summary = "The two visible pages turn about their shared edge like the faces of a cube (seed 001, Instagram Stories)."
+    public static let family = TransitionFamily.pages
+    public static let source = "seed 001, Instagram Stories"
     /// The seed's `transform.m34 = 1.0 / 1000`.
     public static let perspective = Parameter.number("perspective", default: 1000, in: 100...100_000,
                                                      "Distance of the eye from the pages, in points; m34 = 1 / perspective.")

@@ -15,6 +15,8 @@ public struct TelegramCube: Transition {
 
     public static let name = "telegram-cube"
     public static let summary = "The next page turns in about its edge and fades in; forward or backward, optionally opening on the first page (seed 003, a Telegram-style cube)."
+    public static let family = TransitionFamily.pages
+    public static let source = "seed 003, a Telegram-style cube"
     /// The seed's maxAngle.
     public static let maxAngle = Parameter.number("maxAngle", default: 60, in: 0...90, "Degrees a page has turned a whole page width from the center.")
     /// The seed's m34 = 1 / 500.

@@ -14,6 +14,10 @@ public protocol Transition: Sendable {
     static var name: String { get }
     /// One line: what it draws, and where it comes from.
     static var summary: String { get }
+    /// The machinery it is built on.
+    static var family: TransitionFamily { get }
+    /// Where its look comes from: a seed document, FFmpeg's xfade, a gl-transitions file.
+    static var source: String { get }
     /// Its parameters, each declared once as a static `Parameter` of the type.
     static var parameters: [AnyParameter] { get }
     /// Whether it joins two pages as one cut of a story; false for a transition that
@@ -61,6 +65,19 @@ extension Transition {
     public func hold(screen index: Int, base: Double) -> Double { base }
     public func duration(step: Int, base: Double) -> Double { base }
     public func progress(step: Int, linear: Double, curve: TimingCurve) -> Double { curve(linear) }
+}
+
+/// The machinery a transition is built on; members of a family share it, so that each is a
+/// short file of its own math.
+public enum TransitionFamily: String, CaseIterable, Sendable {
+    /// Layer trees in 3D, drawn by the compositor: cubes, flips, folds, slides, zooms, fades.
+    case pages
+    /// Coverage from a shape or a matte: wipes, circles, slices.
+    case masks
+    /// Each pixel taken from the two pictures at displaced places: squeezes, ripples, swirls.
+    case displacements
+    /// A colour function of the two pictures' pixels: fades through a colour, burns, dissolves.
+    case mixes
 }
 
 /// A transition between two neighbouring pages, the screens being the pages themselves.

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Segue
+
+struct Transitions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Lists every transition (name, family, source), or shows one with its parameters.",
+        discussion: """
+            A transition's name is its preset's transition.kind (or a story's cut); its \
+            parameters are the transition.* keys a preset, a cut or --set gives it.
+            """,
+        subcommands: [List.self, Show.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lists every transition: name, family and source, one a line.")
+
+        func run() throws {
+            printColumns(TransitionRegistry.all.map { [$0.name, $0.family.rawValue, $0.source] })
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Prints one transition: what it draws, its family and source, and each parameter with its type, default, accepted values and meaning.")
+
+        @Argument(help: ArgumentHelp("A transition's name, as 'segue transitions' lists it.", valueName: "NAME"))
+        var name: String
+
+        func run() throws {
+            let kind = try Preset.transition(named: name)
+            print("\(kind.name): \(kind.summary)")
+            print("family: \(kind.family.rawValue)")
+            print("source: \(kind.source)")
+            print("joins two pages (a story's cut): \(kind.joinsTwoPages ? "yes" : "no, it builds screens of its own")")
+            let fields = Preset.parameters(of: kind)
+            guard !fields.isEmpty else {
+                print("parameters: none of its own")
+                return
+            }
+            print("parameters:")
+            let keys = fields.map(\.key).map { $0.count }.max()!
+            for field in fields {
+                print("  " + field.key.padding(toLength: keys, withPad: " ", startingAt: 0)
+                      + "  \(field.type), default \(field.defaultValue); \(field.range.replacingOccurrences(of: "\\|", with: "|")). \(field.meaning)")
+            }
+        }
+    }
+}
