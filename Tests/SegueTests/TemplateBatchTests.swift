@@ -64,6 +64,10 @@ struct TemplateBatchTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-template-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        // A photo of its own: a batch counts only the decodes made while it runs, and other
+        // tests of this process, at the same time, run batches that keep the Examples pictures.
+        let photo = folder.appendingPathComponent("a.jpg")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Examples/a.jpg"), to: photo)
         // 1.3 s at 44.1 kHz: resampled, and looped under the longer rows.
         let music = folder.appendingPathComponent("music.m4a").path
         try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=330:sample_rate=44100:duration=1.3", "-f", "lavfi",
@@ -74,7 +78,7 @@ struct TemplateBatchTests {
             audio: {file: music.m4a, fadeIn: 0.2, fadeOut: 0.3, loop: true}
             set: {canvas.size: [90, 160], canvas.scale: 0.25, hold: "{{hold}}"}
             overlays: [{text: "{{name}}", size: 10}]
-            slides: [{image: \(repositoryRoot.appendingPathComponent("Examples/a.jpg").path)}]
+            slides: [{image: \(photo.path)}]
             """.write(to: folder.appendingPathComponent("card.yaml"), atomically: true, encoding: .utf8)
         try "id,name,hold\nr0,Ana,2\nr1,Bo,2\nr2,Cy,2\nr3,Di,3\n".write(to: folder.appendingPathComponent("rows.csv"), atomically: true, encoding: .utf8)
         let (template, prepared) = try TemplateBatchTests.rows(in: folder, output: "out/{{id}}.mp4")
