@@ -14,10 +14,17 @@ struct Transitions: ParsableCommand {
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Lists every transition: name, family and source, one a line.")
+        static let configuration = CommandConfiguration(
+            abstract: "Lists every transition, one a line: name, family, source and parameters with their defaults; then the other names (FFmpeg xfade's) that set a transition's parameter.")
 
         func run() throws {
-            printColumns(TransitionRegistry.all.map { [$0.name, $0.family.rawValue, $0.source] })
+            func parameters(_ kind: any Transition.Type) -> String {
+                Preset.parameters(of: kind).map { "\($0.key)=\($0.defaultValue)" }.joined(separator: " ")
+            }
+            printColumns(TransitionRegistry.all.map { [$0.name, $0.family.rawValue, $0.source, parameters($0)] }
+                         + TransitionRegistry.aliases.map { alias in
+                             [alias.name, alias.kind.family.rawValue, "= \(alias.kind.name) \(alias.settings)", ""]
+                         })
         }
     }
 
@@ -30,6 +37,9 @@ struct Transitions: ParsableCommand {
 
         func run() throws {
             let kind = try Preset.transition(named: name)
+            if let alias = TransitionRegistry.aliases.first(where: { $0.name == name }) {
+                print("\(name) is \(kind.name) with \(alias.settings)")
+            }
             print("\(kind.name): \(kind.summary)")
             print("family: \(kind.family.rawValue)")
             print("source: \(kind.source)")

@@ -130,3 +130,31 @@ public struct Launched {
         return (process.terminationStatus, (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
     }
 }
+
+/// Reference programs from PyPI, in a virtual environment the tests make once (in
+/// `.build/test-tools`, kept between runs): FFmpeg's newest release (imageio-ffmpeg's
+/// static build), whose xfade has every transition Segue ports, where Debian 12's FFmpeg 5.1
+/// lacks twelve and reads memory it never set in `fadegrays`.
+public enum ReferenceTools {
+    static let folder = repositoryRoot.appendingPathComponent(".build/test-tools")
+    private static let made = Result<String, Error> {
+        let venv = folder.appendingPathComponent("venv").path
+        if !FileManager.default.fileExists(atPath: venv + "/bin/python") {
+            try succeed("python3", ["-m", "venv", venv])
+        }
+        let python = venv + "/bin/python"
+        if try tool(python, ["-c", "import imageio_ffmpeg"]).status != 0 {
+            try succeed(python, ["-m", "pip", "install", "--quiet", "imageio-ffmpeg"])
+        }
+        return python
+    }
+
+    /// The virtual environment's Python, made on first use.
+    public static func python() throws -> String { try made.get() }
+
+    /// The path of FFmpeg's newest static build, from PyPI's imageio-ffmpeg.
+    public static func newestFFmpeg() throws -> String {
+        let found = try succeed(try python(), ["-c", "import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())"])
+        return found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

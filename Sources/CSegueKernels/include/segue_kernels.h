@@ -51,6 +51,22 @@ void segue_mix_row(uint32_t *row, const uint32_t *src, int count, uint32_t k);
  * segue_mix_row, others scaled by k / 256 and blended source-over, transparent ones skipped. */
 void segue_fade_row(uint32_t *row, const uint32_t *src, int count, uint32_t k);
 
+/* out[i] = a[i] (256 - w[i]) / 256 + b[i] w[i] / 256 per channel, rounded (w in 0...256): two
+ * pictures mixed by a weight for each pixel (a per-pixel transition's mask). */
+void segue_mix_weighted(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint16_t *w, int count);
+
+/* segue_mix_weighted with each weight given as a float, clamped to 0...1 (NaN as 0) and kept
+ * to 256ths, rounded: so that the loop that computes the weights has no conversions in it. */
+void segue_mix_weights(uint32_t *out, const uint32_t *a, const uint32_t *b, const float *w, int count);
+
+/* Each channel (R, G, B, A in order) of out[i] = (a ka + b kb + c[channel] + 32768) / 65536,
+ * at most 255: two pictures and a colour mixed by constants in 65536ths (a fade through black). */
+void segue_mix_linear(uint32_t *out, const uint32_t *a, const uint32_t *b, uint32_t ka, uint32_t kb, const uint32_t c[4], int count);
+
+/* Each channel of out[i] = (a (256 - w) + b w + 128) / 256 with w = table[|a - b|] (in 0...256):
+ * channels that differ more mix at their own pace. */
+void segue_mix_table(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint16_t table[256], int count);
+
 /* A warped picture's projective map, row vectors: canvas point (px, py) samples texel
  * position (px m11 + py m21 + m31, px m12 + py m22 + m32) / w, w = px m13 + py m23 + m33
  * (at least 1e-12), with texel centers at whole numbers. */

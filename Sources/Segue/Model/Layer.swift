@@ -46,6 +46,9 @@ public struct Layer: Sendable {
     public var sublayers: [Layer] = []
     /// A label for tests and debugging; never drawn.
     public var name: String?
+    /// For a per-pixel transition: its two sublayers (the outgoing page, then the incoming)
+    /// are drawn each apart, and the transition writes the layer's pixels from the two.
+    public var pixelMix: PixelMix?
 
     public init(bounds: Rect, position: Point) {
         self.bounds = bounds

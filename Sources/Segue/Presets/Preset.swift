@@ -21,14 +21,15 @@ public struct Preset: Equatable, Sendable {
         /// parameters only when the kind is the same), or the defaults.
         init(reading t: inout ConfigReader, over base: TransitionSettings? = nil) throws {
             let name = try t.choice("kind", default: base?.kind, among: TransitionRegistry.names, "The transition between inputs.")
-            // `choice` accepts only the registry's names.
-            guard let kind = TransitionRegistry.named(name) else { preconditionFailure("'\(name)' is not a registered transition") }
+            // `choice` accepts only the registry's names; an alias's name sets parameters of its transition.
+            guard let (kind, named) = TransitionRegistry.resolve(name) else { preconditionFailure("'\(name)' is not a registered transition") }
             duration = try t.number("duration", default: base?.duration ?? 0.5, in: 0...60, "Seconds each transition lasts.")
             curve = try t.parsed("curve", default: base?.curve ?? .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
                                  "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
             let read = try ParameterValues(reading: &t, parameters: kind.parameters)
-            guard let base, base.kind == name else { transition = kind.init(read); return }
-            var values = base.values
+            // Keys given over the base's values (a cut of the same kind) or the alias's.
+            let start = base?.kind == name ? base?.values : named.pairs.isEmpty ? nil : named
+            guard var values = start else { transition = kind.init(read); return }
             for parameter in kind.parameters where t.node[parameter.key] != nil {
                 values.set(parameter.key, read.value(parameter.key) ?? parameter.defaultValue)
             }

@@ -31,7 +31,7 @@ public struct Compositor: Sendable {
     /// Draws a scene's draw list (its pictures already resolved) into `frame`.
     func render(_ list: [DrawItem], canvas: Canvas, into frame: FrameBuffer) {
         precondition(frame.width == canvas.width && frame.height == canvas.height, "frame and canvas differ in size")
-        let items = CompiledItem.compile(list, canvas: canvas)
+        let items = CompiledItem.compile(list, canvas: canvas, compositor: self)
         let background = canvas.background.premultipliedPixel
         // Polygons that replace the pixels wholly inside them: no background is needed there.
         let covers = items.compactMap(\.cover)
@@ -80,6 +80,8 @@ public struct Compositor: Sendable {
             }
             DispatchQueue.concurrentPerform(iterations: workers) { _ in work() }
         }
+        // The per-pixel transitions' pages, for the next frame's.
+        for case .pixels(_, _, let pages, _) in items { spares.give(pages: pages) }
     }
 
     /// Fills `rows` with the background, except the columns wholly inside one of `covers`
@@ -109,6 +111,16 @@ public struct Compositor: Sendable {
         }
     }
 
+    /// A per-pixel transition's page: `items` drawn over a transparent canvas into a picture
+    /// of their own.
+    func offscreen(_ items: [DrawItem], canvas: Canvas) -> FrameBuffer {
+        var clear = canvas
+        clear.background = .clear
+        let page = spares.page(width: canvas.width, height: canvas.height)
+        render(items, canvas: clear, into: page)
+        return page
+    }
+
     /// Renders into a new frame.
     public func render(_ root: Layer, canvas: Canvas, pictures: PictureCache) throws -> FrameBuffer {
         let frame = FrameBuffer(width: canvas.width, height: canvas.height)
@@ -122,10 +134,14 @@ public struct Compositor: Sendable {
 enum CompiledItem: Sendable {
     case polygon(CompiledQuad)
     case group(items: [CompiledItem], rows: Range<Int>, columns: Range<Int>, k: UInt32)
+    /// A per-pixel transition's rows, written from its two pages' pictures (kept alive here),
+    /// laid over the frame at opacity k / 256.
+    case pixels(PixelRows, pages: PagePictures, pictures: [FrameBuffer], k: UInt32)
 
     /// Prepares `items` for drawing on `canvas`, edges they share joined (see
-    /// `joinSharedEdges`); items with no area on the canvas are left out.
-    static func compile(_ items: [DrawItem], canvas: Canvas) -> [CompiledItem] {
+    /// `joinSharedEdges`); items with no area on the canvas are left out. A per-pixel
+    /// transition's pages are drawn here, by `compositor`, before any band.
+    static func compile(_ items: [DrawItem], canvas: Canvas, compositor: Compositor = Compositor(threads: 1)) -> [CompiledItem] {
         var items = items
         var polygons = items.map { PreparedPolygon(corners: $0.corners, opacity: $0.opacity, canvasHeight: canvas.height) }
         joinSharedEdges(&items, &polygons, canvasHeight: canvas.height)
@@ -137,7 +153,15 @@ enum CompiledItem: Sendable {
                 let k = UInt32((min(max(item.opacity, 0), 1) * 256).rounded())
                 guard !columns.isEmpty, k > 0 else { return nil }
                 let rows = max(0, polygon.rows.lowerBound - 2)..<min(canvas.height, polygon.rows.upperBound + 2)
-                return .group(items: compile(members, canvas: canvas), rows: rows, columns: columns, k: k)
+                return .group(items: compile(members, canvas: canvas, compositor: compositor), rows: rows, columns: columns, k: k)
+            }
+            if case .pixels(let mix, let from, let to) = item.paint {
+                let k = UInt32((min(max(item.opacity, 0), 1) * 256).rounded())
+                guard k > 0 else { return nil }
+                let a = compositor.offscreen(from, canvas: canvas), b = compositor.offscreen(to, canvas: canvas)
+                let pages = PagePictures(a: UnsafePointer(a.pixels), b: UnsafePointer(b.pixels), width: canvas.width, height: canvas.height)
+                return .pixels(mix.mixer.rows(progress: mix.progress, width: canvas.width, height: canvas.height),
+                               pages: pages, pictures: [a, b], k: k)
             }
             return .polygon(CompiledQuad(quad: polygon, paint: item.paint, clips: item.clips, canvas: canvas))
         }
@@ -157,6 +181,7 @@ enum CompiledItem: Sendable {
         }
         func isPolygon(_ i: Int) -> Bool {
             if case .group = items[i].paint { return false }
+            if case .pixels = items[i].paint { return false }
             return polygons[i] != nil
         }
         for i in items.indices.dropLast() where hides(i) && !hides(i + 1) && isPolygon(i + 1) {
@@ -228,6 +253,14 @@ enum CompiledItem: Sendable {
                 let offset = y * width + columns.lowerBound
                 segue_fade_row(frame + offset, origin + offset, Int32(columns.count), k)
             }
+        case .pixels(let row, let pages, _, let k):
+            let kept = buffers.flatMap { $0.capacity >= width ? $0.buffer(depth) : nil }
+            let line = kept ?? .allocate(capacity: width)
+            defer { if kept == nil { line.deallocate() } }
+            for y in band {
+                row(y, pages, line)
+                segue_fade_row(frame + y * width, line, Int32(width), k)
+            }
         }
     }
 }
@@ -274,8 +307,8 @@ final class CompiledQuad: Sendable {
         switch paint {
         case .solid(let pixel):
             draw(SolidSource(pixel: pixel), into: frame, width: width, band: band)
-        case .group:
-            preconditionFailure("groups are drawn as CompiledItem.group")
+        case .group, .pixels:
+            preconditionFailure("groups and per-pixel transitions are drawn as CompiledItem's")
         case .image(let image, let box, let map):
             image.pixels.withUnsafeBufferPointer { texels in
                 let base = texels.baseAddress!
@@ -350,4 +383,23 @@ final class SpareBuffers: Sendable {
     }
 
     func give(_ buffers: BandBuffers) { free.withLock { $0.append(buffers) } }
+
+    /// The per-pixel transitions' page pictures kept from frame to frame: allocated for each
+    /// frame, 8 MB each at 1080x1920, their pages faulted in anew, they took most of a frame's
+    /// time. What a page held before is drawn over wholly (its background too).
+    private let pages = Locked<[FrameBuffer]>([])
+
+    func page(width: Int, height: Int) -> FrameBuffer {
+        pages.withLock { pages in
+            pages.removeAll { $0.width != width || $0.height != height }
+            return pages.popLast()
+        } ?? FrameBuffer(width: width, height: height)
+    }
+
+    func give(pages given: [FrameBuffer]) {
+        pages.withLock { pages in
+            pages.append(contentsOf: given)
+            if pages.count > 4 { pages.removeFirst(pages.count - 4) }
+        }
+    }
 }

@@ -66,13 +66,16 @@ indirect enum Paint: Sendable {
     /// Other items drawn into a transparent buffer of their own, which is then composited
     /// once at the item's opacity: the group opacity of a layer whose pieces overlap.
     case group([DrawItem])
+    /// A per-pixel transition over the canvas: the two pages' items, each drawn into a
+    /// picture of its own, from which the transition writes the frame's pixels.
+    case pixels(PixelMix, from: [DrawItem], to: [DrawItem])
 
     /// True when the paint hides whatever lies beneath it everywhere it is drawn.
     var isOpaque: Bool {
         switch self {
         case .solid(let pixel): return pixel >> 24 == 255
         case .image(let image, _, _): return image.isOpaque
-        case .group: return false
+        case .group, .pixels: return false
         }
     }
 }
@@ -294,6 +297,18 @@ extension Layer {
                                   clips: clips, into: &items)
                 }
             }
+        }
+
+        // A per-pixel transition's pages are drawn each apart, flat, and the frame written from them.
+        if let pixelMix, sublayers.count == 2 {
+            let pages = sublayers.map { page -> [DrawItem] in
+                let pageStep = page.placement.concatenating(sublayerPlacement)
+                return page.collect(toCanvas: pageStep.flattened.concatenating(toCanvas), step: pageStep, groupSpace: nil,
+                                    clips: clips, scale: scale, images: images)
+            }
+            items.append(DrawItem(corners: Layer.corners(of: bounds).map { canvas.project($0) },
+                                  paint: .pixels(pixelMix, from: pages[0], to: pages[1]), opacity: 1, groupCorners: nil, name: name))
+            return withOpacity(items)
         }
 
         // Sublayers of a 3D group are measured in the group's superlayer space (after the

@@ -12,15 +12,18 @@ import Synchronization
 //   `withLock`; `SequencedQueue`, whose dictionary and counters are touched only between
 //   `condition.lock()` and `condition.unlock()`.
 // - State under a lock of the type's own, beside FFmpeg's memory: `ClipPicture`
-//   (Export/Clip.swift: its decoded picture is only read once made, FFmpeg counting its
+//   (Media/Clip.swift: its decoded picture is only read once made, FFmpeg counting its
 //   references atomically; the RGBA image made from it is reached only under its lock) and
-//   `StickerFeed` (Scene/Sticker.swift: the decoder and its recent frames only under its lock).
-// - C objects lent to one thread at a time: `Converters` (Export/Clip.swift: libswscale's
+//   `StickerFeed` (Model/Sticker.swift: the decoder and its recent frames only under its lock).
+// - C objects lent to one thread at a time: `Converters` (Media/Clip.swift: libswscale's
 //   converters, each taken out of the idle list under a `Locked` by the thread that uses it).
 // - Pixel memory that threads write in disjoint bands of rows and one thread then reads
-//   whole: `FrameBuffer` and `BandBuffers` (Scene/Compositor.swift), `YUVFrame` and
-//   `YUVPlanes` (Raster/YUV.swift), and `UnsafeMutableSendablePointer`, the pointer
-//   `Resample` hands its row workers.
+//   whole: `FrameBuffer` and `BandBuffers` (Render/FrameBuffer.swift and Compositor.swift),
+//   `YUVFrame` and `YUVPlanes` (Media/YUV.swift), and `UnsafeMutableSendablePointer`, the
+//   pointer `Resample` hands its row workers.
+// - Pixel memory only read while threads share it: `PagePictures` (Model/PixelMix.swift), a
+//   per-pixel transition's two pages, drawn whole before any row of the frame is written
+//   from them, and kept by the compiled frame until its last band is done.
 // Everything else that threads share (`ClipFeed`, `PictureCache`, `Storyboard`, the
 // pipeline's queues, `Threads.Handle`) is built from these and from Sendable parts (atomics,
 // semaphores), and the compiler checks it.

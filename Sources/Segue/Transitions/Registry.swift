@@ -3,19 +3,78 @@
 public enum TransitionRegistry {
     public static let all: [any Transition.Type] = [
         StoriesCube.self, TelegramCube.self, Crossfade.self, Slide.self, Flip.self, Iris.self, CubeFold.self, SharedZoom.self,
+        // FFmpeg xfade's, by family.
+        Cover.self, Reveal.self,
+        Wipe.self, CornerWipe.self, Smooth.self, Diagonal.self, Slice.self, Wind.self, CircleOpen.self, CircleClose.self,
+        VertOpen.self, VertClose.self, HorzOpen.self, HorzClose.self, Radial.self, Dissolve.self, CircleCrop.self, RectCrop.self,
+        FadeBlack.self, FadeWhite.self, FadeGrays.self, FadeFast.self, FadeSlow.self, Distance.self,
+        Pixelize.self, HBlur.self, Squeeze.self, ZoomIn.self,
     ]
 
-    /// The names presets use, in order.
-    public static var names: [String] { all.map { $0.name } }
+    /// Other names for transitions with a parameter set: FFmpeg xfade's names for the
+    /// directions and corners of Segue's directional transitions, and `fade` for `crossfade`.
+    public static let aliases: [TransitionAlias] = [TransitionAlias("fade", Crossfade.self)]
+        + TransitionAlias.each(Slide.self, Slide.direction) { "slide" + $0.rawValue }
+        + TransitionAlias.each(Cover.self, Cover.direction) { "cover" + $0.rawValue }
+        + TransitionAlias.each(Reveal.self, Reveal.direction) { "reveal" + $0.rawValue }
+        + TransitionAlias.each(Wipe.self, Wipe.direction) { "wipe" + $0.rawValue }
+        + TransitionAlias.each(CornerWipe.self, CornerWipe.corner) { "wipe" + $0.rawValue }
+        + TransitionAlias.each(Smooth.self, Smooth.direction) { "smooth" + $0.rawValue }
+        + TransitionAlias.each(Diagonal.self, Diagonal.corner) { "diag" + $0.rawValue }
+        + TransitionAlias.each(Slice.self, Slice.direction) { ["left": "hlslice", "right": "hrslice", "up": "vuslice", "down": "vdslice"][$0.rawValue]! }
+        + TransitionAlias.each(Wind.self, Wind.direction) { ["left": "hlwind", "right": "hrwind", "up": "vuwind", "down": "vdwind"][$0.rawValue]! }
+        + TransitionAlias.each(Squeeze.self, Squeeze.axis) { $0 == .horizontal ? "squeezeh" : "squeezev" }
+
+    /// The names presets use, in order: the transitions', then the aliases'.
+    public static var names: [String] { all.map { $0.name } + aliases.map(\.name) }
 
     /// The names of the transitions that join two pages (a story's cuts), in order.
     public static var joiningTwoPages: [String] {
         // A loop, not filter and map over the metatypes: Swift 6.3's SIL generation crashes on those.
         var names: [String] = []
         for kind in all where kind.joinsTwoPages { names.append(kind.name) }
+        for alias in aliases where alias.kind.joinsTwoPages { names.append(alias.name) }
         return names
     }
 
-    /// The transition of that name.
-    public static func named(_ name: String) -> (any Transition.Type)? { all.first { $0.name == name } }
+    /// The transition of that name (an alias's transition for an alias).
+    public static func named(_ name: String) -> (any Transition.Type)? { resolve(name)?.kind }
+
+    /// The transition of that name and the parameters its name sets (none but an alias's).
+    public static func resolve(_ name: String) -> (kind: any Transition.Type, values: ParameterValues)? {
+        if let kind = all.first(where: { $0.name == name }) { return (kind, ParameterValues()) }
+        return aliases.first { $0.name == name }.map { ($0.kind, $0.values) }
+    }
+}
+
+/// Another name for a transition with some of its parameters set (`slideleft` for `slide`
+/// with direction left).
+public struct TransitionAlias: Sendable {
+    public let name: String
+    public let kind: any Transition.Type
+    public let values: ParameterValues
+
+    init(_ name: String, _ kind: any Transition.Type, values: ParameterValues = ParameterValues()) {
+        self.name = name
+        self.kind = kind
+        self.values = values
+    }
+
+    /// The parameters its name sets, as `key=value` words (`direction=left`).
+    public var settings: String {
+        values.pairs.map { pair in
+            if case let .text(text) = pair.value { return "\(pair.key)=\(text)" }
+            return "\(pair.key)=\(pair.value)"
+        }.joined(separator: " ")
+    }
+
+    /// An alias for each value of `kind`'s `parameter`, named by `name`.
+    static func each<Value: CaseIterable & Sendable>(_ kind: any Transition.Type, _ parameter: Parameter<Value>,
+                                                     name: (Value) -> String) -> [TransitionAlias] {
+        Value.allCases.map { value in
+            var values = ParameterValues()
+            values[parameter] = value
+            return TransitionAlias(name(value), kind, values: values)
+        }
+    }
 }

@@ -1,9 +1,7 @@
 /// Slide: the outgoing page slides out as the incoming one slides in behind it, edge to
 /// edge, as FFmpeg's xfade `slideleft`, `slideright`, `slideup` and `slidedown` do.
 public struct Slide: PageTransition {
-    public enum Direction: String, Codable, CaseIterable, Sendable {
-        case left, right, up, down
-    }
+    public typealias Direction = Segue.Direction
 
     public static let name = "slide"
     public static let summary = "The images slide across edge to edge (FFmpeg xfade slideleft, slideright, slideup, slidedown)."
@@ -16,13 +14,7 @@ public struct Slide: PageTransition {
     public init(_ values: ParameterValues) { self.values = values }
 
     public func scene(from: Layer, to: Layer, progress: Double, bounds: Rect) -> Layer {
-        let (dx, dy): (Double, Double)
-        switch values[Self.direction] {
-        case .left: (dx, dy) = (-bounds.width, 0)
-        case .right: (dx, dy) = (bounds.width, 0)
-        case .up: (dx, dy) = (0, -bounds.height)
-        case .down: (dx, dy) = (0, bounds.height)
-        }
+        let (dx, dy) = values[Self.direction].offset(bounds)
         var from = from, to = to
         from.setFrame(bounds.offsetBy(dx: dx * progress, dy: dy * progress))
         to.setFrame(bounds.offsetBy(dx: dx * (progress - 1), dy: dy * (progress - 1)))
