@@ -15,6 +15,7 @@ p.add_argument("--export-baseline", help="another segue binary: the exports (--o
                "with each round's ratio and the spread of each binary's own rounds; no floors")
 p.add_argument("--only", help="only the exports whose names start with these, comma-separated (text10,story10,clips,...; a comma followed by a space belongs to a name: 'story4 stories-cube, deterministic'), and no compose rates")
 p.add_argument("--compose-only", action="store_true", help="the compose rates (and the instruction count) without the exports")
+p.add_argument("--xfade-only", action="store_true", help="only the xfade catalogue's compose rates against FFmpeg's own xfade")
 p.add_argument("--rows", type=int, default=200, help="rows of the template workload (a 6-second 540x960 card per row)")
 p.add_argument("--chunk-size", default="540x960", help="canvas of the chunks workload (a 10-minute story in 8 chunks)")
 p.add_argument("--chunk-minutes", type=float, default=10, help="length of the chunks workload's story")
@@ -459,6 +460,47 @@ def exports_table():
     print("less: the clips and photos filled into the frame and joined by plain cuts, no cubes)")
 
 
+def xfade_table():
+    """Each transition ported from FFmpeg's xfade composed at 1080x1920 on one thread (--format
+    null), against FFmpeg's xfade on the same two photos (planar RGB read raw, one filter thread,
+    -f null), alternated round by round: frames per second, and their ratio."""
+    names = ["fade", "wipeleft", "wipeup", "wipetl", "slideleft", "coverleft", "revealleft", "circlecrop", "rectcrop", "distance",
+             "fadeblack", "fadewhite", "fadegrays", "fadefast", "fadeslow", "radial", "smoothleft", "smoothup", "circleopen",
+             "circleclose", "vertopen", "horzopen", "dissolve", "pixelize", "diagtl", "hlslice", "vuslice", "hblur", "squeezeh",
+             "squeezev", "zoomin", "hlwind", "vuwind"]
+    frames, seconds = 60, 2
+    raw = []
+    for i, photo in enumerate(photos[:2]):
+        path = os.path.join(args.work, f"xfade-{i}.gbrp")
+        if not os.path.exists(path):
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", photo, "-vf", f"scale={W}:{H}:force_original_aspect_ratio=increase,crop={W}:{H}",
+                            "-frames:v", "1", "-pix_fmt", "gbrp", "-f", "rawvideo", path], check=True)
+        raw.append(path)
+    print()
+    print(f"{'xfade catalogue, 1080x1920, 1 thread (median of %d)' % args.compose_runs:<52} {'segue fps':>9} {'ffmpeg fps':>10} {'ratio':>6}")
+    for name in names:
+        ours, theirs = [], []
+        for r in range(args.compose_runs):
+            for who in (("segue", "ffmpeg") if r % 2 == 0 else ("ffmpeg", "segue")):
+                if who == "segue":
+                    _, _, err = run([args.segue, "render", "--preset", "crossfade", "--set", f"transition.kind={name}", "--set", "hold=0",
+                                     "--set", f"transition.duration={seconds}", "--size", f"{W}x{H}", "--threads", "1", "--format", "null",
+                                     photos[0], photos[1], "-o", "-"])
+                    ours.append(float(re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err).group(1)))
+                else:
+                    start = time.monotonic()
+                    subprocess.run(["ffmpeg", "-v", "error", "-threads", "1", "-filter_threads", "1", "-filter_complex_threads", "1",
+                                    *[a for path in raw for a in ("-stream_loop", "-1", "-f", "rawvideo", "-pix_fmt", "gbrp", "-s", f"{W}x{H}", "-r", str(FPS), "-i", path)],
+                                    "-filter_complex", f"[0][1]xfade=transition={name}:duration={seconds}:offset=0,trim=end_frame={frames}",
+                                    "-f", "null", "-"], check=True)
+                    theirs.append(frames / (time.monotonic() - start))
+        a, b = statistics.median(ours), statistics.median(theirs)
+        print(f"{name:<52} {a:>9.1f} {b:>10.1f} {a / b:>6.2f}")
+
+
+if args.xfade_only:
+    xfade_table()
+    sys.exit(0)
 if not args.compose_only:
     exports_table()
 if args.only:
