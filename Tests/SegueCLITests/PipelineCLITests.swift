@@ -258,9 +258,19 @@ struct PipelineCLITests {
         let list = try segue("transitions")
         #expect(list.status == 0, "\(list.stderr)")
         let lines = list.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.map { String($0.prefix { $0 != " " }) } == ["stories-cube", "telegram-cube", "crossfade", "slide", "flip", "iris", "cube-fold", "shared-zoom"],
+        let names = lines.map { String($0.prefix { $0 != " " }) }
+        #expect(Array(names.prefix(8)) == ["stories-cube", "telegram-cube", "crossfade", "slide", "flip", "iris", "cube-fold", "shared-zoom"],
                 "\(list.stdout)")
-        #expect(lines.contains { $0.hasPrefix("iris ") && $0.contains(" masks ") && $0.hasSuffix("FFmpeg xfade circleopen") }, "\(list.stdout)")
+        // FFmpeg xfade's 58 names are all there, as transitions or as other names of one.
+        #expect(Set(names).count == names.count && names.count >= 75, "\(names.count) names")
+        for name in ["fade", "wipeleft", "circlecrop", "dissolve", "fadegrays", "hlwind", "coverup", "revealdown", "squeezev", "zoomin"] {
+            #expect(names.contains(name), "\(name)")
+        }
+        #expect(lines.contains { $0.hasPrefix("iris ") && $0.contains(" masks ") && $0.contains("FFmpeg xfade circleopen") && $0.hasSuffix("transition.center=[0.5, 0.5]") },
+                "\(list.stdout)")
+        #expect(lines.contains { $0.hasPrefix("wipetl ") && $0.contains(" masks ") && $0.contains("= wipecorner corner=tl") }, "\(list.stdout)")
+        let alias = try segue("transitions", "show", "wipetl")
+        #expect(alias.status == 0 && alias.stdout.hasPrefix("wipetl is wipecorner with corner=tl\nwipecorner: "), "\(alias.stdout)")
         // Each parameter shown is a key a preset of that transition has, at the same default.
         let folder = temporaryFolder()
         for name in ["telegram-cube", "iris", "slide"] {

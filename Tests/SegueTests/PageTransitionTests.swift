@@ -20,19 +20,20 @@ struct EndCheck {
 
     func frame(_ root: Layer) -> [UInt8] { bytes(Compositor(threads: 2).render(root, canvas: canvas)) }
 
-    /// Checks that every step's progress 0 and 1 are pixel-equal to the screens' hold frames.
-    func check(_ transition: any Transition) {
+    /// Checks that every step's progress 0 and 1 are pixel-equal to the screens' hold frames,
+    /// and that its frame at `middle` shows neither.
+    func check(_ transition: any Transition, middle progress: Double = 0.5) {
         let pages = pages()
         let screens = (0..<transition.screenCount(pages: pages.count)).map { transition.screen($0, pages: pages, bounds: canvas.bounds) }
         for step in 0..<(screens.count - 1) {
             let start = frame(transition.scene(step: step, progress: 0, pages: pages, bounds: canvas.bounds))
             let end = frame(transition.scene(step: step, progress: 1, pages: pages, bounds: canvas.bounds))
-            let middle = frame(transition.scene(step: step, progress: 0.5, pages: pages, bounds: canvas.bounds))
+            let middle = frame(transition.scene(step: step, progress: progress, pages: pages, bounds: canvas.bounds))
             let first = frame(.root(canvas.bounds, [screens[step]])), second = frame(.root(canvas.bounds, [screens[step + 1]]))
             func differing(_ a: [UInt8], _ b: [UInt8]) -> Int { zip(a, b).filter { $0 != $1 }.count }
             #expect(differing(start, first) == 0, "\(transition) step \(step) at 0")
             #expect(differing(end, second) == 0, "\(transition) step \(step) at 1")
-            #expect(differing(middle, first) > 0 && differing(middle, second) > 0, "\(transition) step \(step) at 0.5 shows a screen")
+            #expect(differing(middle, first) > 0 && differing(middle, second) > 0, "\(transition) step \(step) at \(progress) shows a screen")
         }
     }
 }

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import Segue
+
+/// The catalogue's transitions (FFmpeg xfade's, every name): their ends, and the per-pixel
+/// ones composed on any number of threads (run under the thread sanitizer by scripts/tsan).
+@Suite("Per-pixel transitions: ends and threads")
+struct PixelTransitionThreadsTests {
+    /// Every transition of the registry after the first eight, and every alias, as a transition.
+    static let catalogue: [(name: String, transition: any Transition)] = {
+        var all: [(String, any Transition)] = []
+        for kind in TransitionRegistry.all.dropFirst(8) { all.append((kind.name, kind.init(ParameterValues()))) }
+        for alias in TransitionRegistry.aliases { all.append((alias.name, alias.kind.init(alias.values))) }
+        return all
+    }()
+
+    /// At 0.3 rather than 0.5: at 0.5 xfade's `distance` shows the incoming page wherever two
+    /// colours lie more than half their range apart, which is everywhere on the test's pages.
+    @Test("every catalogue name: progress 0 and 1 are pixel-equal to the hold frames, 0.3 to neither",
+          arguments: catalogue.map(\.name))
+    func ends(name: String) throws {
+        let transition = try #require(Self.catalogue.first { $0.name == name }?.transition)
+        EndCheck().check(transition, middle: 0.3)
+    }
+
+    @Test("a per-pixel transition's frame is the same bytes on 1, 2 and 5 compositor threads",
+          arguments: ["wipetl", "circleopen", "radial", "dissolve", "fadeblack", "fadegrays", "fadefast", "distance",
+                      "pixelize", "hblur", "squeezev", "zoomin", "hlwind", "vuwind", "circlecrop"])
+    func anyThreads(name: String) throws {
+        let transition = try #require(Self.catalogue.first { $0.name == name }?.transition)
+        let check = EndCheck(), pages = check.pages()
+        let scene = transition.cut(from: pages[0], to: pages[1], progress: 0.37, bounds: check.canvas.bounds)
+        #expect(scene.sublayers.first?.pixelMix != nil, "\(name) is drawn pixel by pixel")
+        let frames = [1, 2, 5].map { bytes(Compositor(threads: $0).render(scene, canvas: check.canvas)) }
+        #expect(frames[0] == frames[1] && frames[0] == frames[2], "\(name)")
+        // Drawn twice by one compositor (its pages' pictures kept from the first frame): the same.
+        let compositor = Compositor(threads: 2)
+        _ = compositor.render(transition.cut(from: pages[1], to: pages[2], progress: 0.8, bounds: check.canvas.bounds), canvas: check.canvas)
+        #expect(bytes(compositor.render(scene, canvas: check.canvas)) == frames[0], "\(name) after another frame")
+    }
+}
