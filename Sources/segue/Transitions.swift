@@ -15,7 +15,7 @@ struct Transitions: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Lists every transition, one a line: name, family, source and parameters with their defaults; then the other names (FFmpeg xfade's) that set a transition's parameter.")
+            abstract: "Lists every transition, one a line: name, family, source and parameters with their defaults; then the other names: FFmpeg xfade's, which set a transition's parameter, and the gl-transitions ports' file names alone.")
 
         func run() throws {
             func parameters(_ kind: any Transition.Type) -> String {
@@ -37,8 +37,9 @@ struct Transitions: ParsableCommand {
 
         func run() throws {
             let kind = try Preset.transition(named: name)
-            if let alias = TransitionRegistry.aliases.first(where: { $0.name == name }) {
-                print("\(name) is \(kind.name) with \(alias.settings)")
+            let spelt = TransitionRegistry.canonical(name) ?? name
+            if let alias = TransitionRegistry.aliases.first(where: { $0.name == spelt }) {
+                print("\(spelt) is \(kind.name)" + (alias.settings.isEmpty ? "" : " with \(alias.settings)"))
             }
             print("\(kind.name): \(kind.summary)")
             print("family: \(kind.family.rawValue)")

@@ -271,9 +271,16 @@ struct PipelineCLITests {
         #expect(lines.contains { $0.hasPrefix("wipetl ") && $0.contains(" masks ") && $0.contains("= wipecorner corner=tl") }, "\(list.stdout)")
         let alias = try segue("transitions", "show", "wipetl")
         #expect(alias.status == 0 && alias.stdout.hasPrefix("wipetl is wipecorner with corner=tl\nwipecorner: "), "\(alias.stdout)")
+        // The gl-transitions ports: gl: and the file's name, in any case, and the file's name alone where free.
+        #expect(names.filter { $0.hasPrefix("gl:") }.count >= 30 && names.count >= 85, "\(names.count) names")
+        #expect(lines.contains { $0.hasPrefix("gl:crosswarp ") && $0.contains("gl-transitions crosswarp.glsl (Eke Péter, MIT)") }, "\(list.stdout)")
+        let plain = try segue("transitions", "show", "CrossWarp")
+        #expect(plain.status == 0 && plain.stdout.hasPrefix("crosswarp is gl:crosswarp\ngl:crosswarp: "), "\(plain.stdout)")
+        let dissolve = try segue("transitions", "show", "dissolve")
+        #expect(names.contains("gl:dissolve") && dissolve.stdout.hasPrefix("dissolve: "), "xfade's dissolve keeps its name: \(dissolve.stdout)")
         // Each parameter shown is a key a preset of that transition has, at the same default.
         let folder = temporaryFolder()
-        for name in ["telegram-cube", "iris", "slide"] {
+        for name in ["telegram-cube", "iris", "slide", "gl:ripple"] {
             let show = try segue("transitions", "show", name)
             #expect(show.status == 0 && show.stdout.hasPrefix("\(name): ") && show.stdout.contains("\nfamily: ") && show.stdout.contains("\nsource: "), "\(show.stdout)")
             let bare = folder.appendingPathComponent("\(name).yaml").path

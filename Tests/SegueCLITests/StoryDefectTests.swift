@@ -83,7 +83,7 @@ struct StoryDefectTests {
     func cutKinds() throws {
         let folder = temporaryFolder()
         try FileManager.default.copyItem(atPath: example("a.jpg"), toPath: folder.appendingPathComponent("a.jpg").path)
-        // Every transition that joins two slides, then the other names (FFmpeg xfade's) of such.
+        // Every transition that joins two slides, then the other names of such (FFmpeg xfade's, the gl-transitions files').
         let accepted = "one of: cut, stories-cube, telegram-cube, crossfade, slide, flip, iris, cover, reveal, wipe, "
         for (kind, why) in [("instagram-zoom", "'instagram-zoom' is the name of a built-in preset whose transition, shared-zoom, builds screens of its own"),
                             ("cube-fold", "'cube-fold' builds screens of its own"), ("shared-zoom", "'shared-zoom' builds screens of its own"),
@@ -96,7 +96,7 @@ struct StoryDefectTests {
             // No kind a cut refuses is offered: the list above is the whole list.
             let list = r.stderr.range(of: "one of: cut, ").map { String(r.stderr[$0.upperBound...].prefix { $0 != ")" && $0 != ";" }) } ?? ""
             let kinds = list.components(separatedBy: ", ")
-            #expect(!kinds.contains("cube-fold") && !kinds.contains("shared-zoom") && list.hasSuffix("squeezeh, squeezev"), "\(r.stderr)")
+            #expect(!kinds.contains("cube-fold") && !kinds.contains("shared-zoom") && list.hasSuffix("rotate_scale_fade, directionalwarp"), "\(r.stderr)")
         }
     }
 

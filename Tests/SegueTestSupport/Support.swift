@@ -134,7 +134,8 @@ public struct Launched {
 /// Reference programs from PyPI, in a virtual environment the tests make once (in
 /// `.build/test-tools`, kept between runs): FFmpeg's newest release (imageio-ffmpeg's
 /// static build), whose xfade has every transition Segue ports, where Debian 12's FFmpeg 5.1
-/// lacks twelve and reads memory it never set in `fadegrays`.
+/// lacks twelve and reads memory it never set in `fadegrays`; and moderngl, which runs the
+/// gl-transitions files through Mesa's llvmpipe.
 public enum ReferenceTools {
     static let folder = repositoryRoot.appendingPathComponent(".build/test-tools")
     private static let made = Result<String, Error> {
@@ -151,6 +152,18 @@ public enum ReferenceTools {
 
     /// The virtual environment's Python, made on first use.
     public static func python() throws -> String { try made.get() }
+
+    private static let withGL = Result<String, Error> {
+        let python = try made.get()
+        if try tool(python, ["-c", "import moderngl, numpy"]).status != 0 {
+            try succeed(python, ["-m", "pip", "install", "--quiet", "moderngl", "numpy"])
+        }
+        return python
+    }
+
+    /// The virtual environment's Python with moderngl and numpy: OpenGL through EGL, which
+    /// Mesa's llvmpipe runs on the CPU, without a display.
+    public static func pythonWithGL() throws -> String { try withGL.get() }
 
     /// The path of FFmpeg's newest static build, from PyPI's imageio-ffmpeg.
     public static func newestFFmpeg() throws -> String {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Segue
 
-/// The catalogue's transitions (FFmpeg xfade's, every name): their ends, and the per-pixel
+/// The catalogue's transitions (FFmpeg xfade's and the gl-transitions ports, every name): their ends, and the per-pixel
 /// ones composed on any number of threads (run under the thread sanitizer by scripts/tsan).
 @Suite("Per-pixel transitions: ends and threads")
 struct PixelTransitionThreadsTests {
@@ -25,7 +25,8 @@ struct PixelTransitionThreadsTests {
 
     @Test("a per-pixel transition's frame is the same bytes on 1, 2 and 5 compositor threads",
           arguments: ["wipetl", "circleopen", "radial", "dissolve", "fadeblack", "fadegrays", "fadefast", "distance",
-                      "pixelize", "hblur", "squeezev", "zoomin", "hlwind", "vuwind", "circlecrop"])
+                      "pixelize", "hblur", "squeezev", "zoomin", "hlwind", "vuwind", "circlecrop",
+                      "gl:InvertedPageCurl", "gl:CrossZoom", "gl:ripple", "gl:FilmBurn"])
     func anyThreads(name: String) throws {
         let transition = try #require(Self.catalogue.first { $0.name == name }?.transition)
         let check = EndCheck(), pages = check.pages()

@@ -65,14 +65,16 @@ public struct ConfigReader {
         return try ConfigReader.integer(found, key: fullKey(key), in: range)
     }
 
-    /// One of `choices`.
-    public mutating func choice(_ key: String, default value: String?, among choices: [String], _ meaning: String) throws -> String {
+    /// One of `choices` (in any case when `ignoringCase`, returned as `choices` spells it).
+    public mutating func choice(_ key: String, default value: String?, among choices: [String], ignoringCase: Bool = false,
+                                _ meaning: String) throws -> String {
         let found = lookup(key, "text", value ?? "(required)", choices.joined(separator: " \\| "), meaning)
         guard let found else {
             if let value { return value }
             throw PresetError.missingKey(key: fullKey(key), origin: node.origin, expected: "one of: \(choices.joined(separator: ", "))")
         }
         let text = try ConfigReader.string(found, key: fullKey(key))
+        if ignoringCase, let chosen = choices.first(where: { $0.lowercased() == text.lowercased() }) { return chosen }
         guard choices.contains(text) else {
             let hint = suggestion(for: text, among: choices).map { "; did you mean '\($0)'?" } ?? ""
             throw PresetError.invalid(key: fullKey(key), origin: found.origin, value: "'\(text)'",

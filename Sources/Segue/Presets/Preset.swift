@@ -20,7 +20,7 @@ public struct Preset: Equatable, Sendable {
         /// Keys left out take `base`'s values (a story's cut over the preset's transition; the
         /// parameters only when the kind is the same), or the defaults.
         init(reading t: inout ConfigReader, over base: TransitionSettings? = nil) throws {
-            let name = try t.choice("kind", default: base?.kind, among: TransitionRegistry.names, "The transition between inputs.")
+            let name = try t.choice("kind", default: base?.kind, among: TransitionRegistry.names, ignoringCase: true, "The transition between inputs.")
             // `choice` accepts only the registry's names; an alias's name sets parameters of its transition.
             guard let (kind, named) = TransitionRegistry.resolve(name) else { preconditionFailure("'\(name)' is not a registered transition") }
             duration = try t.number("duration", default: base?.duration ?? 0.5, in: 0...60, "Seconds each transition lasts.")

@@ -9,11 +9,24 @@ public enum TransitionRegistry {
         VertOpen.self, VertClose.self, HorzOpen.self, HorzClose.self, Radial.self, Dissolve.self, CircleCrop.self, RectCrop.self,
         FadeBlack.self, FadeWhite.self, FadeGrays.self, FadeFast.self, FadeSlow.self, Distance.self,
         Pixelize.self, HBlur.self, Squeeze.self, ZoomIn.self,
+    ] + gl
+
+    /// The gl-transitions ports, named `gl:` and their file's name.
+    static let gl: [any GLTransition.Type] = [
+        GLDissolve.self, GLBookFlip.self, GLLinearBlur.self, GLFilmBurn.self, GLCrossZoom.self, GLDreamyZoom.self, GLSwap.self,
+        GLCrosswarp.self, GLRipple.self, GLDirectional.self, GLDirectionalWipe.self, GLDreamy.self, GLInvertedPageCurl.self,
+        GLSwirl.self, GLWind.self, GLWindowSlice.self, GLDoorway.self, GLBurn.self, GLHeart.self, GLPinwheel.self,
+        GLAngular.self, GLCircle.self, GLFadeColor.self, GLFadeGrayscale.self, GLColorPhase.self, GLMultiplyBlend.self, GLSqueeze.self,
+        GLWindowBlinds.self, GLKaleidoscope.self, GLRandomSquares.self, GLRotateScaleFade.self, GLDirectionalWarp.self,
     ]
 
-    /// Other names for transitions with a parameter set: FFmpeg xfade's names for the
-    /// directions and corners of Segue's directional transitions, and `fade` for `crossfade`.
-    public static let aliases: [TransitionAlias] = [TransitionAlias("fade", Crossfade.self)]
+    /// Other names for transitions: FFmpeg xfade's names for the directions and corners of
+    /// Segue's directional transitions (a parameter set), `fade` for `crossfade`, and each
+    /// gl-transitions port's file name alone where no other transition has it (`crosswarp`;
+    /// `dissolve` and `wind` are xfade's).
+    public static let aliases: [TransitionAlias] = directional + plainNames(of: gl, besides: all.map { $0.name } + directional.map(\.name))
+
+    private static let directional: [TransitionAlias] = [TransitionAlias("fade", Crossfade.self)]
         + TransitionAlias.each(Slide.self, Slide.direction) { "slide" + $0.rawValue }
         + TransitionAlias.each(Cover.self, Cover.direction) { "cover" + $0.rawValue }
         + TransitionAlias.each(Reveal.self, Reveal.direction) { "reveal" + $0.rawValue }
@@ -24,6 +37,15 @@ public enum TransitionRegistry {
         + TransitionAlias.each(Slice.self, Slice.direction) { ["left": "hlslice", "right": "hrslice", "up": "vuslice", "down": "vdslice"][$0.rawValue]! }
         + TransitionAlias.each(Wind.self, Wind.direction) { ["left": "hlwind", "right": "hrwind", "up": "vuwind", "down": "vdwind"][$0.rawValue]! }
         + TransitionAlias.each(Squeeze.self, Squeeze.axis) { $0 == .horizontal ? "squeezeh" : "squeezev" }
+
+    /// Each port's file name as a name of its own, unless `taken` has it (in any case).
+    private static func plainNames(of ports: [any GLTransition.Type], besides taken: [String]) -> [TransitionAlias] {
+        let taken = Set(taken.map { $0.lowercased() })
+        // A loop, not filter and map over the metatypes: Swift 6.3's SIL generation crashes on those.
+        var names: [TransitionAlias] = []
+        for port in ports where !taken.contains(port.file.lowercased()) { names.append(TransitionAlias(port.file, port)) }
+        return names
+    }
 
     /// The names presets use, in order: the transitions', then the aliases'.
     public static var names: [String] { all.map { $0.name } + aliases.map(\.name) }
@@ -40,10 +62,19 @@ public enum TransitionRegistry {
     /// The transition of that name (an alias's transition for an alias).
     public static func named(_ name: String) -> (any Transition.Type)? { resolve(name)?.kind }
 
-    /// The transition of that name and the parameters its name sets (none but an alias's).
+    /// The transition of that name, in any case (`gl:Crosswarp`), and the parameters its name
+    /// sets (none but an alias's).
     public static func resolve(_ name: String) -> (kind: any Transition.Type, values: ParameterValues)? {
+        let name = canonical(name) ?? name
         if let kind = all.first(where: { $0.name == name }) { return (kind, ParameterValues()) }
         return aliases.first { $0.name == name }.map { ($0.kind, $0.values) }
+    }
+
+    /// The name as the registry spells it (`gl:crosswarp` for `GL:CrossWarp`), or nil for none.
+    public static func canonical(_ name: String) -> String? {
+        if names.contains(name) { return name }
+        let lowered = name.lowercased()
+        return names.first { $0.lowercased() == lowered }
     }
 }
 

@@ -1,0 +1,22 @@
+/// gl-transitions' `circle` by Fernando Kuteken (MIT): the picture closes to a point in a
+/// circle over a plain colour, and the next opens out of it. Ported from circle.glsl.
+public struct GLCircle: GLTransition {
+    public static let file = "circle", authors = "Fernando Kuteken"
+    public static let summary = "The picture closes into a circle over a colour, and the next opens out of it (gl-transitions circle)."
+    public static let family = TransitionFamily.masks
+    public static let center = Parameter.vector("center", default: [0.5, 0.5], in: -10...10, "The circle's centre (x, y from the bottom left, 0 to 1).")
+    public static let backColor = Parameter.vector("backColor", default: [0.1, 0.1, 0.1], in: 0...1, "The colour around the circle (red, green, blue, 0 to 1).")
+    public static let parameters = [center.erased, backColor.erased]
+
+    public let values: ParameterValues
+    public init(_ values: ParameterValues) { self.values = values }
+
+    public func shader(_ f: GLFrame) -> GLShader {
+        let center = values.vector2(Self.center), c = values.vector3(Self.backColor), back = vec4(c.x, c.y, c.z, 1)
+        let radius = Float(8).squareRoot() * abs(f.progress - 0.5), first = f.progress < 0.5
+        return { uv in
+            if GLSL.distance(uv, center) > radius { return back }
+            return first ? f.from(uv) : f.to(uv)
+        }
+    }
+}

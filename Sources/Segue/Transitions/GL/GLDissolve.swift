@@ -1,0 +1,36 @@
+import Foundation
+
+/// gl-transitions' `dissolve` by hjm1fb (MIT): the picture burns away, its darkest parts first,
+/// a hot rim at the burning edge. Ported from dissolve.glsl. (Its noise functions are never
+/// called by the shader and are left out.)
+public struct GLDissolve: GLTransition {
+    public static let file = "dissolve", authors = "hjm1fb"
+    public static let summary = "The picture burns away from its darkest parts, with a hot rim (gl-transitions dissolve)."
+    public static let family = TransitionFamily.mixes
+    public static let lineWidth = Parameter.number("uLineWidth", default: 0.1, in: 0...1, "How wide the burning rim is.")
+    public static let spread = Parameter.vector("uSpreadClr", default: [1, 0, 0], in: 0...1, "The rim's outer colour (red, green, blue, 0 to 1).")
+    public static let hot = Parameter.vector("uHotClr", default: [0.9, 0.9, 0.2], in: 0...1, "The rim's hottest colour (red, green, blue, 0 to 1).")
+    public static let power = Parameter.number("uPow", default: 5, in: 0...100, "The power the rim's colour is raised to.")
+    public static let intensity = Parameter.number("uIntensity", default: 1, in: 0...100, "How bright the rim is.")
+    public static let parameters = [lineWidth.erased, spread.erased, hot.erased, power.erased, intensity.erased]
+
+    public let values: ParameterValues
+    public init(_ values: ParameterValues) { self.values = values }
+
+    public func shader(_ f: GLFrame) -> GLShader {
+        let width = values.float(Self.lineWidth), spread = values.vector3(Self.spread), hot = values.vector3(Self.hot)
+        let power = values.float(Self.power), intensity = values.float(Self.intensity), p = f.progress
+        let started = GLSL.step(0.0001, p)
+        return { uv in
+            let from = f.from(uv), to = f.to(uv)
+            // The file reads straight colours; opaque pages are the same premultiplied.
+            let show = 0.5 + 0.5 * (0.299 * from.x + 0.587 * from.y + 0.114 * from.z) - p
+            if show < 0.001 { return to }
+            let factor = 1 - GLSL.smoothstep(0, width, show)
+            let c = GLSL.mix(spread, hot, factor)
+            let burn = vec3(powf(c.x, power), powf(c.y, power), powf(c.z, power)) * intensity * from.w
+            let rgb = GLSL.mix(vec3(from.x, from.y, from.z), burn, factor * started)
+            return vec4(rgb.x, rgb.y, rgb.z, from.w)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// A transition ported from gl-transitions (github.com/gl-transitions/gl-transitions, MIT;
+/// each port credits its file's authors): a shader's `vec4 transition(vec2 uv)`, written in
+/// Swift with the vocabulary below and run pixel by pixel on the CPU over the two pages'
+/// pictures, as the GPU runs the GLSL. Its name is `gl:` and the file's (`gl:crosswarp`),
+/// read case-insensitively, and the file's name alone is another name for it where no other
+/// transition has that name. Its parameters are the file's uniforms, same names and defaults.
+///
+/// GL's conventions are kept: `uv` runs 0...1 across the canvas from its bottom left corner,
+/// texel centres at half pixels; `getFromColor` and `getToColor` sample bilinearly, clamped at
+/// the edges; `ratio` is the canvas's width over its height. Colours are premultiplied (the
+/// same as GL's for opaque pages) and the result is clamped and kept premultiplied.
+public protocol GLTransition: PixelTransition {
+    /// The gl-transitions file's name, without `.glsl`.
+    static var file: String { get }
+    /// The file's authors, as its header names them.
+    static var authors: String { get }
+    /// The file's licence (MIT unless its header says otherwise).
+    static var license: String { get }
+    /// The shader at `progress`: what `transition(uv)` returns for each pixel.
+    func shader(_ frame: GLFrame) -> GLShader
+}
+
+/// A shader's `transition(uv)` for one frame.
+public typealias GLShader = (_ uv: SIMD2<Float>) -> SIMD4<Float>
+
+extension GLTransition {
+    public static var name: String { "gl:" + file }
+    public static var license: String { "MIT" }
+    public static var source: String { "gl-transitions \(file).glsl (\(authors), \(license))" }
+
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let me = self, p = Float(progress), ratio = Float(width) / Float(height)
+        return { y, pages, out in
+            let shader = me.shader(GLFrame(pages: pages, progress: p, ratio: ratio))
+            let v = 1 - (Float(y) + 0.5) / Float(height), w = Float(width)
+            for x in 0..<width { out[x] = GLFrame.pixel(shader(vec2((Float(x) + 0.5) / w, v))) }
+        }
+    }
+}
+
+typealias vec2 = SIMD2<Float>
+typealias vec3 = SIMD3<Float>
+typealias vec4 = SIMD4<Float>
+
+/// What a shader sees: the pages as textures, the progress and the canvas's ratio.
+public struct GLFrame {
+    let pages: PagePictures
+    public let progress: Float
+    public let ratio: Float
+
+    /// The outgoing page at `uv`.
+    @inline(__always) public func from(_ uv: SIMD2<Float>) -> SIMD4<Float> { Self.sample(pages.a, pages.width, pages.height, uv) }
+    /// The incoming page at `uv`.
+    @inline(__always) public func to(_ uv: SIMD2<Float>) -> SIMD4<Float> { Self.sample(pages.b, pages.width, pages.height, uv) }
+
+    /// A texture's bilinear sample at `uv` (GL's: texel centres at half pixels, rows from the
+    /// bottom, clamped at the edges).
+    @inline(__always)
+    static func sample(_ texels: UnsafePointer<UInt32>, _ width: Int, _ height: Int, _ uv: vec2) -> vec4 {
+        let w = Float(width), h = Float(height)
+        // Kept to a pixel beyond the edges (which clamp to them anyway); NaN to the corner.
+        let x = GLSL.clamp(uv.x * w - 0.5, -1, w), y = GLSL.clamp((1 - uv.y) * h - 0.5, -1, h)
+        let x0 = x.rounded(.down), y0 = y.rounded(.down)
+        let fx = x - x0, fy = y - y0
+        let i0 = min(max(Int(x0), 0), width - 1), i1 = min(max(Int(x0) + 1, 0), width - 1)
+        let j0 = min(max(Int(y0), 0), height - 1), j1 = min(max(Int(y0) + 1, 0), height - 1)
+        let top = texels + j0 * width, bottom = texels + j1 * width
+        let upper = GLSL.mix(color(top[i0]), color(top[i1]), fx)
+        let lower = GLSL.mix(color(bottom[i0]), color(bottom[i1]), fx)
+        return GLSL.mix(upper, lower, fy)
+    }
+
+    /// A premultiplied RGBA pixel as four numbers 0...1.
+    @inline(__always)
+    static func color(_ p: UInt32) -> vec4 {
+        vec4(Float(p & 255), Float(p >> 8 & 255), Float(p >> 16 & 255), Float(p >> 24)) * (1 / 255)
+    }
+
+    /// A shader's colour as a pixel: each channel clamped to 0...1 and rounded, as GL writes
+    /// it; alpha at least each colour channel, so that the pixel stays premultiplied.
+    @inline(__always)
+    static func pixel(_ c: vec4) -> UInt32 {
+        let v = GLSL.clamp(c, 0, 1)
+        let a = max(v.w, max(v.x, max(v.y, v.z)))
+        let q = SIMD4<UInt32>(vec4(v.x, v.y, v.z, a) * 255 + 0.5)
+        return q.x | q.y << 8 | q.z << 16 | q.w << 24
+    }
+}
+
+/// GLSL's built-in functions the ports use, as GLSL defines them.
+enum GLSL {
+    static let pi: Float = 3.141592653589793
+
+    @inline(__always) static func mix(_ a: Float, _ b: Float, _ t: Float) -> Float { a + (b - a) * t }
+    @inline(__always) static func mix(_ a: vec4, _ b: vec4, _ t: Float) -> vec4 { a + (b - a) * t }
+    @inline(__always) static func mix(_ a: vec3, _ b: vec3, _ t: Float) -> vec3 { a + (b - a) * t }
+    @inline(__always) static func mix(_ a: vec2, _ b: vec2, _ t: Float) -> vec2 { a + (b - a) * t }
+    @inline(__always) static func clamp(_ x: Float, _ low: Float, _ high: Float) -> Float { x >= low ? min(x, high) : low }
+    @inline(__always) static func clamp(_ v: vec4, _ low: Float, _ high: Float) -> vec4 {
+        v.replacing(with: low, where: .!(v .>= low)).replacing(with: high, where: v .> high)
+    }
+    /// 0 below `e0`, 1 above `e1` (or the other way round when e1 < e0), Hermite between.
+    @inline(__always) static func smoothstep(_ e0: Float, _ e1: Float, _ x: Float) -> Float {
+        let t = clamp((x - e0) / (e1 - e0), 0, 1)
+        return t * t * (3 - 2 * t)
+    }
+    @inline(__always) static func step(_ edge: Float, _ x: Float) -> Float { x < edge ? 0 : 1 }
+    @inline(__always) static func fract(_ x: Float) -> Float { x - x.rounded(.down) }
+    @inline(__always) static func fract(_ v: vec2) -> vec2 { v - v.rounded(.down) }
+    /// GLSL's mod: x - y floor(x / y).
+    @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float { x - y * (x / y).rounded(.down) }
+    @inline(__always) static func sign(_ x: Float) -> Float { x > 0 ? 1 : x < 0 ? -1 : 0 }
+    @inline(__always) static func length(_ v: vec2) -> Float { (v * v).sum().squareRoot() }
+    @inline(__always) static func distance(_ a: vec2, _ b: vec2) -> Float { length(a - b) }
+    @inline(__always) static func dot(_ a: vec2, _ b: vec2) -> Float { (a * b).sum() }
+    /// Whether `p` lies strictly inside the unit square (gl-transitions' `inBounds`).
+    @inline(__always) static func inside(_ p: vec2) -> Bool { p.x > 0 && p.y > 0 && p.x < 1 && p.y < 1 }
+    /// The classic pseudo-random number of shaders: fract(sin(dot(co, (12.9898, 78.233))) × 43758.5453).
+    @inline(__always) static func rand(_ co: vec2) -> Float { fract(sinf(dot(co, vec2(12.9898, 78.233))) * 43758.5453) }
+}
+
+extension Parameter where Value == [Double] {
+    /// A vector uniform of GLSL (`vec2`, `vec3`): as many numbers as its default has.
+    static func vector(_ key: String, default value: [Double], in range: ClosedRange<Double>, _ meaning: String) -> Parameter {
+        .numbers(key, default: value, in: range, expected: "\(value.count) numbers", meaning) { $0.count == value.count }
+    }
+}
+
+extension ParameterValues {
+    /// A number uniform's value in single precision, as the shader has it.
+    func float(_ parameter: Parameter<Double>) -> Float { Float(self[parameter]) }
+    /// A vector uniform's value.
+    func vector2(_ parameter: Parameter<[Double]>) -> vec2 { let v = self[parameter]; return vec2(Float(v[0]), Float(v[1])) }
+    func vector3(_ parameter: Parameter<[Double]>) -> vec3 { let v = self[parameter]; return vec3(Float(v[0]), Float(v[1]), Float(v[2])) }
+}

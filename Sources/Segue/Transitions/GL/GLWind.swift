@@ -1,0 +1,22 @@
+/// gl-transitions' `wind` by gre (MIT): a ragged soft front blows across, each row a little
+/// ahead or behind at random. Ported from wind.glsl (its random numbers the shader's sine hash).
+public struct GLWind: GLTransition {
+    public static let file = "wind", authors = "gre"
+    public static let summary = "A ragged front blown across the screen (gl-transitions wind)."
+    public static let family = TransitionFamily.masks
+    public static let size = Parameter.number("size", default: 0.2, in: 0...1, "How ragged and soft the front is.")
+    public static let reversed = Parameter.flag("reversed", default: false, "Blow from the right instead of the left.")
+    public static let parameters = [size.erased, reversed.erased]
+
+    public let values: ParameterValues
+    public init(_ values: ParameterValues) { self.values = values }
+
+    public func shader(_ f: GLFrame) -> GLShader {
+        let size = values.float(Self.size), reversed = values[Self.reversed]
+        return { uv in
+            let x = reversed ? 1 - uv.x : uv.x, r = GLSL.rand(vec2(0, uv.y))
+            let m = GLSL.smoothstep(0, -size, x * (1 - size) + size * r - f.progress * (1 + size))
+            return GLSL.mix(f.from(uv), f.to(uv), m)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import Segue
+
+/// Every gl-transitions port against its GLSL file, run by Mesa's llvmpipe on the CPU
+/// (`Tests/Reference/glsl.py`, moderngl through EGL): the same two photos, a portrait canvas
+/// (so that `ratio` counts), progress 0.1 … 0.9, each frame at least 35 dB PSNR. The GLSL
+/// files are gl-transitions' own (`Tests/Reference/gl-transitions`, unchanged).
+///
+/// Transitions built on the shaders' sine hash (`wind`, `randomsquares`, `CrossZoom`, `FilmBurn`)
+/// compute it as the file does, in single precision; but llvmpipe's sine is not glibc's (nor
+/// any GPU's another's), and the hash multiplies its last bits by 43758: a third of `wind`'s
+/// rows get another random number (measured: 127 of 384 off by more than 0.02), so its
+/// front is as ragged but not the same. For `wind` the structure is compared, not the noise:
+/// each column averaged over the rows (where the front stands across the screen), at the
+/// same 35 dB. `randomsquares` draws one number a square (a hundred in all), and the jitter of
+/// `CrossZoom` and `FilmBurn` averages out over their samples: those hold 35 dB pixel by pixel.
+@Suite("gl-transitions ports against the GLSL run by llvmpipe")
+struct GLTransitionTests {
+    static let names = TransitionRegistry.gl.map { $0.file }
+    static let width = 256, height = 384
+    static let progresses: [Double] = (1...9).map { Double($0) / 10 }
+
+    /// Two photos at the canvas's size as RGBA files for the reference and as pixels for Segue.
+    static let stills = Result<(files: (String, String), pixels: ([UInt32], [UInt32])), Error> {
+        let folder = temporaryFolder()
+        func still(_ name: String, _ source: String) throws -> (String, [UInt32]) {
+            let path = folder.appendingPathComponent(name).path
+            try succeed("ffmpeg", ["-v", "error", "-y", "-i", example(source), "-vf", "scale=\(width):\(height),format=rgba", "-f", "rawvideo", path])
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return (path, data.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) })
+        }
+        let (a, b) = (try still("a.rgba", "a.jpg"), try still("b.rgba", "b.png"))
+        return ((a.0, b.0), (a.1, b.1))
+    }
+
+    /// The frame `transition` writes at `progress` from the two stills.
+    static func frame(_ transition: any PixelMixer, progress: Double, a: [UInt32], b: [UInt32]) -> [UInt32] {
+        let rows = transition.rows(progress: progress, width: width, height: height)
+        var out = [UInt32](repeating: 0, count: width * height)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                out.withUnsafeMutableBufferPointer { out in
+                    let pages = PagePictures(a: a.baseAddress!, b: b.baseAddress!, width: width, height: height)
+                    for y in 0..<height { rows(y, pages, out.baseAddress! + y * width) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Transitions whose rows differ by pseudo-random numbers alone: compared column by column.
+    static let randomRows: Set<String> = ["wind"]
+
+    /// The peak signal-to-noise ratio of the colour channels of two RGBA frames, pixel by
+    /// pixel, or of their columns' means over the rows when `columns`.
+    static func psnr(_ ours: [UInt32], _ theirs: UnsafePointer<UInt8>, columns: Bool) -> Double {
+        let count = columns ? width : ours.count
+        var a = [Double](repeating: 0, count: count * 3), b = a
+        for i in 0..<ours.count {
+            let k = columns ? i % width : i
+            for c in 0..<3 {
+                a[k * 3 + c] += Double(ours[i] >> (8 * UInt32(c)) & 255)
+                b[k * 3 + c] += Double(theirs[i * 4 + c])
+            }
+        }
+        let n = columns ? Double(height) : 1
+        let squares = zip(a, b).reduce(0.0) { $0 + ($1.0 / n - $1.1 / n) * ($1.0 / n - $1.1 / n) }
+        return squares == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(count * 3)))
+    }
+
+    @Test("at least 20 of gl-transitions' files are ported, each named gl: and its file's name in any case, and by the file's name alone where it is free")
+    func naming() {
+        #expect(Self.names.count >= 20)
+        for port in TransitionRegistry.gl {
+            #expect(TransitionRegistry.resolve("gl:" + port.file)?.kind == port)
+            #expect(TransitionRegistry.resolve("GL:" + port.file.uppercased())?.kind == port)
+            #expect(FileManager.default.fileExists(atPath: Self.glsl(port.file)), "\(port.file).glsl is not among the reference files")
+        }
+        #expect(TransitionRegistry.resolve("crosswarp")?.kind == GLCrosswarp.self)
+        #expect(TransitionRegistry.resolve("InvertedPageCurl")?.kind == GLInvertedPageCurl.self)
+        #expect(TransitionRegistry.resolve("dissolve")?.kind == Dissolve.self, "xfade's dissolve keeps its name")
+        #expect(TransitionRegistry.resolve("wind")?.kind == Wind.self, "xfade's wind keeps its name")
+        #expect(TransitionRegistry.names.count >= 85)
+    }
+
+    static func glsl(_ file: String) -> String {
+        repositoryRoot.appendingPathComponent("Tests/Reference/gl-transitions/\(file).glsl").path
+    }
+
+    @Test("each frame from 0.1 to 0.9 is the GLSL's, as llvmpipe draws it: PSNR at least 35 dB", arguments: names)
+    func matchesGLSL(file: String) throws {
+        let ((a, b), (pixelsA, pixelsB)) = try Self.stills.get()
+        let port = try #require(TransitionRegistry.gl.first { $0.file == file })
+        let out = temporaryFolder().appendingPathComponent("gl.rgba").path
+        try succeed(try ReferenceTools.pythonWithGL(), [
+            repositoryRoot.appendingPathComponent("Tests/Reference/glsl.py").path, Self.glsl(file), a, b, "\(Self.width)", "\(Self.height)", out,
+            Self.progresses.map { "\($0)" }.joined(separator: ","),
+        ])
+        let theirs = try Data(contentsOf: URL(fileURLWithPath: out))
+        let size = Self.width * Self.height * 4
+        try #require(theirs.count == Self.progresses.count * size)
+        for (k, progress) in Self.progresses.enumerated() {
+            let ours = Self.frame(port.init(), progress: progress, a: pixelsA, b: pixelsB)
+            let columns = Self.randomRows.contains(file)
+            let psnr = theirs.withUnsafeBytes {
+                Self.psnr(ours, $0.baseAddress!.advanced(by: k * size).assumingMemoryBound(to: UInt8.self), columns: columns)
+            }
+            #expect(psnr >= 35, "gl:\(file) at \(progress): PSNR \(String(format: "%.1f", psnr)) dB\(columns ? " (columns' means)" : "")")
+        }
+    }
+}
