@@ -80,12 +80,13 @@ public struct GLFrame {
 
     /// A shader's colour as a pixel: each channel clamped to 0...1 and rounded, as GL writes
     /// it; alpha at least each colour channel, so that the pixel stays premultiplied.
+    /// (Lane by lane: SIMD4<UInt32>'s initializer from floats converts through the generic path,
+    /// a call into the runtime for each lane.)
     @inline(__always)
     static func pixel(_ c: vec4) -> UInt32 {
-        let v = GLSL.clamp(c, 0, 1)
-        let a = max(v.w, max(v.x, max(v.y, v.z)))
-        let q = SIMD4<UInt32>(vec4(v.x, v.y, v.z, a) * 255 + 0.5)
-        return q.x | q.y << 8 | q.z << 16 | q.w << 24
+        @inline(__always) func level(_ x: Float) -> UInt32 { UInt32(Int32(GLSL.clamp(x, 0, 1) * 255 + 0.5)) }
+        let r = level(c.x), g = level(c.y), b = level(c.z)
+        return r | g << 8 | b << 16 | max(level(c.w), max(r, max(g, b))) << 24
     }
 }
 
