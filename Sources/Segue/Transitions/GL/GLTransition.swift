@@ -99,9 +99,6 @@ enum GLSL {
     @inline(__always) static func mix(_ a: vec3, _ b: vec3, _ t: Float) -> vec3 { a + (b - a) * t }
     @inline(__always) static func mix(_ a: vec2, _ b: vec2, _ t: Float) -> vec2 { a + (b - a) * t }
     @inline(__always) static func clamp(_ x: Float, _ low: Float, _ high: Float) -> Float { x >= low ? min(x, high) : low }
-    @inline(__always) static func clamp(_ v: vec4, _ low: Float, _ high: Float) -> vec4 {
-        v.replacing(with: low, where: .!(v .>= low)).replacing(with: high, where: v .> high)
-    }
     /// 0 below `e0`, 1 above `e1` (or the other way round when e1 < e0), Hermite between.
     @inline(__always) static func smoothstep(_ e0: Float, _ e1: Float, _ x: Float) -> Float {
         let t = clamp((x - e0) / (e1 - e0), 0, 1)
