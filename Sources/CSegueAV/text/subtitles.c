@@ -7,19 +7,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The line of the file at byte `pos` (1-based). */
-static int line_at(const char *path, int64_t pos) {
-    if (pos < 0) return 0;
+/* Where the file's lines start, read in one pass, so that each cue's line is a binary search
+ * (reading the file again from its start for every cue made a long transcript quadratic). */
+typedef struct {
+    int64_t *newlines; /* the byte offset of each '\n', in order */
+    size_t count;
+} LineIndex;
+
+static LineIndex line_index(const char *path) {
+    LineIndex index = { NULL, 0 };
     FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    int line = 1;
-    for (int64_t i = 0; i < pos; i++) {
-        int c = fgetc(f);
-        if (c == EOF) break;
-        if (c == '\n') line++;
+    if (!f) return index;
+    size_t capacity = 0;
+    unsigned char block[1 << 16];
+    int64_t offset = 0;
+    size_t got;
+    while ((got = fread(block, 1, sizeof block, f)) > 0) {
+        for (size_t i = 0; i < got; i++) {
+            if (block[i] != '\n') continue;
+            if (index.count == capacity) {
+                capacity = capacity ? capacity * 2 : 1024;
+                int64_t *grown = realloc(index.newlines, capacity * sizeof *grown);
+                if (!grown) { fclose(f); free(index.newlines); return (LineIndex){ NULL, 0 }; }
+                index.newlines = grown;
+            }
+            index.newlines[index.count++] = offset + (int64_t)i;
+        }
+        offset += (int64_t)got;
     }
     fclose(f);
-    return line;
+    return index;
+}
+
+/* The line of the file at byte `pos` (1-based): one more than the newlines before it; 0 when
+ * the position is unknown. */
+static int line_at(const LineIndex *index, int64_t pos) {
+    if (pos < 0) return 0;
+    size_t low = 0, high = index->count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (index->newlines[middle] < pos) low = middle + 1; else high = middle;
+    }
+    return (int)low + 1;
 }
 
 /* `pts` in `tb` as a cue's time is written, hours:minutes:seconds.milliseconds. */
@@ -51,9 +80,10 @@ int segue_subtitles_read(const char *path, SegueCueCallback each, void *context,
     AVPacket *packet = av_packet_alloc();
     if (!packet) { avformat_close_input(&format); return shim_fail_text(err, AVERROR(ENOMEM), "out of memory"); }
     int cues = 0;
+    LineIndex lines = line_index(path);
     while ((ret = av_read_frame(format, packet)) >= 0) {
         if (packet->stream_index != stream) { av_packet_unref(packet); continue; }
-        int line = line_at(path, packet->pos);
+        int line = line_at(&lines, packet->pos);
         if (packet->pts == AV_NOPTS_VALUE || packet->duration < 0) {
             char text[200];
             if (packet->pts == AV_NOPTS_VALUE) {
@@ -80,6 +110,7 @@ int segue_subtitles_read(const char *path, SegueCueCallback each, void *context,
         cues++;
         av_packet_unref(packet);
     }
+    free(lines.newlines);
     av_packet_free(&packet);
     avformat_close_input(&format);
     if (ret == AVERROR_EOF) ret = 0;

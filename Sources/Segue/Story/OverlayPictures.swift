@@ -117,3 +117,47 @@ struct OverlayPictures: Sendable {
         }
     }
 }
+
+/// The screen's overlays by the whole second they show in, so that a frame looks only at the
+/// overlays of its own second: a transcript's worth of captions costs each frame the few cues
+/// near it, not all of them. Each second lists its overlays in their order, which is the order
+/// they are stacked in.
+struct OverlaySeconds: Sendable {
+    private var seconds: [[Int]] = []
+    /// The overlays that end, by when they end (seconds of the video), earliest first.
+    private(set) var ends: [(time: Double, index: Int)] = []
+
+    init() {}
+
+    /// The overlays of `placed` on a video of `length` seconds.
+    init(_ placed: [OverlayPictures.Placed], length: Double) {
+        guard !placed.isEmpty, length.isFinite else { return }
+        let count = Int(max(0, length).rounded(.down)) + 1
+        var seconds = [[Int]](repeating: [], count: count)
+        for (index, p) in placed.enumerated() {
+            if let time = p.overlay.span.endTime { ends.append((time, index)) }
+            let start = max(0, p.overlay.span.start), end = min(p.overlay.span.endTime ?? length, length)
+            guard end >= start, start <= length else { continue }
+            for second in Int(start.rounded(.down))...min(count - 1, Int(end.rounded(.down))) { seconds[second].append(index) }
+        }
+        self.seconds = seconds
+        ends.sort { $0.time < $1.time }
+    }
+
+    /// The overlays that may show at `time`, in their order: those whose time on screen meets
+    /// its second.
+    func candidates(at time: Double) -> [Int] {
+        guard !seconds.isEmpty, time >= 0 else { return [] }
+        return seconds[min(seconds.count - 1, Int(time.rounded(.down)))]
+    }
+
+    /// How many overlays have ended before `time`: the first of `ends` not before it.
+    func endedCount(before time: Double) -> Int {
+        var low = 0, high = ends.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ends[middle].time < time { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -35,6 +35,12 @@ public final class Storyboard: Sendable {
     private let stop = Cancellation()
     /// The clip slides' feeds, by slide, and the first and last frame each is drawn on.
     private let feeds: [Int: (feed: ClipFeed, frames: ClosedRange<Int>)]
+    /// The feeds by the first frame each is drawn on, and by the last, and how many of each
+    /// list have been opened and closed (`willPlan`, `didShow`): a frame looks at the next
+    /// feeds to open or close, not at every clip of the story.
+    private let feedsByFirst: [(feed: ClipFeed, frames: ClosedRange<Int>)]
+    private let feedsByLast: [(feed: ClipFeed, frames: ClosedRange<Int>)]
+    private let feedsPassed = Locked((opened: 0, closed: 0))
     /// The last clip time each clip slide shows: just before the end of its trimmed part, so
     /// a slide on screen longer than its part holds the part's last frame.
     private let clipEnds: [Int: Double]
@@ -44,10 +50,16 @@ public final class Storyboard: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     /// The screen of the frame shown last, moved on by `didShow`.
     private let shown = Locked(-1)
-    /// The still sources each screen draws (set once the screens can be built, in init).
-    private let screenSources = Locked<[Set<PictureSource>]>([])
+    /// The still sources whose last screen each screen is (set once the screens can be built,
+    /// in init): moving past a screen lets go of its list, so a story of many slides costs
+    /// each move its own sources, not every screen's.
+    private let lastDrawnOn = Locked<[[PictureSource]]>([])
     /// The text overlays of each slide and of the screen, and their pictures' sources.
     private let texts: OverlayPictures
+    /// The screen's overlays by the second they show in, and how many of those that end (by
+    /// when) have had their pictures let go.
+    private let screenSeconds: OverlaySeconds
+    private let endedLetGo = Locked(0)
     /// Each overlay's first picture, by the time it first shows (seconds of the video), drawn
     /// a second ahead beside the export (`willPlan`) rather than when a frame waits for it;
     /// and how many of them are asked for so far.
@@ -68,6 +80,7 @@ public final class Storyboard: Sendable {
         let fills = fills.isEmpty ? sizes.map { _ in (fit: preset.fit, background: canvas.background) } : fills
         self.canvas = canvas
         self.texts = texts
+        screenSeconds = OverlaySeconds(texts.screen, length: timeline.seconds)
         self.pictures = pictures
         self.plan = plan
         self.timeline = timeline
@@ -117,19 +130,24 @@ public final class Storyboard: Sendable {
         feeds = Dictionary(uniqueKeysWithValues: drawn.map { slide, frames in
             (slide, (ClipFeed(clip: clips[slide]!, limits: limits, threads: threads), frames))
         })
+        feedsByFirst = feeds.values.sorted { $0.frames.lowerBound < $1.frames.lowerBound }
+        feedsByLast = feeds.values.sorted { $0.frames.upperBound < $1.frames.upperBound }
         let count = timeline.screenCount
         // Every still picture the screens draw, by source: a source's full-size pixels go once
         // all are made. Each screen's tree is built here once; the worker below makes its keys.
         let screenKeys = (0..<count).map { PictureCache.keys(in: screen($0), scale: canvas.scale).filter { $0.source.clipSlide == nil } }
         // A slide's text goes with its screen; the screen's own text when it has ended (`didShow`).
-        screenSources.withLock { sources in
-            sources = screenKeys.map { Set($0.map(\.source)) }
-            if plan != nil {
-                for (slide, placed) in texts.slides.enumerated() where slide < sources.count {
-                    for overlay in placed { sources[slide].formUnion(overlay.sources) }
-                }
+        var sources = screenKeys.map { Set($0.map(\.source)) }
+        if plan != nil {
+            for (slide, placed) in texts.slides.enumerated() where slide < sources.count {
+                for overlay in placed { sources[slide].formUnion(overlay.sources) }
             }
         }
+        var lastScreen: [PictureSource: Int] = [:]
+        for (screen, drawn) in sources.enumerated() { for source in drawn { lastScreen[source] = screen } }
+        var ending = [[PictureSource]](repeating: [], count: sources.count)
+        for (source, screen) in lastScreen { ending[screen].append(source) }
+        lastDrawnOn.withLock { $0 = ending }
         let keysBySource = Dictionary(grouping: screenKeys.joined(), by: \.source).mapValues(Set.init)
         pictures.plan(reading: keysBySource) { if case let .still(input) = $0 { sizes[input] } else { nil } }
         willPlan(frames.first ?? 0)
@@ -169,8 +187,13 @@ public final class Storyboard: Sendable {
     /// before its slide is first drawn, and the screens (still pictures) ahead of it are
     /// prepared as it comes near them.
     public func willPlan(_ index: Int) {
-        for entry in feeds.values where index + timeline.fps.perSecond >= entry.frames.lowerBound && index <= entry.frames.upperBound {
-            entry.feed.open()
+        if !feedsByFirst.isEmpty {
+            let due = feedsPassed.withLock { passed -> Range<Int> in
+                let from = passed.opened
+                while passed.opened < feedsByFirst.count, feedsByFirst[passed.opened].frames.lowerBound <= index + timeline.fps.perSecond { passed.opened += 1 }
+                return from..<passed.opened
+            }
+            for entry in feedsByFirst[due] where index <= entry.frames.upperBound { entry.feed.open() }
         }
         if !textsAhead.isEmpty {
             let soon = timeline.fps.time(ofFrame: index) + 1
@@ -199,25 +222,38 @@ public final class Storyboard: Sendable {
     /// shows screens in order, so those are not drawn again (if they are, for frames asked out
     /// of order, they are made again).
     public func didShow(_ index: Int) {
-        for entry in feeds.values where index >= entry.frames.upperBound { entry.feed.close() }
+        if !feedsByLast.isEmpty {
+            let done = feedsPassed.withLock { passed -> Range<Int> in
+                let from = passed.closed
+                while passed.closed < feedsByLast.count, index >= feedsByLast[passed.closed].frames.upperBound { passed.closed += 1 }
+                return from..<passed.closed
+            }
+            for entry in feedsByLast[done] { entry.feed.close() }
+        }
         // Once a second, the pictures of the screen's text that has ended (captions) are let go.
-        if index % timeline.fps.perSecond == 0, !texts.screen.isEmpty {
-            let time = timeline.fps.time(ofFrame: index)
-            pictures.forget(sources: texts.screen.filter { ($0.overlay.span.endTime ?? .infinity) < time }.reduce(into: Set<PictureSource>()) { $0.formUnion($1.sources) })
+        if index % timeline.fps.perSecond == 0, !screenSeconds.ends.isEmpty {
+            let ended = screenSeconds.endedCount(before: timeline.fps.time(ofFrame: index))
+            let newly = endedLetGo.withLock { done -> Range<Int> in
+                defer { done = max(done, ended) }
+                return done..<max(done, ended)
+            }
+            if !newly.isEmpty {
+                pictures.forget(sources: screenSeconds.ends[newly].reduce(into: Set<PictureSource>()) { $0.formUnion(texts.screen[$1.index].sources) })
+            }
         }
         let screen = screen(of: index)
-        let moved = shown.withLock { shown -> Bool in
-            guard screen > shown else { return false }
-            shown = screen
-            return true
+        let previous = shown.withLock { shown -> Int? in
+            guard screen > shown else { return nil }
+            defer { shown = screen }
+            return shown
         }
-        guard moved else { return }
-        let passed = screenSources.withLock { sources -> Set<PictureSource> in
-            guard screen > 0, screen < sources.count else { return [] }
-            let needed = sources[screen...].reduce(into: Set<PictureSource>()) { $0.formUnion($1) }
-            return sources[..<screen].reduce(into: Set<PictureSource>()) { $0.formUnion($1) }.subtracting(needed)
+        guard let previous else { return }
+        // The sources last drawn on the screens passed since.
+        let passed = lastDrawnOn.withLock { ending -> Set<PictureSource> in
+            guard screen > 0, screen < ending.count else { return [] }
+            return ending[max(0, previous)..<screen].reduce(into: Set<PictureSource>()) { $0.formUnion($1) }
         }
-        pictures.forget(sources: passed)
+        if !passed.isEmpty { pictures.forget(sources: passed) }
     }
 
     /// The screen frame `index` is on: its hold's, or the one its transition leaves.
@@ -282,7 +318,9 @@ public final class Storyboard: Sendable {
         var root = pagesScene(at: index)
         if !texts.screen.isEmpty {
             let time = timeline.fps.time(ofFrame: index)
-            root.sublayers += texts.screen.compactMap { $0.layer(at: time, length: timeline.seconds, page: canvas.bounds.size, scale: canvas.scale) }
+            root.sublayers += screenSeconds.candidates(at: time).compactMap {
+                texts.screen[$0].layer(at: time, length: timeline.seconds, page: canvas.bounds.size, scale: canvas.scale)
+            }
         }
         return root
     }
@@ -310,17 +348,29 @@ public final class Storyboard: Sendable {
         if let plan, !plan.motions[screen].isStill { return nil }
         // Text that comes, goes or moves makes frames of a hold differ.
         let time = timeline.fps.time(ofFrame: index)
-        var overlays = texts.screen.map { $0.state(at: time, length: timeline.seconds) }
+        let onScreen = screenSeconds.candidates(at: time).compactMap { index in
+            texts.screen[index].state(at: time, length: timeline.seconds).map { Still.Shown(index: index, state: $0) }
+        }
+        var overlays: [Overlay.State?] = []
         if plan != nil, screen < texts.slides.count {
             let span = timeline.timeOnScreen(screen)
-            overlays += texts.slides[screen].map { $0.state(at: time - span.lowerBound, length: span.upperBound - span.lowerBound) }
+            overlays = texts.slides[screen].map { $0.state(at: time - span.lowerBound, length: span.upperBound - span.lowerBound) }
         }
-        return Still(moment: moment, overlays: overlays)
+        return Still(moment: moment, screen: onScreen, overlays: overlays)
     }
 
     /// What a still frame shows: equal stills are equal frames.
     public struct Still: Equatable, Sendable {
+        /// A screen overlay that shows, and how.
+        struct Shown: Equatable, Sendable {
+            var index: Int
+            var state: Overlay.State
+        }
+
         var moment: Moment
+        /// The screen's overlays that show.
+        var screen: [Shown]
+        /// How each of the slide's overlays shows (nil: it does not).
         var overlays: [Overlay.State?]
     }
 

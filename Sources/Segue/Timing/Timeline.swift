@@ -76,9 +76,14 @@ public struct Timeline: Sendable {
     /// What frame `index` shows.
     public func moment(at index: Int) -> Moment {
         let t = fps.time(ofFrame: index)
-        // The last transition that has started by t, if any.
-        var step = -1
-        while step + 1 < starts.count, starts[step + 1] <= t { step += 1 }
+        // The last transition that has started by t, if any (the starts never decrease: a
+        // binary search, so a story of many slides costs each frame a few steps).
+        var low = 0, high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= t { low = middle + 1 } else { high = middle }
+        }
+        let step = low - 1
         guard step >= 0 else { return .hold(index: 0) }
         let elapsed = t - starts[step]
         guard elapsed < durations[step] else { return .hold(index: step + 1) }
