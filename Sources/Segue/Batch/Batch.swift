@@ -31,8 +31,8 @@ public struct Manifest: Sendable {
     public var path: String
     public var entries: [Entry]
 
-    /// The largest manifest read, in bytes.
-    public static let maxFileSize = 16 << 20
+    /// The largest manifest read, in bytes: a million jobs of two photos and an output.
+    public static let maxFileSize = 256 << 20
 
     /// Reads a manifest. Every job is read even when an earlier one is wrong; each entry
     /// carries the problems found in it (`problems`, all of them), so that a dry run can list
@@ -258,6 +258,7 @@ public enum BatchRunner {
     public static func prepare(_ entries: [Manifest.Entry], settings: BatchSettings) -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
         var jobs: [BatchJob] = []
         var problems: [(entry: Manifest.Entry, problems: [String])] = []
+        let digests = Fingerprint.Digests()
         for entry in entries {
             guard entry.problems.isEmpty else {
                 problems.append((entry, entry.problems))
@@ -280,7 +281,9 @@ public enum BatchRunner {
                     problems.append((entry, found.map { "\(entry.origin) (job \(entry.number), \(entry.name)): \($0)" }))
                     continue
                 }
-                let fingerprint = try Fingerprint.of(job)
+                // Only --resume compares fingerprints before rendering; otherwise each export
+                // takes its own beside its first frames.
+                let fingerprint = settings.resume ? try Fingerprint.of(job, digests: digests) : nil
                 let upToDate = settings.resume && Fingerprint.stored(output: job.output, format: job.format) == fingerprint
                 jobs.append(BatchJob(entry: entry, job: job, fingerprint: fingerprint, upToDate: upToDate))
             } catch let error as PresetError {
@@ -305,8 +308,11 @@ public enum BatchRunner {
         if settings.parallel == 1 {
             // One at a time, the next job that renders is readied while each runs.
             var ahead: [Int: StoryboardAhead] = [:]
+            // The job that renders after each one, found in one pass from the end.
+            var nextRendered = [Int?](repeating: nil, count: jobs.count)
+            for i in jobs.indices.dropLast().reversed() { nextRendered[i] = jobs[i + 1].upToDate ? nextRendered[i + 1] : i + 1 }
             outcomes = jobs.indices.map { i in
-                if cancellation?.isCancelled != true, let next = jobs[(i + 1)...].firstIndex(where: { !$0.upToDate }), ahead[next] == nil {
+                if cancellation?.isCancelled != true, let next = nextRendered[i], ahead[next] == nil {
                     ahead[next] = StoryboardAhead(jobs[next].job)
                 }
                 return runOne(jobs[i], cancellation: cancellation, ahead: ahead.removeValue(forKey: i), progress: progress)

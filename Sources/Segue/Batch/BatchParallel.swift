@@ -19,7 +19,7 @@ public enum JobsAtOnce: Sendable, Equatable {
     }
 
     /// Jobs at once for these jobs, on `cpus` CPUs with `memory` bytes available.
-    public func resolved(for jobs: [BatchJob], cpus: Int = CPUBudget.available(), memory: Int? = MemoryBudget.available()) -> Int {
+    public func resolved(for jobs: [BatchJob], cpus: Int = CPUBudget.forThisProcess, memory: Int? = MemoryBudget.available()) -> Int {
         resolved(rendering: jobs.filter { !$0.upToDate }.map(\.job), cpus: cpus, memory: memory)
     }
 
@@ -46,7 +46,7 @@ public enum JobsAtOnce: Sendable, Equatable {
 extension BatchRunner {
     /// The jobs with their share of `cpus` to compose on, `parallel` running at once, for those
     /// whose threads were not given (`threadsGiven`: --threads).
-    public static func sharingCPUs(_ jobs: [BatchJob], parallel: Int, cpus: Int = CPUBudget.available(), threadsGiven: Bool) -> [BatchJob] {
+    public static func sharingCPUs(_ jobs: [BatchJob], parallel: Int, cpus: Int = CPUBudget.forThisProcess, threadsGiven: Bool) -> [BatchJob] {
         guard parallel > 1, !threadsGiven else { return jobs }
         let share = max(1, (cpus + parallel - 1) / parallel)
         return jobs.map { job in

@@ -40,11 +40,17 @@ public struct ConfigReader {
 
     /// Records the key in the schema (its value as YAML; an empty text as `""`, as a given one prints) and
     /// returns its node, if given.
-    private mutating func lookup(_ key: String, _ type: String, _ defaultValue: String, _ range: String, _ meaning: String) -> ConfigNode? {
+    /// The descriptions are made only when a schema is recorded (reading a preset for a batch's
+    /// every row asks for none).
+    private mutating func lookup(_ key: String, _ type: @autoclosure () -> String, _ defaultValue: @autoclosure () -> String,
+                                 _ range: @autoclosure () -> String, _ meaning: String) -> ConfigNode? {
         asked.append(key)
         let found = node[key]
-        schema?.add(Field(key: fullKey(key), type: type, defaultValue: defaultValue, range: range, meaning: meaning,
-                          value: found?.inlineYAML ?? (defaultValue == "''" ? "\"\"" : ConfigNode.quotedIfNeeded(defaultValue))))
+        if let schema {
+            let value = defaultValue()
+            schema.add(Field(key: fullKey(key), type: type(), defaultValue: value, range: range(), meaning: meaning,
+                             value: found?.inlineYAML ?? (value == "''" ? "\"\"" : ConfigNode.quotedIfNeeded(value))))
+        }
         return found
     }
 
@@ -74,7 +80,10 @@ public struct ConfigReader {
             throw PresetError.missingKey(key: fullKey(key), origin: node.origin, expected: "one of: \(choices.joined(separator: ", "))")
         }
         let text = try ConfigReader.string(found, key: fullKey(key))
-        if ignoringCase, let chosen = choices.first(where: { $0.lowercased() == text.lowercased() }) { return chosen }
+        if ignoringCase, !choices.contains(text) {
+            let lower = text.lowercased()
+            if let chosen = choices.first(where: { $0.lowercased() == lower }) { return chosen }
+        }
         guard choices.contains(text) else {
             let hint = suggestion(for: text, among: choices).map { "; did you mean '\($0)'?" } ?? ""
             throw PresetError.invalid(key: fullKey(key), origin: found.origin, value: "'\(text)'",

@@ -23,7 +23,62 @@ enum Paths {
     }
 
     /// A path with symbolic links and "." and ".." resolved, for telling whether two name one file.
+    /// Folders are resolved once while they stay the same folder (`FileIdentity`): a batch's
+    /// hundred thousand outputs in one folder cost one resolution of it, not one each.
     static func canonical(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") where part != "." {
+            if part == ".." { if !parts.isEmpty { parts.removeLast() } } else { parts.append(part) }
+        }
+        guard let name = parts.popLast() else { return "/" }
+        let file = "/" + parts.joined(separator: "/") + (parts.isEmpty ? "" : "/") + name
+        // A link at the end is resolved by the file system; a plain name sits in its folder.
+        var info = stat()
+        if lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { return resolved(file) }
+        let folder = canonicalFolder(parts)
+        return folder + (folder == "/" ? "" : "/") + name
+    }
+
+    /// The file system's own resolution of `path`.
+    private static func resolved(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    private static let folders = Locked<[String: (identity: FileIdentity, canonical: String)]>([:])
+
+    /// The canonical path of the folder whose absolute path is `parts`: a folder that does not
+    /// exist yet is its parent's and its name.
+    private static func canonicalFolder(_ parts: [Substring]) -> String {
+        guard let last = parts.last else { return "/" }
+        let folder = "/" + parts.joined(separator: "/")
+        guard let identity = FileIdentity(folder) else {
+            let parent = canonicalFolder(Array(parts.dropLast()))
+            return parent + (parent == "/" ? "" : "/") + last
+        }
+        if let known = folders.withLock({ $0[folder] }), known.identity == identity { return known.canonical }
+        let canonical = resolved(folder)
+        folders.withLock {
+            if $0.count >= 4096 { $0.removeAll() }
+            $0[folder] = (identity, canonical)
+        }
+        return canonical
+    }
+}
+
+/// Which file a path names, and its version: its device, inode, size and modification time.
+/// Equal identities are the same file, unchanged (as far as the file system tells).
+struct FileIdentity: Equatable, Sendable {
+    var device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+
+    /// The identity of the file at `path`, or nil when it cannot be read.
+    init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        seconds = Int(info.st_mtim.tv_sec)
+        nanoseconds = Int(info.st_mtim.tv_nsec)
     }
 }

@@ -25,15 +25,38 @@ public enum Fingerprint {
 
     /// The fingerprint of `job`, `sha256:` and 64 hex digits. Reads every input once.
     /// `cancellation` stops it between two files (`ExportError.cancelled`).
-    public static func of(_ job: Job, cancellation: Cancellation? = nil) throws -> String {
-        "sha256:" + hex(sha256(Array(try document(of: job, cancellation: cancellation).utf8)))
+    /// `digests` keeps each file's digest for the jobs after this one (a batch's shared photo,
+    /// logo or music is read once while its rows are planned).
+    public static func of(_ job: Job, cancellation: Cancellation? = nil, digests: Digests? = nil) throws -> String {
+        "sha256:" + hex(sha256(Array(try document(of: job, cancellation: cancellation, digests: digests).utf8)))
+    }
+
+    /// Files' digests by path, kept while a batch is planned.
+    public final class Digests: Sendable {
+        private let known = Locked<(digests: [String: String], reads: Int)>(([:], 0))
+
+        public init() {}
+
+        /// How many files were read.
+        var reads: Int { known.withLock { $0.reads } }
+
+        /// The digest of the file at `path`, read the first time it is asked for.
+        func of(_ path: String) throws -> String {
+            if let digest = known.withLock({ $0.digests[path] }) { return digest }
+            let digest = try Fingerprint.contentDigest(of: path)
+            known.withLock {
+                $0.digests[path] = digest
+                $0.reads += 1
+            }
+            return digest
+        }
     }
 
     /// The canonical JSON document the fingerprint is the digest of.
-    static func document(of job: Job, cancellation: Cancellation? = nil) throws -> String {
+    static func document(of job: Job, cancellation: Cancellation? = nil, digests: Digests? = nil) throws -> String {
         func contentDigest(of path: String) throws -> String {
             if cancellation?.isCancelled == true { throw ExportError.cancelled }
-            return try Fingerprint.contentDigest(of: path)
+            return try digests?.of(path) ?? Fingerprint.contentDigest(of: path)
         }
         let p = job.preset
         var fields: [String: Canonical] = [
@@ -81,11 +104,11 @@ public enum Fingerprint {
         // Text, stickers and captions, every key of every overlay (absent when there is none).
         // A sticker counts by content, as inputs do: each file is read once.
         if job.overlays.contains(where: { !$0.isEmpty }) || !job.screenOverlays.isEmpty {
-            var digests: [String: String] = [:]
+            var stickerDigests: [String: String] = [:]
             func overlay(_ o: Overlay) throws -> Canonical {
                 let sticker = try o.sticker.map { s -> Canonical in
-                    if digests[s.path] == nil { digests[s.path] = try contentDigest(of: s.path) }
-                    return .object(["file": .string(digests[s.path]!), "width": .optional(s.width), "height": .optional(s.height),
+                    if stickerDigests[s.path] == nil { stickerDigests[s.path] = try contentDigest(of: s.path) }
+                    return .object(["file": .string(stickerDigests[s.path]!), "width": .optional(s.width), "height": .optional(s.height),
                                     "loop": .flag(s.loop), "frames": .number(Double(s.frames))])
                 }
                 return .object(["text": .string(o.text), "sticker": sticker ?? .string("none"), "markup": .flag(o.markup),
@@ -138,7 +161,10 @@ public enum Fingerprint {
         return "sha256:" + hex(digest)
     }
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+    }
 
     /// Where the fingerprint of an output of `format` is kept outside the output itself, if
     /// it is (MP4, WebM and MOV files keep it inside).

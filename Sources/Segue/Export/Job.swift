@@ -39,7 +39,7 @@ public struct Job: Sendable {
     public var voices: [Voice] = []
 
     public init(preset: Preset, inputs: [String], output: String, format: OutputFormat? = nil,
-                frames: FrameSelection? = nil, threads: Int = CPUBudget.available(),
+                frames: FrameSelection? = nil, threads: Int = CPUBudget.forThisProcess,
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
         try self.init(preset: preset, slides: inputs.map { StorySlide(image: $0) }, isStory: false, output: output, format: format,
                       frames: frames, threads: threads, limits: limits, overwrite: overwrite)
@@ -47,7 +47,7 @@ public struct Job: Sendable {
 
     /// A story: slides with their own holds, motions and cuts, the preset supplying the rest.
     public init(preset: Preset, slides: [StorySlide], output: String, format: OutputFormat? = nil,
-                frames: FrameSelection? = nil, threads: Int = CPUBudget.available(),
+                frames: FrameSelection? = nil, threads: Int = CPUBudget.forThisProcess,
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
         try self.init(preset: preset, slides: slides, isStory: true, output: output, format: format,
                       frames: frames, threads: threads, limits: limits, overwrite: overwrite)

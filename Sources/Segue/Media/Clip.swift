@@ -27,7 +27,17 @@ public struct ClipInfo: Sendable, Equatable {
 
     /// Whether `path` is a video clip by its content: a video stream of more than one picture
     /// (MP4, MOV, WebM, MKV, an animated GIF). Stills, and files that are no media at all, are not.
-    public static func isClip(_ path: String) -> Bool { segue_media_is_clip(path) == 1 }
+    /// A file's content is looked at once while it stays the same file (`FileIdentity`): a
+    /// batch's shared photo is probed once, not once per row.
+    public static func isClip(_ path: String) -> Bool {
+        let identity = FileIdentity(path)
+        if let identity, let known = probed.withLock({ $0[path] }), known.identity == identity { return known.clip }
+        let clip = segue_media_is_clip(path) == 1
+        if let identity { probed.withLock { $0[path] = (identity, clip) } }
+        return clip
+    }
+
+    private static let probed = Locked<[String: (identity: FileIdentity, clip: Bool)]>([:])
 
     /// Reads a clip's header. A file with no video stream, or one Segue cannot take (HDR),
     /// gives `ExportError.unsupportedClip`; an unreadable one `ExportError.damagedClip`.

@@ -388,10 +388,10 @@ public struct PresetLibrary: Sendable {
         switch source {
         case .builtIn:
             let text = embeddedPresets.first { $0.name == name }!.text
-            node = try ConfigNode.parse(yaml: text, name: "built-in preset \(name)")
+            node = try PresetLibrary.parsed(text, name: "built-in preset \(name)")
             if let values { node = try node.substitutingKeepingVars(values) }
         case let .file(path):
-            node = try ConfigNode.parse(yaml: try PresetLibrary.read(path), name: "preset \(PresetLibrary.looksLikePath(nameOrPath) ? reference : (path as NSString).lastPathComponent)")
+            node = try PresetLibrary.parsed(try PresetLibrary.read(path), name: "preset \(PresetLibrary.looksLikePath(nameOrPath) ? reference : (path as NSString).lastPathComponent)")
             if let values { node = try node.substitutingKeepingVars(values) }
             let folder = (path as NSString).deletingLastPathComponent
             baseFolder = folder

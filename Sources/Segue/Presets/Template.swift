@@ -66,10 +66,19 @@ public struct StoryTemplate: Sendable {
         return story
     }
 
+    /// Texts parsed as Mustache templates: a template's every row renders the same texts.
+    private static let parsedTemplates = Locked<[String: MustacheTemplate]>([:])
+
     /// Renders `text` as a Mustache template with `values`, HTML escaping off.
     public static func render(_ text: String, _ values: [String: String], origin: ConfigOrigin) throws -> String {
         do {
-            return try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT }}" + text).render(values)
+            if let parsed = parsedTemplates.withLock({ $0[text] }) { return parsed.render(values) }
+            let parsed = try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT }}" + text)
+            parsedTemplates.withLock {
+                if $0.count >= 4096 { $0.removeAll() }
+                $0[text] = parsed
+            }
+            return parsed.render(values)
         } catch {
             throw PresetError.invalid(key: "(template)", origin: origin, value: "'\(text)'", expected: "a Mustache template: {{name}} for a variable (\(error))")
         }
@@ -94,6 +103,16 @@ public struct StoryTemplate: Sendable {
         return found
     }
 
+    /// Whether `text` holds "{{", by its bytes (every scalar of every row is asked).
+    static func hasTag(_ text: Substring) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "{"), previous == byte { return true }
+            previous = byte
+        }
+        return false
+    }
+
     static func isName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else { return false }
         return name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "-" || CharacterSet.alphanumerics.contains($0) }
@@ -116,10 +135,10 @@ extension ConfigNode {
     func substituting(_ values: [String: String]) throws -> ConfigNode {
         switch value {
         case let .scalar(text, quoted):
-            guard text.contains("{{") else { return self }
+            guard StoryTemplate.hasTag(text[...]) else { return self }
             let rendered = try StoryTemplate.render(text, values, origin: origin)
             let trimmed = text.trimmingCharacters(in: .whitespaces)
-            let alone = trimmed.hasPrefix("{{") && trimmed.hasSuffix("}}") && trimmed.dropFirst(2).range(of: "{{") == nil
+            let alone = trimmed.hasPrefix("{{") && trimmed.hasSuffix("}}") && !StoryTemplate.hasTag(trimmed.dropFirst(2))
             return ConfigNode(.scalar(rendered, quoted: alone ? false : quoted), origin: origin)
         case let .sequence(items):
             return ConfigNode(.sequence(try items.map { try $0.substituting(values) }), origin: origin)

@@ -110,3 +110,21 @@ extension ConfigNode {
         return node
     }
 }
+
+extension PresetLibrary {
+    /// The presets' texts parsed so far, by name and text: a batch's rows read the same preset
+    /// once each, and parse it once.
+    private static let parsedTexts = Locked<[String: ConfigNode]>([:])
+
+    /// `text` parsed as a preset named `name` (as `ConfigNode.parse` names it).
+    static func parsed(_ text: String, name: String) throws -> ConfigNode {
+        let key = name + "\u{0}" + text
+        if let node = parsedTexts.withLock({ $0[key] }) { return node }
+        let node = try ConfigNode.parse(yaml: text, name: name)
+        parsedTexts.withLock {
+            if $0.count >= 64 { $0.removeAll() }
+            $0[key] = node
+        }
+        return node
+    }
+}

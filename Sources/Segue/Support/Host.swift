@@ -26,6 +26,10 @@ public enum SegueVersion {
 /// binding), capped by a cgroup v2 CPU quota (a container's or a Kubernetes pod's `cpu.max`)
 /// and by `SLURM_CPUS_PER_TASK`; never the machine's whole core count when less was given.
 public enum CPUBudget {
+    /// `available()` for this process, read once (its cgroup files and environment): a job's
+    /// default, asked for each of a batch's rows.
+    public static let forThisProcess = available()
+
     /// The number of CPUs to use by default, at least 1.
     public static func available(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
         var count = Int(segue_affinity_cpus())

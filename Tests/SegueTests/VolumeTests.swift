@@ -1,0 +1,181 @@
+import Foundation
+import SegueTestSupport
+import Testing
+@testable import Segue
+
+/// Readers of the user's data do work in proportion to it: ten times the items take about ten
+/// times as long (a per-item rescan would take a hundred). Times are compared within one run,
+/// the smaller run's best of three against the larger's best of two, never against a clock.
+@Suite("At volume: readers in proportion to their data")
+struct VolumeTests {
+    /// The shortest of `runs` timings of `body`, in seconds.
+    static func best(of runs: Int, _ body: () throws -> Void) rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            try body()
+            let elapsed = ContinuousClock.now - start
+            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        return best
+    }
+
+    /// An SRT file of `count` cues of four lines each (number, times, text, blank line).
+    static func srt(_ count: Int, in folder: URL) throws -> String {
+        var text = ""
+        text.reserveCapacity(count * 48)
+        for k in 0..<count {
+            let start = k * 500, end = start + 400
+            func time(_ ms: Int) -> String { String(format: "%02d:%02d:%02d,%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000) }
+            text += "\(k + 1)\n\(time(start)) --> \(time(end))\nword \(k)\n\n"
+        }
+        let path = folder.appendingPathComponent("cues-\(count).srt").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("50,000 cues are read in about ten times the time of 5,000, each with its own line")
+    func cuesInProportion() throws {
+        let folder = temporaryFolder()
+        let small = try VolumeTests.srt(5_000, in: folder), large = try VolumeTests.srt(50_000, in: folder)
+        var cues: [Captions.Cue] = []
+        let few = try VolumeTests.best(of: 3) { cues = try Captions.cues(small) }
+        #expect(cues.count == 5_000)
+        let many = try VolumeTests.best(of: 2) { cues = try Captions.cues(large) }
+        #expect(cues.count == 50_000)
+        // Each cue's line, from the one pass over the file: four lines a cue.
+        let first = try #require(cues.first).line
+        #expect(first >= 1 && first <= 2, "\(first)")
+        #expect(cues.indices.allSatisfy { cues[$0].line == first + 4 * $0 }, "\(cues.prefix(3).map(\.line)) ... \(cues.suffix(2).map(\.line))")
+        #expect(cues[49_999].text == "word 49999" && cues[49_999].start == 24_999.5)
+        #expect(many / few < 25, "5,000 cues \(few) s, 50,000 cues \(many) s: ratio \(many / few)")
+    }
+
+    @Test("50,000 rows of CSV and of JSON Lines are read in about ten times the time of 5,000")
+    func rowsInProportion() throws {
+        let folder = temporaryFolder()
+        func files(_ count: Int) throws -> (csv: String, jsonl: String) {
+            var csv = "id,name,photo\n", jsonl = ""
+            for k in 0..<count {
+                csv += "r\(k),\"Name, \(k)\",p\(k % 7).jpg\n"
+                jsonl += "{\"id\": \"r\(k)\", \"name\": \"Name \(k)\", \"photo\": \"p\(k % 7).jpg\"\(k % 3 == 0 ? ", \"extra\": \(k)" : "")}\n"
+            }
+            let base = folder.appendingPathComponent("rows-\(count)").path
+            try csv.write(toFile: base + ".csv", atomically: true, encoding: .utf8)
+            try jsonl.write(toFile: base + ".jsonl", atomically: true, encoding: .utf8)
+            return (base + ".csv", base + ".jsonl")
+        }
+        let small = try files(5_000), large = try files(50_000)
+        for pick in [\(csv: String, jsonl: String).csv, \.jsonl] {
+            var data: TemplateData?
+            let few = try VolumeTests.best(of: 3) { data = try TemplateData.load(small[keyPath: pick]) }
+            #expect(data?.rows.count == 5_000)
+            let many = try VolumeTests.best(of: 2) { data = try TemplateData.load(large[keyPath: pick]) }
+            let rows = try #require(data).rows
+            #expect(rows.count == 50_000 && rows[49_999].values["name"]?.hasSuffix("49999") == true)
+            #expect(rows[49_999].line == (pick == \.csv ? 50_001 : 50_000), "\(rows[49_999].line)")
+            #expect(try #require(data).columns.sorted() == (pick == \.csv ? ["id", "name", "photo"] : ["extra", "id", "name", "photo"]))
+            #expect(many / few < 25, "\(small[keyPath: pick]): 5,000 rows \(few) s, 50,000 rows \(many) s: ratio \(many / few)")
+        }
+    }
+
+    @Test("a template's rows are planned in proportion, a shared photo read once, with the fingerprints each row has alone")
+    func planningInProportion() throws {
+        let folder = temporaryFolder()
+        for name in ["a.jpg", "b.png"] {
+            try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Examples/\(name)"), to: folder.appendingPathComponent(name))
+        }
+        try """
+            vars: {name: ~, photo: ~}
+            preset: crossfade
+            set: {canvas.size: [90, 160], canvas.scale: 0.25, hold: 1}
+            overlays: [{text: "{{name}}", size: 10}]
+            slides: [{image: "{{photo}}"}, {image: b.png}]
+            """.write(to: folder.appendingPathComponent("card.yaml"), atomically: true, encoding: .utf8)
+        let template = try StoryTemplate.load(folder.appendingPathComponent("card.yaml").path)
+        func plan(_ count: Int) throws -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
+            var csv = "id,name,photo\n"
+            for k in 0..<count { csv += "r\(k),Name \(k),\(k % 2 == 0 ? "a.jpg" : "b.png")\n" }
+            let path = folder.appendingPathComponent("rows-\(count).csv").path
+            try csv.write(toFile: path, atomically: true, encoding: .utf8)
+            let rows = Manifest.rows(of: template, data: try TemplateData.load(path), output: folder.path + "/out/{{id}}.mp4")
+            // With --resume, as fingerprints are compared before rendering only then.
+            return BatchRunner.prepare(rows.manifest.entries, settings: BatchSettings(resume: true))
+        }
+        var planned = try plan(2)
+        // A row's fingerprint in the batch is the one it has planned alone.
+        #expect(planned.problems.isEmpty && planned.jobs.count == 2)
+        for job in planned.jobs { #expect(job.fingerprint == (try Fingerprint.of(job.job))) }
+        #expect(planned.jobs[0].fingerprint != planned.jobs[1].fingerprint)
+
+        let few = try VolumeTests.best(of: 3) { planned = try plan(400) }
+        #expect(planned.jobs.count == 400)
+        let many = try VolumeTests.best(of: 2) { planned = try plan(4_000) }
+        #expect(planned.jobs.count == 4_000 && planned.problems.isEmpty)
+        #expect(many / few < 25, "400 rows \(few) s, 4,000 rows \(many) s: ratio \(many / few)")
+
+        // The shared files' digests: each read once however many rows ask.
+        let digests = Fingerprint.Digests()
+        for job in planned.jobs.prefix(50) { _ = try Fingerprint.of(job.job, digests: digests) }
+        #expect(digests.reads == 2)
+    }
+
+    @Test("a frame of a story of 5,000 slides finds its moment by a search: the moment a walk through every cut finds")
+    func momentsBySearch() throws {
+        var generator = SystemRandomNumberGenerator()
+        // Holds and cuts of every kind: zero (hard cuts, flashes), whole frames and not.
+        let holds = (0..<5_000).map { k in k % 7 == 0 ? 0 : Double(Int.random(in: 0...40, using: &generator)) / 30 + (k % 3 == 0 ? 0.013 : 0) }
+        let durations = (0..<4_999).map { k in k % 5 == 0 ? 0 : Double(Int.random(in: 1...20, using: &generator)) / 30 }
+        let fps = FrameRate(30)
+        let timeline = Timeline(holds: holds, fps: fps, durations: durations) { _, t in t }
+        // The walk moment(at:) once made for every frame.
+        var starts: [Double] = [], t = 0.0
+        for (hold, d) in zip(holds, durations) { t += hold; starts.append(t); t += d }
+        var step = -1
+        for index in 0..<timeline.frameCount {
+            let time = fps.time(ofFrame: index)
+            while step + 1 < starts.count, starts[step + 1] <= time { step += 1 }
+            let expected: Moment
+            if step < 0 {
+                expected = .hold(index: 0)
+            } else if time - starts[step] >= durations[step] {
+                expected = .hold(index: step + 1)
+            } else {
+                let linear = (time - starts[step]) / durations[step]
+                expected = .transition(step: step, progress: linear, linear: linear)
+            }
+            #expect(timeline.moment(at: index) == expected, "frame \(index)")
+            if timeline.moment(at: index) != expected { break }
+        }
+    }
+
+    @Test("a frame looks only at the screen's overlays of its second: the same overlays, in the same order, as looking at all")
+    func overlaysBySecond() throws {
+        var generator = SystemRandomNumberGenerator()
+        let length = 61.5
+        let placed = (0..<400).map { k -> OverlayPictures.Placed in
+            var overlay = Overlay(text: "cue \(k)")
+            let start = Double.random(in: -1...length + 1, using: &generator)
+            switch k % 5 {
+            case 0: overlay.span = Span(start: start)                                     // open to the end
+            case 1: overlay.span = Span(start: start, end: .at(start + 0.01))             // a blink
+            case 2: overlay.span = Span(start: start, end: .after(Double.random(in: 0...20, using: &generator)))
+            case 3: overlay.span = Span(start: start, end: .at(start))                     // never shows
+            default: overlay.span = Span(start: Double(Int(start)), end: .at(Double(Int(start)) + 1))  // whole seconds
+            }
+            return OverlayPictures.Placed(overlay: overlay, source: .text(k), size: Size(width: 1, height: 1),
+                                          block: Rect(size: Size(width: 1, height: 1)), drawn: Size(width: 1, height: 1))
+        }
+        let seconds = OverlaySeconds(placed, length: length)
+        for frame in 0...Int(length * 30) {
+            let time = Double(frame) / 30
+            let all = placed.indices.filter { placed[$0].state(at: time, length: length) != nil }
+            let looked = seconds.candidates(at: time).filter { placed[$0].state(at: time, length: length) != nil }
+            #expect(looked == all, "at \(time) s")
+            if looked != all { break }
+        }
+        // Those that end, by when, earliest first; how many end before a time.
+        #expect(zip(seconds.ends, seconds.ends.dropFirst()).allSatisfy { $0.time <= $1.time })
+        #expect(seconds.endedCount(before: 30) == placed.filter { ($0.overlay.span.endTime ?? .infinity) < 30 }.count)
+    }
+}
