@@ -254,11 +254,53 @@ def template_export():
             lanes, statistics.median(ratios), ratios)
 
 
+def planning():
+    """`segue batch --dry-run` of a template's rows and of a manifest's jobs, 10,000 and 100,000
+    of each (a card with a name and a photo, the photos shared by the rows), alternated round by
+    round: seconds and peak memory, and the ratio of the two sizes' times (10 when linear), or
+    None when not asked."""
+    name = "planning"
+    if args.only and not any(name.startswith(p) for p in re.split(r",(?! )", args.only)):
+        return None
+    print(f"  {name}", file=sys.stderr)
+    work = os.path.join(args.work, "planning")
+    os.makedirs(work, exist_ok=True)
+    nature = sorted(os.path.abspath(os.path.join(args.photos, n)) for n in os.listdir(args.photos) if n.endswith(".jpg"))[:8]
+    # The photos beside the files, named as a user's would be (paths relative to the manifest).
+    for i, photo in enumerate(nature):
+        if not os.path.exists(os.path.join(work, f"p{i}.jpg")):
+            os.symlink(photo, os.path.join(work, f"p{i}.jpg"))
+    nature = [f"p{i}.jpg" for i in range(len(nature))]
+    with open(os.path.join(work, "card.yaml"), "w") as f:
+        f.write("vars: {name: ~, photo: ~}\npreset: crossfade\nset: {canvas.size: [540, 960], canvas.scale: 1.5, hold: 2.5}\n"
+                "overlays: [{text: \"Welcome, {{name}}\", style: strong, at: [0.5, 0.78]}]\nslides: [{image: \"{{photo}}\", motion: in}]\n")
+    sizes = [10_000, 100_000]
+    commands = {}
+    for n in sizes:
+        rows, manifest = os.path.join(work, f"rows{n}.csv"), os.path.join(work, f"jobs{n}.yaml")
+        if not os.path.exists(manifest):
+            with open(rows, "w") as f:
+                f.write("id,name,photo\n" + "".join(f"r{i:06d},Person {i},{nature[i % len(nature)]}\n" for i in range(n)))
+            with open(manifest, "w") as f:
+                f.write("jobs:\n" + "".join(f"  - {{inputs: [{nature[i % len(nature)]}, {nature[(i + 1) % len(nature)]}], output: out/j{i:06d}.mp4}}\n"
+                                            for i in range(n)))
+        commands[("template", n)] = [args.segue, "batch", "--template", os.path.join(work, "card.yaml"), "--data", rows,
+                                     "-o", os.path.join(work, "out", "{{id}}.mp4"), "--dry-run", "--quiet"]
+        commands[("manifest", n)] = [args.segue, "batch", manifest, "--dry-run", "--quiet"]
+    results = {key: [] for key in commands}
+    keys = list(commands)
+    for r in range(args.runs):
+        for key in (keys if r % 2 == 0 else keys[::-1]):
+            results[key].append(run(commands[key])[:2])
+    return {key: (statistics.median(t for t, _ in v), max(m for _, m in v), [t for t, _ in v]) for key, v in results.items()}
+
+
 def chunks_export():
     """A long story (40 photos, Ken Burns on each, cubes, looped music) rendered on one machine
-    and as 8 chunks, each chunk alone on the machine's cores, then joined; the two alternated
-    round by round. Prints each chunk's time, its start-up (inputs prepared), the join, and the
-    speed-up the numbers give for 8, 32 and 128 tasks of this machine. None when not asked."""
+    and as 8 chunks and the sound chunk, each task alone on the machine's cores, then joined; the
+    two alternated round by round. Prints each chunk's time, its start-up (inputs prepared), the
+    sound task's, the join's, and the speed-up the numbers give for 8, 32, 128 and 512 tasks of
+    this machine. None when not asked."""
     name = "chunks"
     if args.only and not any(name.startswith(p) for p in re.split(r",(?! )", args.only)):
         return None
@@ -280,7 +322,7 @@ def chunks_export():
     one, out = os.path.join(work, "one.mp4"), os.path.join(work, "out.mp4")
     n = 8
     print(f"  {name} ({args.chunk_minutes:g} minutes at {args.chunk_size}, {n} chunks)", file=sys.stderr)
-    times = {"one": [], "chunks": [], "join": [], "startup": []}
+    times = {"one": [], "chunks": [], "join": [], "startup": [], "sound": []}
     per_chunk = []
     for r in range(args.runs):
         def single():
@@ -294,16 +336,19 @@ def chunks_export():
                 times["startup"].append(float(re.search(r"inputs prepared in ([0-9.]+) s", err).group(1)))
             per_chunk.append(spent)
             times["chunks"].append(sum(spent))
+            times["sound"].append(run([args.segue, "render", "--story", path, "-o", out, "--chunk", "sound"])[0])
             times["join"].append(run([args.segue, "join", "--story", path, "-o", out, "--force", "--quiet"])[0])
         for step in ((single, chunked) if r % 2 == 0 else (chunked, single)):
             step()
     count = frames(one)
     t1, join, startup = statistics.median(times["one"]), statistics.median(times["join"]), statistics.median(times["startup"])
+    sound = statistics.median(times["sound"])
     chunk = [statistics.median(c) for c in zip(*per_chunk)]
-    # On P machines like this one, P chunks: each chunk's start-up, its share of the frames, the join.
+    # On P machines like this one, P - 1 chunks and the sound task at once: the slower of a
+    # chunk (its start-up and its share of the frames) and the sound, then the join.
     per_frame = (statistics.median(times["chunks"]) - n * startup) / count
-    model = {p: startup + per_frame * -(-count // p) + join for p in (8, 32, 128)}
-    return dict(frames=count, one=t1, chunk=chunk, join=join, startup=startup, model=model,
+    model = {p: max(startup + per_frame * -(-count // (p - 1)), sound) + join for p in (8, 32, 128, 512)}
+    return dict(frames=count, one=t1, chunk=chunk, join=join, startup=startup, sound=sound, model=model,
                 ratios=sorted(c / o for c, o in zip(times["chunks"], times["one"])))
 
 
@@ -401,6 +446,7 @@ def exports_table():
 
     gif = gif_export()
     template = template_export()
+    plans = planning()
     chunks = chunks_export()
 
     long_rss = clip60_rss = None
@@ -444,12 +490,17 @@ def exports_table():
         print(f"templates, {n} rows of a 6-second 540x960 card (name, photo, music), one process (--jobs auto): segue {a:.1f} s "
               f"({60 * n / a:.0f} videos/min); encode floor one at a time {b:.1f} s ({60 * n / b:.0f} videos/min), {lanes} at a time "
               f"{b2:.1f} s ({60 * n / b2:.0f} videos/min): {ratio:.2f}× the faster floor (rounds {' '.join(f'{x:.2f}' for x in ratios)})")
+    if plans:
+        for kind in ("template", "manifest"):
+            (a, ma, _), (b, mb, rounds) = plans[(kind, 10_000)], plans[(kind, 100_000)]
+            print(f"planning, --dry-run of a {kind}'s {'rows' if kind == 'template' else 'jobs'} (median of {args.runs}): 10,000 {a:.2f} s, "
+                  f"{ma:.0f} MB; 100,000 {b:.2f} s, {mb:.0f} MB (rounds {' '.join(f'{x:.2f}' for x in rounds)}); ratio {b / a:.1f} (10 is linear)")
     if chunks:
         c = chunks
         print(f"chunks, a {args.chunk_minutes:g}-minute story at {args.chunk_size} ({c['frames']} frames): one machine {c['one']:.1f} s; "
               f"8 chunks one after another {sum(c['chunk']):.1f} s (÷ one machine, rounds {' '.join(f'{x:.2f}' for x in c['ratios'])}), "
-              f"each {' '.join(f'{x:.1f}' for x in c['chunk'])} s, start-up {c['startup']:.2f} s; join {c['join']:.2f} s")
-        print("  speed-up on P machines like this one (start-up + frames ÷ P + join): " +
+              f"each {' '.join(f'{x:.1f}' for x in c['chunk'])} s, start-up {c['startup']:.2f} s; sound task {c['sound']:.2f} s; join {c['join']:.2f} s")
+        print("  speed-up on P tasks on machines like this one (P - 1 chunks and the sound at once, then the join): " +
               ", ".join(f"{p}: {c['one'] / t:.1f}× ({t:.1f} s)" for p, t in c["model"].items()))
     if long_rss is not None:
         print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0]['peak']:.0f})")

@@ -12,22 +12,25 @@ struct BatchFailed: Error {
 enum ShardOption: Equatable {
     case fixed(Shard)
     case auto
+    /// `--chunk sound`: the sound chunk.
+    case sound
 
     init(parsing text: String) throws {
         self = text == "auto" ? .auto : .fixed(try Shard.parse(text))
     }
 
-    /// `--chunk K/N|auto`.
+    /// `--chunk K/N|sound|auto`.
     static func chunk(parsing text: String) throws -> ShardOption {
-        text == "auto" ? .auto : .fixed(try Shard.parse(text, option: "--chunk"))
+        text == "auto" ? .auto : text == "sound" ? .sound : .fixed(try Shard.parse(text, option: "--chunk"))
     }
 
-    /// The part asked for: the fixed one, or the one the cluster engine's variables say
+    /// The shard asked for: the fixed one, or the one the cluster engine's variables say
     /// (`count` where the engine does not say how many; `option` names the option in errors).
     func part(count: Int?, option: String) throws -> Shard {
         switch self {
         case let .fixed(part): return part
         case .auto: return try Shard.automatic(count: count, option: option)
+        case .sound: throw ValidationError("\(option) sound: expected K/N or auto.")
         }
     }
 }
@@ -126,18 +129,22 @@ struct Batch: ParsableCommand {
         settings.limits = options.limits
         settings.library = try options.library.library()
         var prepared = BatchRunner.prepare(entries, settings: settings)
-        let cpus = CPUBudget.available()
+        let cpus = CPUBudget.forThisProcess
         settings.parallel = jobs.resolved(for: prepared.jobs, cpus: cpus)
         prepared.jobs = BatchRunner.sharingCPUs(prepared.jobs, parallel: settings.parallel, cpus: cpus, threadsGiven: options.threads != nil)
 
         if dryRun {
+            // Each entry's job or problems, found by its number (not by a search per entry).
+            let jobs = Dictionary(prepared.jobs.indices.map { (prepared.jobs[$0].entry.number, $0) }) { first, _ in first }
+            let problems = Dictionary(prepared.problems.indices.map { (prepared.problems[$0].entry.number, $0) }) { first, _ in first }
             let rows = entries.map { entry -> JobOutcome in
                 var row = JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: .invalid)
-                if let job = prepared.jobs.first(where: { $0.entry.number == entry.number }) {
+                if let k = jobs[entry.number] {
+                    let job = prepared.jobs[k]
                     row.status = job.upToDate ? .skip : .render
                     row.reason = job.upToDate ? "up to date (\(job.fingerprint ?? ""))" : nil
                 } else {
-                    row.reason = prepared.problems.first { $0.entry.number == entry.number }?.problems.joined(separator: "; ")
+                    row.reason = problems[entry.number].map { prepared.problems[$0].problems.joined(separator: "; ") }
                 }
                 return row
             }
@@ -226,7 +233,8 @@ struct Batch: ParsableCommand {
 }
 
 /// A batch's progress on stderr: on a terminal one live line (jobs done, and the frames of
-/// the job last heard from), with --progress json one object per frame naming its job.
+/// the job last heard from), with --progress json each job's lines (`ProgressReporter`) with
+/// the batch's jobs done and jobs in all.
 final class BatchProgress: Sendable {
     private struct State {
         var json: [Int: ProgressReporter]
@@ -248,8 +256,8 @@ final class BatchProgress: Sendable {
 
     func report(_ entry: Manifest.Entry, _ p: ExportProgress) {
         state.withLock { state in
-            state.json[entry.number]?.report(p)
             if p.framesDone == p.frameCount { state.done += 1 }
+            state.json[entry.number]?.report(p, extra: ",\"jobsDone\":\(state.done),\"jobs\":\(total)")
             let now = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
             guard live, state.lastDraw.map({ now - $0 >= 0.1 }) ?? true || p.framesDone == p.frameCount else { return }
             state.lastDraw = now

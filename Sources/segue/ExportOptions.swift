@@ -113,33 +113,49 @@ extension OutputFormat: ExpressibleByArgument {
 }
 extension Target: ExpressibleByArgument {}
 
-/// Reports a job's progress on stderr: a live line on a terminal, or one JSON object per
-/// frame for pipelines.
+/// Reports a job's progress on stderr: a live line on a terminal, or, for pipelines, one JSON
+/// object a second (and at the first and the last frame):
+/// `{"job":"story.mp4","phase":"render","frame":12,"total":210,"fps":28.5,"eta":6.94,"elapsed":0.421}`.
+/// `phase` is `render`, `chunk` (with `"chunk":"2/8"`) or `join`; a batch's lines add
+/// `"jobsDone"` and `"jobs"`.
 final class ProgressReporter {
     let mode: ProgressMode
     let job: String
-    /// The job's name as a JSON string, made once.
-    private let jobJSON: String
+    /// The fields every JSON line starts with (job, phase and the phase's own), made once.
+    private let head: String
     private var lastDraw = 0.0
+    private var lastLine = -Double.infinity
     private let live: Bool
 
-    init(mode: ProgressMode, job: String) {
+    init(mode: ProgressMode, job: String, phase: String = "render", chunk: Shard? = nil) {
         self.mode = mode
         self.job = job
-        jobJSON = String(data: (try? JSONEncoder().encode(job)) ?? Data("\"\"".utf8), encoding: .utf8) ?? "\"\""
+        head = "\"job\":\(ProgressReporter.quoted(job)),\"phase\":\(ProgressReporter.quoted(phase))"
+            + (chunk.map { ",\"chunk\":\"\($0.index + 1)/\($0.count)\"" } ?? "")
         live = mode == .auto && isatty(STDERR_FILENO) == 1
     }
 
-    func report(_ p: ExportProgress) {
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String {
+        String(data: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), encoding: .utf8) ?? "\"\""
+    }
+
+    func report(_ p: ExportProgress) { report(p, extra: "") }
+
+    /// `extra`: more JSON fields, each starting with a comma.
+    func report(_ p: ExportProgress, extra: String) {
+        let fps = p.elapsed > 0 ? Double(p.framesDone) / p.elapsed : 0
+        let eta = fps > 0 ? Double(p.frameCount - p.framesDone) / fps : 0
         switch mode {
         case .json:
-            let line = "{\"job\":\(jobJSON),\"frame\":\(p.framesDone),\"total\":\(p.frameCount),\"elapsed\":\(String(format: "%.3f", p.elapsed))}\n"
+            guard p.framesDone <= 1 || p.framesDone == p.frameCount || p.elapsed - lastLine >= 1 else { return }
+            lastLine = p.elapsed
+            let line = "{\(head),\"frame\":\(p.framesDone),\"total\":\(p.frameCount)" + String(format: ",\"fps\":%.2f,\"eta\":%.2f,\"elapsed\":%.3f", fps, eta, p.elapsed)
+                + extra + "}\n"
             FileHandle.standardError.write(Data(line.utf8))
         case .auto where live:
             guard p.elapsed - lastDraw >= 0.1 || p.framesDone == p.frameCount else { return }
             lastDraw = p.elapsed
-            let fps = p.elapsed > 0 ? Double(p.framesDone) / p.elapsed : 0
-            let eta = fps > 0 ? Double(p.frameCount - p.framesDone) / fps : 0
             let line = String(format: "\r\u{1B}[2K%@: %d/%d frames, %.1f fps, ETA %.1f s", job, p.framesDone, p.frameCount, fps, eta)
             FileHandle.standardError.write(Data(line.utf8))
         default:

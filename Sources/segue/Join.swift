@@ -8,13 +8,14 @@ struct Join: ParsableCommand {
         discussion: """
             Give the same story (or inputs) and options as the chunks were rendered with, and the \
             same -o: the chunks are read from OUTPUT.chunks/. Every chunk must be there, of this \
-            job (its fingerprint) and encoded by the same FFmpeg and x264 as the others; a \
-            missing, foreign or mismatched chunk is named and nothing is written (exit 2). The \
-            chunks' video is copied one after another, the soundtrack is made once for the whole \
-            video, and the MP4 is written atomically with its index at the front.
+            job (its fingerprint) and encoded by the same FFmpeg and x264 as the others, and, \
+            when the video has sound, the sound chunk ('render --chunk sound'); a missing, \
+            foreign or mismatched chunk is named and nothing is written (exit 2). The chunks' \
+            video is copied one after another and the sound chunk's packets beside it, nothing \
+            encoded again, and the MP4 is written atomically with its index at the front.
 
-            --resume renders here the chunks that are missing (or of another job) before \
-            joining, and keeps an OUTPUT already made from the same job.
+            --resume renders here the chunks (and the sound chunk) that are missing or of another \
+            job before joining, and keeps an OUTPUT already made from the same job.
             """
     )
 
@@ -40,9 +41,21 @@ struct Join: ParsableCommand {
     func run() throws {
         let job = try what.job(options: options, output: output, format: .mp4)
         Interruption.shared.install()
+        let json = options.effectiveProgress == .json
+        let reporter = ProgressReporter(mode: options.effectiveProgress, job: output, phase: "join")
+        let total = job.timeline.frameCount
+        let start = DispatchTime.now()
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
+        reporter.report(ExportProgress(framesDone: 0, frameCount: total, elapsed: 0))
         let result = try Chunks.join(job, count: chunkCount, cancellation: Interruption.shared.cancellation) { chunk in
-            if !options.quiet { FileHandle.standardError.write(Data("segue: rendered the missing chunk \(chunk)\n".utf8)) }
+            if json {
+                reporter.report(ExportProgress(framesDone: 0, frameCount: total, elapsed: elapsed()), extra: ",\"rendered\":\(ProgressReporter.quoted(chunk))")
+            } else if !options.quiet {
+                FileHandle.standardError.write(Data("segue: rendered the missing chunk \(chunk)\n".utf8))
+            }
         }
+        reporter.report(ExportProgress(framesDone: total, frameCount: total, elapsed: elapsed()))
+        guard !json else { return }
         if clean, !result.skipped { try? FileManager.default.removeItem(atPath: Chunks.folder(for: output)) }
         guard !options.quiet else { return }
         let line = result.skipped

@@ -87,8 +87,20 @@ struct RenderInputs: ParsableArguments {
     }
 
     /// One export as the command line runs it: interruptible, reporting progress on stderr.
-    func export(options: ExportOptions, output: String, format: OutputFormat?, chunk: Shard? = nil) throws {
+    /// `chunk`: a chunk of the video (`--chunk`), `chunkCount` the count `--chunk auto` is given.
+    func export(options: ExportOptions, output: String, format: OutputFormat?, chunk option: ShardOption? = nil, chunkCount: Int? = nil) throws {
         var job = try job(options: options, output: output, format: format)
+        var chunk: Shard?
+        switch option {
+        case nil: break
+        case let .fixed(part): chunk = part
+        case .sound: return try exportSound(job, options: options)
+        case .auto:
+            switch try Chunks.part(of: try Shard.automatic(count: chunkCount, option: "--chunk"), sound: Chunks.hasSound(job)) {
+            case let .video(part): chunk = part
+            case .sound: return try exportSound(job, options: options)
+            }
+        }
         if let chunk {
             job.chunk = chunk
             // An MP4's chunk goes into the output's chunk folder; framemd5 and yuv go to OUTPUT.
@@ -96,7 +108,7 @@ struct RenderInputs: ParsableArguments {
         }
         let output = job.output
         Interruption.shared.install()
-        let reporter = ProgressReporter(mode: options.effectiveProgress, job: output)
+        let reporter = ProgressReporter(mode: options.effectiveProgress, job: output, phase: chunk == nil ? "render" : "chunk", chunk: chunk)
         let result = try Exporter.run(job, cancellation: Interruption.shared.cancellation, progress: reporter.report)
         reporter.finish()
         if result.skipped, !options.quiet {
@@ -112,6 +124,22 @@ struct RenderInputs: ParsableArguments {
                               composed, copied, result.prepareSeconds)
             FileHandle.standardError.write(Data(line.utf8))
         }
+    }
+}
+
+extension RenderInputs {
+    /// The sound chunk of `job` (`--chunk sound`, or the last task of `--chunk auto`).
+    func exportSound(_ job: Job, options: ExportOptions) throws {
+        let reporter = ProgressReporter(mode: options.effectiveProgress, job: Chunks.soundFile(of: job.output), phase: "chunk")
+        let total = job.timeline.frameCount
+        reporter.report(ExportProgress(framesDone: 0, frameCount: total, elapsed: 0), extra: ",\"chunk\":\"sound\"")
+        let result = try Chunks.renderSound(job)
+        reporter.report(ExportProgress(framesDone: total, frameCount: total, elapsed: result.seconds), extra: ",\"chunk\":\"sound\"")
+        guard !options.quiet, options.effectiveProgress != .json else { return }
+        let line = !result.written ? "segue: \(job.output) has no sound: there is no sound chunk to render\n"
+            : result.skipped ? "segue: kept \(result.path): it was made from the same job\n"
+            : String(format: "segue: wrote %@ (the sound of %d frames, %.2f s)\n", result.path, total, result.seconds)
+        FileHandle.standardError.write(Data(line.utf8))
     }
 }
 
@@ -142,8 +170,8 @@ struct Render: ParsableCommand {
     @Option(name: .short, help: ArgumentHelp("The output: a file, a folder for PNG frames, or - for framemd5 (or yuv) on stdout.", valueName: "OUTPUT"))
     var output: String
 
-    @Option(help: ArgumentHelp("Renders only chunk K of N (1-based) of an MP4, into OUTPUT.chunks/ for 'segue join' (or its frames, as framemd5 or yuv, to OUTPUT); auto: the chunk of this array task (Slurm, Kubernetes Indexed Jobs, AWS Batch).", valueName: "K/N|auto"),
-            completion: .list(["auto"]), transform: ShardOption.chunk(parsing:))
+    @Option(help: ArgumentHelp("Renders only chunk K of N (1-based) of an MP4, into OUTPUT.chunks/ for 'segue join' (or its frames, as framemd5 or yuv, to OUTPUT); sound: the soundtrack alone, as OUTPUT.chunks/sound.m4a; auto: the part of this array task (Slurm, Kubernetes Indexed Jobs, AWS Batch): with sound, the last task renders the sound and the others the video's chunks.", valueName: "K/N|sound|auto"),
+            completion: .list(["auto", "sound"]), transform: ShardOption.chunk(parsing:))
     var chunk: ShardOption?
 
     @Option(help: ArgumentHelp("How many chunks there are, for --chunk auto where the engine does not say (Kubernetes: the job's completions).", valueName: "N"))
@@ -155,7 +183,8 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        try what.export(options: options, output: output, format: format, chunk: try chunk?.part(count: chunkCount, option: "--chunk"))
+        if chunk == .sound, what.frames != nil { throw ValidationError("--chunk sound: the sound chunk is the whole video's; not with --frames.") }
+        try what.export(options: options, output: output, format: format, chunk: chunk, chunkCount: chunkCount)
     }
 }
 

@@ -65,6 +65,11 @@ struct ChunkTests {
                 rgba += checksums(try segue(["render", "--story", story, "-o", "-", "--chunk", "\(k)/\(n)"] + size).stdout)
             }
             #expect(rgba == oneRGBA, "\(n) chunks: the RGBA frames differ from one machine's")
+            // The sound is a task of its own: one machine's AAC packets, alone.
+            let sound = try segue(["render", "--story", story, "-o", out, "--chunk", "sound"] + size)
+            #expect(sound.status == 0 && sound.stderr.contains("wrote \(out).chunks/sound.m4a"), "\(sound.stderr)")
+            #expect(try decodedChecksums(out + ".chunks/sound.m4a", stream: "a", copy: true) == oneSound, "the sound chunk's AAC packets differ from one machine's")
+            #expect(try probe(out + ".chunks/sound.m4a", stream: "v", entries: "codec_type").isEmpty, "the sound chunk has video")
             let r = try segue(["join", "--story", story, "-o", out] + size)
             #expect(r.status == 0 && r.stderr.contains("joined \(n) chunks"), "\(r.stderr)")
             // Every decoded frame is its chunk's decoded frame; the sound is one machine's, byte for byte.
@@ -98,7 +103,7 @@ struct ChunkTests {
         let size = ["--size", "720x1280", "--set", "canvas.scale=2"]
         let one = folder.appendingPathComponent("one.mp4").path, out = folder.appendingPathComponent("out.mp4").path
         #expect(try segue(["render", "--story", story, "-o", one] + size).status == 0)
-        for k in 1...4 { #expect(try segue(["render", "--story", story, "-o", out, "--chunk", "\(k)/4"] + size).status == 0) }
+        for k in ["1/4", "2/4", "3/4", "4/4", "sound"] { #expect(try segue(["render", "--story", story, "-o", out, "--chunk", k] + size).status == 0) }
         #expect(try segue(["join", "--story", story, "-o", out] + size).status == 0)
         let stats = folder.appendingPathComponent("ssim.txt").path
         let r = try tool("ffmpeg", ["-v", "error", "-i", out, "-i", one, "-lavfi", "[0:v][1:v]ssim=stats_file=\(stats)", "-f", "null", "-"])
@@ -125,7 +130,17 @@ struct ChunkTests {
         for k in [1, 2, 4] { #expect(try segue(["render", "--story", story, "-o", out, "--chunk", "\(k)/4"] + size).status == 0) }
         var r = try segue(["join", "--story", story, "-o", out] + size)
         #expect(r.status == 2 && r.stderr.contains("chunk-003-of-004.mp4: missing"), "\(r.stderr)")
+        #expect(r.stderr.contains("\(out).chunks/sound.m4a: missing: the sound chunk was not rendered"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
+
+        // A sound chunk of another job (another loudness) is refused by name as a video chunk is.
+        r = try segue(["render", "--story", story, "-o", out, "--chunk", "sound", "--set", "audio.volume=0.5"] + size)
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try segue(["join", "--story", story, "-o", out] + size)
+        #expect(r.status == 2 && r.stderr.contains("sound.m4a: a sound chunk of another job"), "\(r.stderr)")
+        // Rendered again without --force or --resume: it is there already.
+        r = try segue(["render", "--story", story, "-o", out, "--chunk", "sound"] + size)
+        #expect(r.status == 2 && r.stderr.contains("sound.m4a"), "\(r.stderr)")
 
         // Chunk 3 of another job (another crf) in its place.
         r = try segue(["render", "--story", story, "-o", out, "--chunk", "3/4", "--set", "encode.crf=30"] + size)
@@ -138,6 +153,7 @@ struct ChunkTests {
         let done = try [1, 2, 4].map { try FileManager.default.attributesOfItem(atPath: chunk($0, of: 4))[.modificationDate] as! Date }
         r = try segue(["join", "--story", story, "-o", out, "--resume"] + size)
         #expect(r.status == 0 && r.stderr.contains("rendered the missing chunk \(chunk(3, of: 4))"), "\(r.stderr)")
+        #expect(r.stderr.contains("rendered the missing chunk \(out).chunks/sound.m4a"), "\(r.stderr)")
         #expect(try [1, 2, 4].map { try FileManager.default.attributesOfItem(atPath: chunk($0, of: 4))[.modificationDate] as! Date } == done)
         #expect(try frameCount(out) == 165)
         // A chunk task run again with --resume keeps its chunk; a join run again keeps the video.
@@ -161,5 +177,23 @@ struct ChunkTests {
         #expect(r.status == 2 && r.stderr.contains("--chunk '0/2'"), "\(r.stderr)")
         r = try run(segueBinary, ["render", "--story", story, "-o", out, "--chunk", "auto"] + size)
         #expect(r.status == 2 && r.stderr.contains("--chunk auto: none of SLURM_ARRAY_TASK_ID"), "\(r.stderr)")
+
+        // Under an array, a video with sound: the last task renders the sound, the others the
+        // video's chunks (one fewer); without sound every task renders video; one task cannot.
+        func task(_ id: Int, of count: Int, _ arguments: [String]) throws -> Run {
+            try run(segueBinary, ["render", "--chunk", "auto", "--progress", "json"] + arguments + size, in: folder,
+                    environment: ["SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_COUNT": "\(count)"])
+        }
+        let auto = folder.appendingPathComponent("auto.mp4").path
+        r = try task(2, of: 3, ["--story", story, "-o", auto])
+        #expect(r.status == 0 && r.stderr.contains("\"chunk\":\"sound\"") && FileManager.default.fileExists(atPath: auto + ".chunks/sound.m4a"), "\(r.stderr)")
+        r = try task(1, of: 3, ["--story", story, "-o", auto])
+        #expect(r.status == 0 && r.stderr.contains("\"chunk\":\"2/2\""), "\(r.stderr)")
+        r = try task(0, of: 1, ["--story", story, "-o", auto])
+        #expect(r.status == 2 && r.stderr.contains("a video with sound is rendered by 2 tasks or more"), "\(r.stderr)")
+        r = try task(1, of: 3, [example("a.jpg"), "-o", folder.appendingPathComponent("silent.mp4").path, "--set", "hold=0.2"])
+        #expect(r.status == 0 && r.stderr.contains("\"chunk\":\"2/3\""), "\(r.stderr)")
+        r = try segue(["render", example("a.jpg"), "-o", folder.appendingPathComponent("silent.mp4").path, "--chunk", "sound", "--set", "hold=0.2"] + size)
+        #expect(r.status == 0 && r.stderr.contains("has no sound"), "\(r.stderr)")
     }
 }

@@ -155,18 +155,44 @@ struct BatchCLITests {
 
 @Suite("Pipelines: progress, quiet, signals, overwriting, exit codes")
 struct PipelineCLITests {
-    @Test("--progress json prints one JSON object per frame on stderr; stdout stays empty")
+    @Test("--progress json prints a JSON object a second, and at the first and last frame, for renders, chunks, joins and batches; stdout stays empty")
     func jsonProgress() throws {
-        let out = temporaryFolder().appendingPathComponent("v.mp4").path
+        let folder = temporaryFolder()
+        let out = folder.appendingPathComponent("v.mp4").path
+        /// The JSON objects of a run's stderr, each line one.
+        func objects(_ r: Run) throws -> [[String: Any]] {
+            try r.stderr.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\($0)") }
+        }
         let r = try segue(["render", "--progress", "json", example("a.jpg"), example("b.png"), "-o", out] + small)
         #expect(r.status == 0 && r.stdout.isEmpty)
-        let lines = r.stderr.split(separator: "\n")
-        #expect(lines.count == 33)
-        for (i, line) in lines.enumerated() {
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            #expect(object["job"] as? String == out && object["frame"] as? Int == i + 1 && object["total"] as? Int == 33)
-            #expect(object["elapsed"] is Double)
+        let lines = try objects(r)
+        // Under a second: the first frame and the last.
+        #expect((2...33).contains(lines.count) && lines.first?["frame"] as? Int == 1 && lines.last?["frame"] as? Int == 33, "\(r.stderr)")
+        for line in lines {
+            #expect(line["job"] as? String == out && line["phase"] as? String == "render" && line["total"] as? Int == 33)
+            #expect(line["elapsed"] is Double && line["fps"] is Double && line["eta"] is Double)
         }
+        #expect(lines.last?["eta"] as? Double == 0)
+
+        // A chunk says which; the join says it starts (frame 0) and ends; a batch its jobs.
+        let chunked = folder.appendingPathComponent("c.mp4").path
+        let chunk = try segue(["render", "--progress", "json", example("a.jpg"), example("b.png"), "-o", chunked, "--chunk", "2/2"] + small)
+        let chunkLines = try objects(chunk)
+        #expect(chunk.status == 0 && chunkLines.allSatisfy { $0["phase"] as? String == "chunk" && $0["chunk"] as? String == "2/2" }, "\(chunk.stderr)")
+        let chunkFrames = try #require(chunkLines.last?["total"] as? Int)
+        #expect((16...17).contains(chunkFrames) && chunkLines.last?["frame"] as? Int == chunkFrames, "\(chunk.stderr)")
+        let join = try segue(["join", "--progress", "json", "--resume", "--chunk-count", "2", example("a.jpg"), example("b.png"), "-o", chunked] + small)
+        let joinLines = try objects(join)
+        #expect(join.status == 0 && joinLines.count == 3 && joinLines.allSatisfy { $0["phase"] as? String == "join" && $0["total"] as? Int == 33 }, "\(join.stderr)")
+        #expect(joinLines.map { $0["frame"] as? Int } == [0, 0, 33] && (joinLines[1]["rendered"] as? String)?.hasSuffix("chunk-001-of-002.mp4") == true)
+
+        let manifest = folder.appendingPathComponent("jobs.yaml").path
+        try "jobs:\n  - {inputs: [\(example("a.jpg"))], output: one.mp4}\n  - {inputs: [\(example("b.png"))], output: two.mp4}\n"
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+        let batch = try segue(["batch", "--progress", "json", "--jobs", "1", manifest] + small)
+        let batchLines = try objects(batch)
+        #expect(batch.status == 0 && batchLines.allSatisfy { $0["jobs"] as? Int == 2 && $0["phase"] as? String == "render" }, "\(batch.stderr)")
+        #expect(batchLines.last?["jobsDone"] as? Int == 2 && batchLines.first?["jobsDone"] as? Int == 0, "\(batch.stderr)")
     }
 
     @Test("--quiet prints nothing on success; checksum prints only the checksums")

@@ -21,13 +21,13 @@ struct ReadmeTests {
         #expect(ReadmeTests.commands.contains { $0.hasPrefix("parallel segue batch") && $0.contains("--shard {}/4 --resume") })
         #expect(ReadmeTests.commands.contains { $0.contains("--shard auto --resume") && $0.contains("$SLURM_ARRAY_TASK_ID") })
         #expect(ReadmeTests.commands.contains { $0.contains("--shard auto --shard-count 4 --resume") && $0.contains("$JOB_COMPLETION_INDEX") })
-        #expect(ReadmeTests.commands.contains { $0.hasPrefix("parallel segue render") && $0.contains("--chunk {}/4") })
+        #expect(ReadmeTests.commands.contains { $0.hasPrefix("parallel segue render") && $0.contains("--chunk {} ::: 1/4 2/4 3/4 4/4 sound") })
         #expect(ReadmeTests.commands.contains { $0.hasPrefix("segue join") })
     }
 
     /// Runs one README command in a fresh folder holding the files it names (a.jpg, b.jpg,
     /// b.png, c.webp, logo.png, music.mp3, clip.mov and a copy of Examples/), with the built segue first on the PATH. GNU
-    /// parallel's line runs its four shards in turn; a cluster recipe runs as every task of
+    /// parallel's line runs with each of its values in turn; a cluster recipe runs as every task of
     /// its array (Slurm's four, Kubernetes' four pods), with its /data folder made local,
     /// twice: the second time every job is skipped.
     @Test("each runs as written and succeeds", arguments: commands)
@@ -50,8 +50,9 @@ struct ReadmeTests {
         }
         var script = command
         if command.hasPrefix("parallel ") {
-            let body = command.dropFirst("parallel ".count).components(separatedBy: " ::: ")[0]
-            script = (1...4).map { body.replacingOccurrences(of: "{}", with: "\($0)") }.joined(separator: " && ")
+            // Each of the values after ::: in turn, as GNU parallel runs them.
+            let parts = command.dropFirst("parallel ".count).components(separatedBy: " ::: ")
+            script = parts[1].split(separator: " ").map { parts[0].replacingOccurrences(of: "{}", with: String($0)) }.joined(separator: " && ")
         }
         if command.contains("/data/") {
             try FileManager.default.copyItem(atPath: example("batch.yaml"), toPath: examples.appendingPathComponent("manifest.yaml").path)

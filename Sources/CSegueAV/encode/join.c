@@ -1,4 +1,5 @@
-/* Chunks: a chunk file's own account of itself, and the join (stream copy and one soundtrack). */
+/* Chunks: a chunk file's own account of itself, the sound chunk, and the join (stream copy of the
+ * video and of the sound chunk). */
 #define _GNU_SOURCE
 #include "../core/internal.h"
 
@@ -32,11 +33,13 @@ static void encoder_identity(const uint8_t *data, int size, char *out, size_t ca
     }
 }
 
-static int video_stream(AVFormatContext *format) {
+static int stream_of(AVFormatContext *format, enum AVMediaType type) {
     for (unsigned i = 0; i < format->nb_streams; i++)
-        if (format->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO) return (int)i;
+        if (format->streams[i]->codecpar->codec_type == type) return (int)i;
     return -1;
 }
+
+static int video_stream(AVFormatContext *format) { return stream_of(format, AVMEDIA_TYPE_VIDEO); }
 
 /* Opens `path` and finds its streams: 0, or a negative code with err filled (*format NULL). */
 static int open_chunk(const char *path, AVFormatContext **format, SegueAVError *err) {
@@ -81,14 +84,96 @@ int segue_chunk_info(const char *path, SegueChunkInfo *info, SegueAVError *err) 
         }
         av_packet_free(&packet);
         if (ret != AVERROR_EOF) { avformat_close_input(&format); return shim_fail(err, ret, "av_read_frame"); }
+    } else if ((v = stream_of(format, AVMEDIA_TYPE_AUDIO)) >= 0) {
+        /* The sound chunk: its codec and how many packets it holds. */
+        snprintf(info->codec, sizeof info->codec, "%s", avcodec_get_name(format->streams[v]->codecpar->codec_id));
+        AVPacket *packet = av_packet_alloc();
+        if (!packet) { avformat_close_input(&format); return shim_fail(err, AVERROR(ENOMEM), "av_packet_alloc"); }
+        while ((ret = av_read_frame(format, packet)) >= 0) {
+            if (packet->stream_index == v) info->packets++;
+            av_packet_unref(packet);
+        }
+        av_packet_free(&packet);
+        if (ret != AVERROR_EOF) { avformat_close_input(&format); return shim_fail(err, ret, "av_read_frame"); }
     }
     avformat_close_input(&format);
     return 0;
 }
 
-/* Copies the video packets of `path` into e's video stream, `offset` frames later; the
- * soundtrack keeps up. `written` counts the frames copied so far. */
-static int copy_chunk(SegueEncoder *e, const char *path, int64_t offset, int64_t *written, SegueAVError *err) {
+/* Ends a file whose header is written: its trailer, and every byte flushed and closed. */
+static int finish_file(SegueEncoder *e, SegueAVError *err) {
+    int ret;
+    if ((ret = av_write_trailer(e->format)) < 0) return shim_fail(err, ret, "av_write_trailer");
+    avio_flush(e->format->pb);
+    if ((ret = e->format->pb->error) < 0) return shim_fail(err, ret, "avio_write");
+    if ((ret = avio_closep(&e->format->pb)) < 0) return shim_fail(err, ret, "avio_closep");
+    return 0;
+}
+
+/* The sound chunk: the soundtrack alone, made as a whole render makes it (the same encoder fed
+ * the same mix in the same steps, so the same packets), written atomically by the caller. */
+int segue_sound_chunk(const SegueSoundChunkConfig *c, SegueAVError *err) {
+    shim_begin();
+    if (!c->audio || c->fps_num <= 0 || c->fps_den <= 0) return shim_fail_text(err, AVERROR(EINVAL), "no soundtrack, or a frame rate that is not positive");
+    SegueEncoder *e = av_mallocz(sizeof *e);
+    if (!e) return shim_fail(err, AVERROR(ENOMEM), "av_mallocz");
+    e->fps = (AVRational){ c->fps_num, c->fps_den };
+    AVDictionary *options = NULL;
+    int ret = avformat_alloc_output_context2(&e->format, NULL, "mp4", c->path);
+    if (ret < 0) { shim_fail(err, ret, "avformat_alloc_output_context2"); goto done; }
+    e->format->flags |= AVFMT_FLAG_BITEXACT;
+    if ((ret = shim_soundtrack_open(e, c->audio, c->frames, e->fps, err)) < 0) goto done;
+    if (!(e->packet = av_packet_alloc())) { ret = shim_fail(err, AVERROR(ENOMEM), "av_packet_alloc"); goto done; }
+    if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) { shim_fail(err, ret, "avio_open"); goto done; }
+    if (c->fingerprint) av_dict_set(&e->format->metadata, SEGUE_FINGERPRINT_TAG, c->fingerprint, 0);
+    av_dict_set(&e->format->metadata, SEGUE_CHUNK_TAG, "sound", 0);
+    av_dict_set(&e->format->metadata, SEGUE_BUILD_TAG, shim_ffmpeg_build(), 0);
+    shim_container_options("mp4", 1, 0, &options);
+    if ((ret = avformat_write_header(e->format, &options)) < 0) { shim_fail(err, ret, "avformat_write_header"); goto done; }
+    e->header_written = 1;
+    if ((ret = shim_soundtrack_finish(e, e->soundtrack, err)) < 0) goto done;
+    ret = finish_file(e, err);
+done:
+    av_dict_free(&options);
+    segue_encoder_free(e);
+    return ret;
+}
+
+/* The sound chunk's packets, copied into the joined file's audio stream as the video goes. */
+typedef struct {
+    AVFormatContext *in;
+    int stream;             /* the sound chunk's audio stream */
+    AVStream *out;
+    AVPacket *pending;      /* read, not yet written: it plays after the video written so far */
+    int has_pending, ended;
+} SoundCopy;
+
+/* Writes the sound chunk's packets that start before `samples` of the video's time. */
+static int sound_copy_until(SegueEncoder *e, SoundCopy *s, int64_t samples, SegueAVError *err) {
+    AVRational from = s->in->streams[s->stream]->time_base;
+    for (;;) {
+        if (!s->has_pending) {
+            if (s->ended) return 0;
+            int ret = av_read_frame(s->in, s->pending);
+            if (ret == AVERROR_EOF) { s->ended = 1; return 0; }
+            if (ret < 0) return shim_fail(err, ret, "av_read_frame (sound chunk)");
+            if (s->pending->stream_index != s->stream) { av_packet_unref(s->pending); continue; }
+            s->has_pending = 1;
+        }
+        int64_t at = s->pending->dts != AV_NOPTS_VALUE ? s->pending->dts : s->pending->pts;
+        if (samples >= 0 && at != AV_NOPTS_VALUE && av_rescale_q(at, from, (AVRational){ 1, AUDIO_RATE }) >= samples) return 0;
+        av_packet_rescale_ts(s->pending, from, s->out->time_base);
+        s->pending->stream_index = s->out->index;
+        s->pending->pos = -1;
+        s->has_pending = 0;
+        int ret = av_interleaved_write_frame(e->format, s->pending);
+        if (ret < 0) return shim_fail(err, ret, "av_interleaved_write_frame (sound)");
+    }
+}
+
+/* Copies the video packets of `path` into e's video stream, `offset` frames later; the sound
+ * chunk's packets keep up. `written` counts the frames copied so far. */
+static int copy_chunk(SegueEncoder *e, SoundCopy *sound, const char *path, int64_t offset, int64_t *written, SegueAVError *err) {
     AVFormatContext *in = NULL;
     int ret = open_chunk(path, &in, err);
     if (ret < 0) return ret;
@@ -108,7 +193,7 @@ static int copy_chunk(SegueEncoder *e, const char *path, int64_t offset, int64_t
         if ((ret = av_interleaved_write_frame(e->format, e->packet)) < 0) break;
         call = "av_read_frame";
         (*written)++;
-        if (e->soundtrack && (ret = shim_soundtrack_keep_up(e, e->soundtrack, *written + 1, err)) < 0) { avformat_close_input(&in); return ret; }
+        if (sound->in && (ret = sound_copy_until(e, sound, shim_audio_samples(*written + 1, e->fps), err)) < 0) { avformat_close_input(&in); return ret; }
     }
     avformat_close_input(&in);
     if (ret == AVERROR_EOF) return 0;
@@ -123,6 +208,7 @@ int segue_join(const SegueJoinConfig *c, SegueAVError *err) {
     e->fps = (AVRational){ c->fps_num, c->fps_den };
     AVFormatContext *first = NULL;
     AVDictionary *options = NULL;
+    SoundCopy sound = { 0 };
     int ret = avformat_alloc_output_context2(&e->format, NULL, c->format_name, c->path);
     if (ret < 0) { shim_fail(err, ret, "avformat_alloc_output_context2"); goto done; }
     e->format->flags |= AVFMT_FLAG_BITEXACT;
@@ -136,7 +222,16 @@ int segue_join(const SegueJoinConfig *c, SegueAVError *err) {
     e->stream->avg_frame_rate = e->fps;
     e->stream->r_frame_rate = e->fps;
     avformat_close_input(&first);
-    if (c->audio && (ret = shim_soundtrack_open(e, c->audio, c->frames, e->fps, err)) < 0) goto done;
+    if (c->sound) {
+        /* The sound chunk's stream, as it is: its packets are copied, not made again. */
+        if ((ret = open_chunk(c->sound, &sound.in, err)) < 0) goto done;
+        if ((sound.stream = stream_of(sound.in, AVMEDIA_TYPE_AUDIO)) < 0) { ret = shim_fail_text(err, AVERROR_INVALIDDATA, "the sound chunk has no audio stream"); goto done; }
+        if (!(sound.out = avformat_new_stream(e->format, NULL))) { ret = shim_fail(err, AVERROR(ENOMEM), "avformat_new_stream"); goto done; }
+        if ((ret = avcodec_parameters_copy(sound.out->codecpar, sound.in->streams[sound.stream]->codecpar)) < 0) { shim_fail(err, ret, "avcodec_parameters_copy"); goto done; }
+        sound.out->codecpar->codec_tag = 0;
+        sound.out->time_base = sound.in->streams[sound.stream]->time_base;
+        if (!(sound.pending = av_packet_alloc())) { ret = shim_fail(err, AVERROR(ENOMEM), "av_packet_alloc"); goto done; }
+    }
     if (!(e->packet = av_packet_alloc())) { ret = shim_fail(err, AVERROR(ENOMEM), "av_packet_alloc"); goto done; }
     if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) { shim_fail(err, ret, "avio_open"); goto done; }
     if (c->fingerprint) av_dict_set(&e->format->metadata, SEGUE_FINGERPRINT_TAG, c->fingerprint, 0);
@@ -146,21 +241,19 @@ int segue_join(const SegueJoinConfig *c, SegueAVError *err) {
     e->header_written = 1;
     int64_t written = 0;
     for (int i = 0; i < c->count; i++) {
-        if ((ret = copy_chunk(e, c->chunks[i], c->starts[i], &written, err)) < 0) goto done;
+        if ((ret = copy_chunk(e, &sound, c->chunks[i], c->starts[i], &written, err)) < 0) goto done;
     }
     if (written != c->frames) {
         ret = shim_fail_text(err, AVERROR_INVALIDDATA, "the chunks do not hold the video's frames");
         goto done;
     }
-    if (e->soundtrack && (ret = shim_soundtrack_finish(e, e->soundtrack, err)) < 0) goto done;
-    if ((ret = av_write_trailer(e->format)) < 0) { shim_fail(err, ret, "av_write_trailer"); goto done; }
-    avio_flush(e->format->pb);
-    if ((ret = e->format->pb->error) < 0) { shim_fail(err, ret, "avio_write"); goto done; }
-    if ((ret = avio_closep(&e->format->pb)) < 0) { shim_fail(err, ret, "avio_closep"); goto done; }
-    ret = 0;
+    if (sound.in && (ret = sound_copy_until(e, &sound, -1, err)) < 0) goto done;
+    ret = finish_file(e, err);
 done:
     av_dict_free(&options);
     avformat_close_input(&first);
+    avformat_close_input(&sound.in);
+    av_packet_free(&sound.pending);
     segue_encoder_free(e);
     return ret;
 }

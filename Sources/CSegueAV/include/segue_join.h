@@ -1,6 +1,7 @@
 /*
- * Chunks: what a chunk of a longer video says about itself, and the join that copies the
- * chunks' video, without re-encoding, into one file with the soundtrack made once.
+ * Chunks: what a chunk of a longer video says about itself, the sound chunk (the soundtrack
+ * alone), and the join that copies the chunks' video and the sound chunk's packets, without
+ * re-encoding, into one file.
  */
 #ifndef SEGUE_JOIN_H
 #define SEGUE_JOIN_H
@@ -23,12 +24,12 @@ typedef struct SegueChunkInfo {
     char codec[32];         /* FFmpeg's codec name: h264, hevc */
     char parameters[33];    /* MD5 (hex) of the stream's decoder configuration (SPS, PPS) */
     int width, height;
-    int64_t packets;        /* frames in the video stream */
+    int64_t packets;        /* frames in the video stream (the sound chunk: audio packets) */
     int starts_with_keyframe; /* its first packet is a keyframe (an IDR picture) */
 } SegueChunkInfo;
 
-/* Reads a chunk's tags and counts its video packets (no decoding). 0, or a negative code
- * with err filled. */
+/* Reads a chunk's tags and counts its video packets (no decoding); for the sound chunk, which
+ * has no video, its audio codec and packets. 0, or a negative code with err filled. */
 int segue_chunk_info(const char *path, SegueChunkInfo *info, SegueAVError *err);
 
 typedef struct SegueJoinConfig {
@@ -40,12 +41,26 @@ typedef struct SegueJoinConfig {
     int fps_num, fps_den;
     int64_t frames;              /* the whole video's frames */
     const char *fingerprint;     /* SEGUE_FINGERPRINT_TAG of the joined file; NULL for none */
-    const SegueAudioConfig *audio; /* the soundtrack, made for the whole video; NULL for none */
+    const char *sound;           /* the sound chunk, whose packets are copied; NULL for a video
+                                    without sound */
 } SegueJoinConfig;
 
+typedef struct SegueSoundChunkConfig {
+    const char *path;            /* the sound chunk: an MP4 of the soundtrack alone */
+    const SegueAudioConfig *audio;
+    int fps_num, fps_den;
+    int64_t frames;              /* the whole video's frames: the soundtrack is as long */
+    const char *fingerprint;     /* SEGUE_FINGERPRINT_TAG; NULL for none */
+} SegueSoundChunkConfig;
+
+/* Writes the soundtrack of a video of `frames` frames alone, tagged as the sound chunk
+ * (SEGUE_CHUNK_TAG "sound"), its AAC packets those a whole render writes. 0, or a negative
+ * code with err filled; the caller removes a file left unfinished. */
+int segue_sound_chunk(const SegueSoundChunkConfig *config, SegueAVError *err);
+
 /* Writes the chunks' video streams one after another (stream copy, timestamps moved to each
- * chunk's place) and the soundtrack, index at the front. 0, or a negative code with err
- * filled; the caller removes a file left unfinished. */
+ * chunk's place) and the sound chunk's packets beside them, index at the front. 0, or a
+ * negative code with err filled; the caller removes a file left unfinished. */
 int segue_join(const SegueJoinConfig *config, SegueAVError *err);
 
 #ifdef __cplusplus

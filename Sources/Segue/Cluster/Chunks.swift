@@ -8,9 +8,85 @@ import Foundation
 /// of each other (a chunk may have none, when there are more chunks than frames). An MP4
 /// chunk is a video of its own (it starts with an IDR picture; x264's GOPs are closed) with
 /// no sound, written atomically into `OUTPUT.chunks/` with the job's fingerprint, its range
-/// and the FFmpeg build that wrote it. The join checks every chunk, copies their video one
-/// after another and makes the soundtrack once for the whole timeline, so no seam can click.
+/// and the FFmpeg build that wrote it. The soundtrack is a task of its own, the sound chunk
+/// (`sound.m4a` in the same folder): the whole timeline's sound made once, as a one-machine
+/// render makes it, so no seam can click. The join checks every chunk and copies their video
+/// one after another and the sound chunk's packets beside it: it encodes nothing.
 public enum Chunks {
+    /// What a chunk task renders: a range of the video's frames, or the sound.
+    public enum Part: Equatable, Sendable {
+        case video(Shard)
+        case sound
+    }
+
+    /// The part array task `task` renders (`--chunk auto`): with sound, the last task renders
+    /// the sound chunk and the others the video's `count - 1` chunks; without, every task a
+    /// video chunk.
+    public static func part(of task: Shard, sound: Bool) throws -> Part {
+        guard sound else { return .video(task) }
+        guard task.count >= 2 else {
+            throw ExportError.chunk("--chunk auto (\(task.source)): a video with sound is rendered by 2 tasks or more, the last one rendering its sound; this array has 1")
+        }
+        if task.index == task.count - 1 { return .sound }
+        return .video(Shard(index: task.index, count: task.count - 1, source: task.source))
+    }
+
+    /// The sound chunk of `output`: `out.mp4.chunks/sound.m4a`.
+    public static func soundFile(of output: String) -> String { folder(for: output) + "/sound.m4a" }
+
+    /// Whether `job`'s join needs a sound chunk: an MP4 with a soundtrack.
+    public static func hasSound(_ job: Job) -> Bool { job.format.hasSound && job.soundtrack.hasTrack }
+
+    /// What rendering the sound chunk did.
+    public struct SoundResult: Sendable {
+        public var path: String
+        public var seconds: Double
+        /// True when `--resume` found it made from the same job; false also when there is no sound.
+        public var skipped = false
+        /// False when the video has no sound: nothing was written.
+        public var written = true
+    }
+
+    /// Renders `job`'s sound chunk (`job.output` is the joined file's name): the soundtrack of
+    /// the whole video, its AAC packets those a one-machine render writes, atomically into
+    /// the chunk folder with the job's fingerprint. A video without sound has none to render.
+    public static func renderSound(_ job: Job, fingerprint known: String? = nil) throws -> SoundResult {
+        let start = DispatchTime.now()
+        let path = soundFile(of: job.output)
+        guard job.format == .mp4 else { throw ExportError.chunk("\(job.output): chunks join into an MP4 (H.264 or HEVC); render a \(job.format.rawValue) on one machine") }
+        guard job.frames == nil else { throw ExportError.chunk("--chunk sound: the sound chunk is the whole video's; not with --frames") }
+        // Its inputs and settings as the video's; its own file is checked here.
+        var check = job
+        check.output = path
+        check.overwrite = true
+        try check.validate()
+        guard hasSound(job) else { return SoundResult(path: path, seconds: Exporter.seconds(since: start), written: false) }
+        let fingerprint = try known ?? Fingerprint.of(job)
+        let exists = FileManager.default.fileExists(atPath: path)
+        if exists, job.resume, (try? Info(path: path))?.fingerprint == fingerprint {
+            return SoundResult(path: path, seconds: Exporter.seconds(since: start), skipped: true)
+        }
+        if exists, !job.overwrite, !job.resume { throw ExportError.outputExists(path) }
+        let file = try StagedFile(target: path, replace: true)
+        let soundtrack = job.soundtrack
+        var error = SegueAVError()
+        let status = file.temporary.withCString { target in
+            fingerprint.withCString { tag in
+                soundtrack.withConfig { track in
+                    var config = SegueSoundChunkConfig(path: target, audio: track, fps_num: Int32(job.preset.fps.numerator),
+                                                       fps_den: Int32(job.preset.fps.denominator), frames: Int64(job.timeline.frameCount), fingerprint: tag)
+                    return segue_sound_chunk(&config, &error)
+                }
+            }
+        }
+        guard status == 0 else {
+            file.discard()
+            throw ExportError.encoder(path: path, reason: "making the sound chunk: \(error.text)")
+        }
+        try file.commit()
+        return SoundResult(path: path, seconds: Exporter.seconds(since: start))
+    }
+
     /// The frames of chunk `part` of a video of `frames` frames.
     public static func frames(of part: Shard, in frames: Int) -> Range<Int> { part.frames(in: frames) }
 
@@ -128,12 +204,37 @@ public enum Chunks {
                 }
             }
         }
+        // The sound chunk, when the video has sound: of this job, and AAC.
+        var sound: String?
+        if hasSound(job) {
+            let path = soundFile(of: job.output)
+            var info = FileManager.default.fileExists(atPath: path) ? try Info(path: path) : nil
+            if job.resume, info?.fingerprint != fingerprint {
+                if cancellation?.isCancelled == true { throw ExportError.cancelled }
+                var again = job
+                again.overwrite = true
+                _ = try renderSound(again, fingerprint: fingerprint)
+                rendered.append(path)
+                progress?(path)
+                info = try Info(path: path)
+            }
+            if let info {
+                if info.fingerprint != fingerprint {
+                    problems.append("\(path): a sound chunk of another job (fingerprint \(info.fingerprint.isEmpty ? "none" : info.fingerprint), this job's \(fingerprint)): render it again with --chunk sound and the same story and options")
+                } else if info.chunk != "sound" || info.codec != "aac" {
+                    problems.append("\(path): says it is chunk '\(info.chunk)' of \(info.codec.isEmpty ? "no stream" : info.codec), expected the sound chunk ('sound', AAC)")
+                }
+            } else {
+                problems.append("\(path): missing: the sound chunk was not rendered (segue render --chunk sound, or the last task of --chunk auto)")
+            }
+            sound = path
+        }
         guard problems.isEmpty else {
             throw ExportError.chunk(problems.count == 1 ? problems[0] : "\(problems.count) chunks cannot be joined into \(job.output):\n" + problems.map { "  " + $0 }.joined(separator: "\n"))
         }
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
         let parts = filled.map { (path: $0.path, start: $0.range.lowerBound) }
-        try write(job, chunks: parts, frames: total, fingerprint: fingerprint)
+        try write(job, chunks: parts, sound: sound, frames: total, fingerprint: fingerprint)
         return JoinResult(chunks: n, frameCount: total, rendered: rendered, seconds: Exporter.seconds(since: start), fingerprint: fingerprint)
     }
 
@@ -156,28 +257,25 @@ public enum Chunks {
     static func describe(_ range: Range<Int>) -> String { Shard.describe(range) }
 
     /// Writes the joined file: the chunks' video (`chunks`: each file with its first frame) and
-    /// the job's soundtrack, made once.
-    static func write(_ job: Job, chunks: [(path: String, start: Int)], frames: Int, fingerprint: String) throws {
+    /// the sound chunk's packets (`sound`), copied.
+    static func write(_ job: Job, chunks: [(path: String, start: Int)], sound: String?, frames: Int, fingerprint: String) throws {
         let file = try StagedFile(target: job.output, replace: job.overwrite || job.resume)
-        let soundtrack = job.soundtrack
         var error = SegueAVError()
         let paths = chunks.map { strdup($0.path) }
         defer { paths.forEach { free($0) } }
         let starts = chunks.map { Int64($0.start) }
         let status = file.temporary.withCString { path in
-            fingerprint.withCString { tag in "mp4".withCString { mp4 in
-                soundtrack.withConfig { track in
-                    paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { names in
-                        starts.withUnsafeBufferPointer { starts in
-                            var config = SegueJoinConfig(path: path, format_name: mp4, chunks: names.baseAddress, starts: starts.baseAddress,
-                                                         count: Int32(chunks.count), fps_num: Int32(job.preset.fps.numerator),
-                                                         fps_den: Int32(job.preset.fps.denominator), frames: Int64(frames),
-                                                         fingerprint: tag, audio: soundtrack.hasTrack ? track : nil)
-                            return segue_join(&config, &error)
-                        }
+            fingerprint.withCString { tag in "mp4".withCString { mp4 in withOptionalCString(sound) { sound in
+                paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { names in
+                    starts.withUnsafeBufferPointer { starts in
+                        var config = SegueJoinConfig(path: path, format_name: mp4, chunks: names.baseAddress, starts: starts.baseAddress,
+                                                     count: Int32(chunks.count), fps_num: Int32(job.preset.fps.numerator),
+                                                     fps_den: Int32(job.preset.fps.denominator), frames: Int64(frames),
+                                                     fingerprint: tag, sound: sound)
+                        return segue_join(&config, &error)
                     }
                 }
-            } }
+            } } }
         }
         guard status == 0 else {
             file.discard()

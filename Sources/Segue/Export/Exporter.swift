@@ -10,6 +10,12 @@ public struct ExportProgress: Sendable {
     public var frameCount: Int
     /// Seconds since the export started.
     public var elapsed: Double
+
+    public init(framesDone: Int, frameCount: Int, elapsed: Double) {
+        self.framesDone = framesDone
+        self.frameCount = frameCount
+        self.elapsed = elapsed
+    }
 }
 
 /// What an export did.
