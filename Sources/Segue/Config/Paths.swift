@@ -45,24 +45,36 @@ enum Paths {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    private static let folders = Locked<[String: (identity: FileIdentity, canonical: String)]>([:])
+    private static let folders = ByFile<String>()
 
     /// The canonical path of the folder whose absolute path is `parts`: a folder that does not
     /// exist yet is its parent's and its name.
     private static func canonicalFolder(_ parts: [Substring]) -> String {
         guard let last = parts.last else { return "/" }
         let folder = "/" + parts.joined(separator: "/")
-        guard let identity = FileIdentity(folder) else {
+        guard let canonical = folders.value(of: folder, { resolved(folder) }) else {
             let parent = canonicalFolder(Array(parts.dropLast()))
             return parent + (parent == "/" ? "" : "/") + last
         }
-        if let known = folders.withLock({ $0[folder] }), known.identity == identity { return known.canonical }
-        let canonical = resolved(folder)
-        folders.withLock {
-            if $0.count >= 4096 { $0.removeAll() }
-            $0[folder] = (identity, canonical)
-        }
         return canonical
+    }
+}
+
+/// What was found about files, each kept while its file stays the same file (`FileIdentity`).
+final class ByFile<Value: Sendable>: Sendable {
+    private let known = Locked<[String: (identity: FileIdentity, value: Value)]>([:])
+
+    /// What `find` says of the file at `path`, found once while the file is unchanged; nil
+    /// when there is no file there.
+    func value(of path: String, _ find: () -> Value) -> Value? {
+        guard let identity = FileIdentity(path) else { return nil }
+        if let kept = known.withLock({ $0[path] }), kept.identity == identity { return kept.value }
+        let value = find()
+        known.withLock {
+            if $0.count >= 1 << 16 { $0.removeAll() }
+            $0[path] = (identity, value)
+        }
+        return value
     }
 }
 

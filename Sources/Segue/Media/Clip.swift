@@ -30,14 +30,10 @@ public struct ClipInfo: Sendable, Equatable {
     /// A file's content is looked at once while it stays the same file (`FileIdentity`): a
     /// batch's shared photo is probed once, not once per row.
     public static func isClip(_ path: String) -> Bool {
-        let identity = FileIdentity(path)
-        if let identity, let known = probed.withLock({ $0[path] }), known.identity == identity { return known.clip }
-        let clip = segue_media_is_clip(path) == 1
-        if let identity { probed.withLock { $0[path] = (identity, clip) } }
-        return clip
+        probed.value(of: path) { segue_media_is_clip(path) == 1 } ?? (segue_media_is_clip(path) == 1)
     }
 
-    private static let probed = Locked<[String: (identity: FileIdentity, clip: Bool)]>([:])
+    private static let probed = ByFile<Bool>()
 
     /// Reads a clip's header. A file with no video stream, or one Segue cannot take (HDR),
     /// gives `ExportError.unsupportedClip`; an unreadable one `ExportError.damagedClip`.
