@@ -123,6 +123,10 @@ public struct Manifest: Sendable {
 
     /// Adds to the entries' problems any output that two jobs write, or that one job reads.
     static func checkOutputs(_ entries: inout [Entry]) {
+        Paths.remembering { checkOutputsNow(&entries) }
+    }
+
+    private static func checkOutputsNow(_ entries: inout [Entry]) {
         // Outputs must differ, and no job may write over another's input.
         var writers: [String: Int] = [:]
         for (k, entry) in entries.enumerated() where !entry.output.isEmpty {
@@ -256,6 +260,10 @@ public enum BatchRunner {
     /// the jobs ready to run and, for each entry that is not, its problems (with the
     /// manifest's line), in manifest order.
     public static func prepare(_ entries: [Manifest.Entry], settings: BatchSettings) -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
+        Paths.remembering { prepareNow(entries, settings: settings) }
+    }
+
+    private static func prepareNow(_ entries: [Manifest.Entry], settings: BatchSettings) -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
         var jobs: [BatchJob] = []
         var problems: [(entry: Manifest.Entry, problems: [String])] = []
         let digests = Fingerprint.Digests()

@@ -26,6 +26,41 @@ enum Paths {
     /// Folders are resolved once while they stay the same folder (`FileIdentity`): a batch's
     /// hundred thousand outputs in one folder cost one resolution of it, not one each.
     static func canonical(_ path: String) -> String {
+        guard let memo else { return canonical(path, links: 0) }
+        if let known = memo.paths.withLock({ $0[path] }) { return known }
+        let found = canonical(path, links: 0)
+        memo.paths.withLock { $0[path] = found }
+        return found
+    }
+
+    /// What was found about paths during one planning pass (`remembering`).
+    final class Memo: Sendable {
+        let paths = Locked<[String: String]>([:])
+        let folders = Locked<[String: String]>([:])
+        let identities = Locked<[String: FileIdentity?]>([:])
+    }
+
+    @TaskLocal static var memo: Memo?
+
+    /// Runs `body` (a batch's planning: thousands of rows naming the same folders and photos)
+    /// with the file system taken as it was when each path was first looked at: a path's
+    /// canonical form, a folder's, a file's identity are found once for the whole pass, not
+    /// once per row. Outside it, every answer is the file system's of the moment.
+    static func remembering<T>(_ body: () throws -> T) rethrows -> T {
+        if memo != nil { return try body() }
+        return try $memo.withValue(Memo()) { try body() }
+    }
+
+    /// The identity of the file at `path`, once per planning pass (`remembering`).
+    static func identity(_ path: String) -> FileIdentity? {
+        guard let memo else { return FileIdentity(path) }
+        if let known = memo.identities.withLock({ $0[path] }) { return known }
+        let found = FileIdentity(path)
+        memo.identities.withLock { $0[path] = found }
+        return found
+    }
+
+    private static func canonical(_ path: String, links: Int) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var parts: [Substring] = []
         for part in absolute.split(separator: "/") where part != "." {
@@ -33,11 +68,25 @@ enum Paths {
         }
         guard let name = parts.popLast() else { return "/" }
         let file = "/" + parts.joined(separator: "/") + (parts.isEmpty ? "" : "/") + name
-        // A link at the end is resolved by the file system; a plain name sits in its folder.
+        // A plain name sits in its folder; a link at the end names its target from there.
         var info = stat()
-        if lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { return resolved(file) }
         let folder = canonicalFolder(parts)
+        if lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            // A target that climbs out of a folder it named ("a/../b") is left to the file
+            // system, as is a chain of links longer than the kernel follows.
+            guard links < 40, let target = target(of: file),
+                  !target.split(separator: "/").drop(while: { $0 == ".." || $0 == "." }).contains("..") else { return resolved(file) }
+            return canonical(target.hasPrefix("/") ? target : folder + "/" + target, links: links + 1)
+        }
         return folder + (folder == "/" ? "" : "/") + name
+    }
+
+    /// What the symbolic link at `path` names, as written in it.
+    private static func target(of path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { readlink(path, $0.baseAddress!, $0.count - 1) }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
     /// The file system's own resolution of `path`.
@@ -52,11 +101,14 @@ enum Paths {
     private static func canonicalFolder(_ parts: [Substring]) -> String {
         guard let last = parts.last else { return "/" }
         let folder = "/" + parts.joined(separator: "/")
-        guard let canonical = folders.value(of: folder, { resolved(folder) }) else {
+        if let known = memo?.folders.withLock({ $0[folder] }) { return known }
+        var canonical = folders.value(of: folder, { resolved(folder) })
+        if canonical == nil {
             let parent = canonicalFolder(Array(parts.dropLast()))
-            return parent + (parent == "/" ? "" : "/") + last
+            canonical = parent + (parent == "/" ? "" : "/") + last
         }
-        return canonical
+        memo?.folders.withLock { $0[folder] = canonical }
+        return canonical ?? folder
     }
 }
 
@@ -67,7 +119,7 @@ final class ByFile<Value: Sendable>: Sendable {
     /// What `find` says of the file at `path`, found once while the file is unchanged; nil
     /// when there is no file there.
     func value(of path: String, _ find: () -> Value) -> Value? {
-        guard let identity = FileIdentity(path) else { return nil }
+        guard let identity = Paths.identity(path) else { return nil }
         if let kept = known.withLock({ $0[path] }), kept.identity == identity { return kept.value }
         let value = find()
         known.withLock {
