@@ -22,9 +22,6 @@
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2")))
 #endif
 
-/* The widest vector instructions to use: 1 none, 2 AVX2, 3 AVX-512 (BW, DQ and VL). */
-int segue_simd_level(void);
-
 /* A loop written once in plain C (`static inline`, its arguments in one struct) compiled for
  * each vector width the compiler may use: NAME_run calls the widest the CPU has. Integer or
  * unfused float arithmetic, so every width gives the same bytes. */

@@ -22,10 +22,11 @@ struct SegueCommand: ParsableCommand {
 
             Needs at run time FFmpeg's libraries, LittleCMS, libheif, libwebp, libyaml, Pango \
             and Cairo, and to draw text the Noto fonts (on Debian: fonts-noto-core, \
-            fonts-noto-mono, fonts-noto-color-emoji); 'segue fonts' lists the families it finds.
+            fonts-noto-mono, fonts-noto-color-emoji); 'segue doctor' checks them all where it \
+            runs, 'segue fonts' lists the font families it finds.
             """,
         version: ([SegueVersion.headline] + SegueVersion.libraries).joined(separator: "\n"),
-        subcommands: [Render.self, Join.self, Checksum.self, Batch.self, Presets.self, Transitions.self, FontsCommand.self]
+        subcommands: [Render.self, Join.self, Checksum.self, Batch.self, Presets.self, Transitions.self, FontsCommand.self, DoctorCommand.self]
     )
 
     /// Runs the command line, mapping errors to the exit codes above.

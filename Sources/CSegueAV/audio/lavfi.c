@@ -16,12 +16,12 @@ ShimLavfi shim_lavfi;
 #define LAVFI_NAME "libavfilter.so." AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR)
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char failure[256];
+static char failure[512];
 
 static void load(void) {
     void *library = dlopen(LAVFI_NAME, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
-        snprintf(failure, sizeof failure, "the soundtrack needs FFmpeg's %s (Debian's libavfilter%d): %s",
+        snprintf(failure, sizeof failure, "the soundtrack needs FFmpeg's %s (Debian's libavfilter%d; 'segue doctor' lists all a render needs): %s",
                  LAVFI_NAME, LIBAVFILTER_VERSION_MAJOR, dlerror());
         return;
     }

@@ -67,3 +67,43 @@ int segue_rename_noreplace(const char *from, const char *to) {
     unlink(from);
     return 0;
 }
+
+int segue_lavfi_check(char *why, size_t size) {
+    SegueAVError err = {0};
+    if (shim_lavfi_load(&err) == 0) return 0;
+    if (size > 0) snprintf(why, size, "%s", err.message);
+    return -1;
+}
+
+typedef struct {
+    const char *prefix;
+    char *path;
+    size_t size;
+} LoadedQuery;
+
+static int find_loaded(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    LoadedQuery *query = data;
+    const char *name = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    name = name ? name + 1 : info->dlpi_name;
+    if (!name || strncmp(name, query->prefix, strlen(query->prefix)) != 0) return 0;
+    if (query->size > 0) snprintf(query->path, query->size, "%s", info->dlpi_name);
+    return 1;
+}
+
+int segue_loaded_library(const char *prefix, char *path, size_t size) {
+    LoadedQuery query = {prefix, path, size};
+    if (size > 0) path[0] = 0;
+    return dl_iterate_phdr(find_loaded, &query);
+}
+
+int segue_ffmpeg_major(const char *name) {
+    static const struct { const char *name; int major; } majors[] = {
+        {"avcodec", LIBAVCODEC_VERSION_MAJOR}, {"avformat", LIBAVFORMAT_VERSION_MAJOR},
+        {"avutil", LIBAVUTIL_VERSION_MAJOR}, {"swscale", LIBSWSCALE_VERSION_MAJOR},
+        {"swresample", LIBSWRESAMPLE_VERSION_MAJOR}, {"avfilter", LIBAVFILTER_VERSION_MAJOR},
+    };
+    for (size_t i = 0; i < sizeof majors / sizeof *majors; i++)
+        if (strcmp(majors[i].name, name) == 0) return majors[i].major;
+    return -1;
+}

@@ -16,6 +16,18 @@ extern "C" {
  * has them, one "name version" a line, into out (size bytes, NUL-terminated). */
 void segue_library_versions(char *out, size_t size);
 
+/* Whether FFmpeg's libavfilter, which the soundtrack's mix loads when first needed, loads
+ * here: 0, or -1 with what is missing in `why` (size bytes). */
+int segue_lavfi_check(char *why, size_t size);
+
+/* The file the loaded shared object whose name starts with `prefix` ("libavcodec.so.") came
+ * from, into `path` (size bytes): 1 when one is loaded, else 0. */
+int segue_loaded_library(const char *prefix, char *path, size_t size);
+
+/* The major version of the FFmpeg library `name` (avcodec, avformat, avutil, swscale,
+ * swresample, avfilter) Segue was built against, or -1. */
+int segue_ffmpeg_major(const char *name);
+
 /* CPUs this process may run on (its affinity mask), or -1 if it cannot be read. */
 int segue_affinity_cpus(void);
 

@@ -70,6 +70,14 @@ void segue_text_families(void (*each)(const char *family, void *context), void *
 /* 1 when fontconfig has a font of exactly this family (case as fontconfig compares). */
 int segue_text_has_family(const char *family);
 
+/* 1 when fontconfig has a font of exactly this family, with the first one's file in `file`
+ * (size bytes) and *color 1 when one of them has colour glyphs (emoji); else 0. */
+int segue_text_family_file(const char *family, char *file, size_t size, int *color);
+
+/* The font folders fontconfig reads (those that exist), how many of them have no current
+ * cache (a first render then scans them), and how many fonts it finds. */
+void segue_text_cache_state(int *folders, int *stale, int *fonts);
+
 #ifdef __cplusplus
 }
 #endif

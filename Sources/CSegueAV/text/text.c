@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Pango's font maps and fontconfig's current configuration are shared: one look is laid out
  * and drawn at a time. Text is drawn once per look, so this costs nothing that matters. */
@@ -470,4 +471,45 @@ int segue_text_has_family(const char *family) {
     FcPatternDestroy(pattern);
     pthread_mutex_unlock(&text_lock);
     return found;
+}
+
+int segue_text_family_file(const char *family, char *file, size_t size, int *color) {
+    pthread_mutex_lock(&text_lock);
+    FcPattern *pattern = FcPatternCreate();
+    FcPatternAddString(pattern, FC_FAMILY, (const FcChar8 *)family);
+    FcObjectSet *fields = FcObjectSetBuild(FC_FILE, FC_COLOR, (char *)NULL);
+    FcFontSet *fonts = FcFontList(FcConfigGetCurrent(), pattern, fields);
+    int found = fonts && fonts->nfont > 0;
+    if (size > 0) file[0] = 0;
+    *color = 0;
+    for (int i = 0; found && i < fonts->nfont; i++) {
+        FcChar8 *name = NULL;
+        FcBool colored = FcFalse;
+        if (i == 0 && FcPatternGetString(fonts->fonts[i], FC_FILE, 0, &name) == FcResultMatch && name && size > 0)
+            snprintf(file, size, "%s", (const char *)name);
+        if (FcPatternGetBool(fonts->fonts[i], FC_COLOR, 0, &colored) == FcResultMatch && colored) *color = 1;
+    }
+    if (fonts) FcFontSetDestroy(fonts);
+    FcObjectSetDestroy(fields);
+    FcPatternDestroy(pattern);
+    pthread_mutex_unlock(&text_lock);
+    return found;
+}
+
+void segue_text_cache_state(int *folders, int *stale, int *fonts) {
+    pthread_mutex_lock(&text_lock);
+    FcConfig *config = FcConfigGetCurrent();
+    *folders = 0;
+    *stale = 0;
+    FcStrList *dirs = FcConfigGetFontDirs(config);
+    for (FcChar8 *dir; dirs && (dir = FcStrListNext(dirs));) {
+        struct stat info;
+        if (stat((const char *)dir, &info) != 0) continue;
+        (*folders)++;
+        if (!FcDirCacheValid(dir)) (*stale)++;
+    }
+    if (dirs) FcStrListDone(dirs);
+    FcFontSet *system = FcConfigGetFonts(config, FcSetSystem);
+    *fonts = system ? system->nfont : 0;
+    pthread_mutex_unlock(&text_lock);
 }

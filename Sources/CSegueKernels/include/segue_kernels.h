@@ -14,6 +14,10 @@
 extern "C" {
 #endif
 
+/* The widest vector instructions the kernels use here: 1 none, 2 AVX2, 3 AVX-512 (BW, DQ
+ * and VL); SEGUE_SIMD=avx2 or =none in the environment caps it. */
+int segue_simd_level(void);
+
 /* Converts an opaque RGBA picture (R in the low byte, `width` pixels a row, packed) to
  * yuv420p with BT.709's coefficients in limited range: Y of each pixel, Cb and Cr of the
  * average of each 2x2 block, from 16 fractional bits, rounded. `width` and `height` are even. */

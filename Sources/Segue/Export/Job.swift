@@ -212,10 +212,9 @@ public struct Job: Sendable {
             problems.append(.oddSize(width: preset.canvas.width, height: preset.canvas.height, format: format))
         }
         if preset.canvas.isTransparent, !format.keepsAlpha { problems.append(.noAlpha(format: format)) }
-        if let encoding = format.encoding(preset) {
-            let needed = [encoding.codec] + (format.hasSound && soundtrack.hasTrack ? [encoding.audioCodec] : [])
-            for name in needed where segue_has_encoder(name) == 0 { problems.append(.missingEncoder(name: name, format: format)) }
-        }
+        let encoding = format.encoding(preset)
+        let encoders = (encoding.map { [$0.codec] + (format.hasSound && soundtrack.hasTrack ? [$0.audioCodec] : []) } ?? []) + format.otherEncoders
+        for name in encoders where segue_has_encoder(name) == 0 { problems.append(.missingEncoder(name: name, format: format)) }
         // A clip's decoding work: its pictures over its time on screen, within the same budget.
         for (index, clip) in clips.sorted(by: { $0.key < $1.key }) {
             let onScreen = timeline.timeOnScreen(index)

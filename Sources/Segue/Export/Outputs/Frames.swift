@@ -6,7 +6,7 @@ import Foundation
 extension OutputFormat {
     /// One `frame-NNNNN.png` per frame in a folder.
     public static let png = OutputFormat(
-        "png", "a folder of frame-NNNNN.png files, named by frame index", keepsAlpha: true, alphaName: "PNG frames",
+        "png", "a folder of frame-NNNNN.png files, named by frame index", otherEncoders: ["png"], keepsAlpha: true, alphaName: "PNG frames",
         isFolder: true, sidecar: .inFolder, sinks: onePass { request in
         try PNGSink(folder: request.job.output, fingerprint: request.fingerprint(), replace: request.replace)
     })
@@ -32,7 +32,7 @@ extension OutputFormat {
 
     /// One PNG contact sheet of frames sampled across the video.
     public static let sheet = OutputFormat(
-        "sheet", "a PNG contact sheet of frames sampled across the video", extensions: ["png"], keepsAlpha: true,
+        "sheet", "a PNG contact sheet of frames sampled across the video", extensions: ["png"], otherEncoders: ["png"], keepsAlpha: true,
         samples: 12, sinks: onePass { request in
         let job = request.job
         return try SheetSink(path: job.output, frameWidth: job.preset.canvas.width, frameHeight: job.preset.canvas.height,

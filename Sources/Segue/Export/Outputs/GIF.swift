@@ -6,7 +6,7 @@ extension OutputFormat {
     /// whole video, the frames are composed twice (the same pixels each time), the first time
     /// for the palette; each pass's sink is made when the pass starts.
     public static let gif = OutputFormat(
-        "gif", "an animated GIF (FFmpeg's palette, 15 fps unless a rate is given)", extensions: ["gif"],
+        "gif", "an animated GIF (FFmpeg's palette, 15 fps unless a rate is given)", extensions: ["gif"], otherEncoders: ["gif"],
         defaultRate: FrameRate(Preset.GIFSettings.defaultFPS), takesFrameSelection: false,
         fingerprintFields: { p in
             ["gif": .object(["palette": .string(p.gif.palette.rawValue), "dither": .string(p.gif.dither), "loop": .number(Double(p.gif.loop))])]

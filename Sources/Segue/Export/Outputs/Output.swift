@@ -16,6 +16,8 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     public let extensions: [String]
     /// How FFmpeg encodes it, for the outputs written by FFmpeg's video encoders.
     let encode: (@Sendable (Preset) -> VideoEncoding)?
+    /// FFmpeg's encoders it writes with besides `encode`'s (GIF's, PNG's).
+    let otherEncoders: [String]
     /// Carries a sound track (the soundtrack keys apply); its fingerprint is in its metadata.
     public let hasSound: Bool
     /// Keeps the alpha of a transparent background; the text names it in messages (nil when
@@ -65,7 +67,7 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     init(_ name: String, _ summary: String, extensions: [String] = [], encode: (@Sendable (Preset) -> VideoEncoding)? = nil,
-         hasSound: Bool = false, keepsAlpha: Bool = false, alphaName: String? = nil, defaultRate: FrameRate? = nil,
+         otherEncoders: [String] = [], hasSound: Bool = false, keepsAlpha: Bool = false, alphaName: String? = nil, defaultRate: FrameRate? = nil,
          toStandardOutput: Bool = false, takesFrameSelection: Bool = true, takesChunks: Bool = false, isFolder: Bool = false,
          evenSize: String? = nil, isUpload: Bool = false, samples: Int? = nil, sidecar: Sidecar = .besideFile,
          fingerprintFields: @escaping @Sendable (Preset) -> [String: Canonical] = { _ in [:] },
@@ -74,6 +76,7 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
         self.summary = summary
         self.extensions = extensions
         self.encode = encode
+        self.otherEncoders = otherEncoders
         self.hasSound = hasSound
         self.keepsAlpha = keepsAlpha
         self.alphaName = alphaName
@@ -165,7 +168,7 @@ extension ExportError {
     }
 
     static func missingEncoder(name: String, format: OutputFormat) -> ExportError {
-        .job("this build of FFmpeg has no \(name) encoder, which \(format.rawValue) output needs; Debian's libavcodec59 (or libavcodec-extra59) has it")
+        .job("this build of FFmpeg has no \(name) encoder, which \(format.rawValue) output needs; Debian's \(Doctor.ffmpegPackage("avcodec")) (or libavcodec-extra) has it, and 'segue doctor' lists every encoder and library a render may need")
     }
 
     static func framePastEnd(selection: FrameSelection, frameCount count: Int) -> ExportError {
