@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@Suite("scripts/install")
+/// The installs share one build folder (.build-install): one after the other.
+@Suite("scripts/install and the Debian package", .serialized)
 struct InstallTests {
     @Test("installs a segue that needs no Swift runtime, no file beside it and no library the README leaves out, with bash, zsh and fish completions")
     func install() throws {
@@ -81,5 +82,80 @@ struct InstallTests {
             let owner = try package(of: library)
             #expect(owner.map(provided.contains) == true, "\(library) comes from \(owner ?? "no package"), which the README's run-time list does not bring")
         }
+    }
+
+    /// The "name: value" lines scripts/clean-room prints (not the doctor's table but its exit codes).
+    static func facts(_ output: String) -> [String: String] {
+        var facts: [String: String] = [:]
+        for line in output.split(separator: "\n") where !line.hasPrefix("doctor") || line.contains("exit:") {
+            if let colon = line.range(of: ": ") { facts[String(line[..<colon.lowerBound])] = String(line[colon.upperBound...]) }
+        }
+        return facts
+    }
+
+    @Test("the Debian package: lintian finds no error; on a clean Debian 12 apt installs it with all it needs, a plain user's doctor passes and a story with Arabic, emoji, a sticker, a clip's sound and music renders; without colour emoji doctor fails naming the package; removed, nothing is left")
+    func debianPackage() throws {
+        let dist = temporaryFolder()
+        let package = try run(repositoryRoot.appendingPathComponent("scripts/package").path, [dist.path])
+        #expect(package.status == 0, "\(package.stderr.suffix(3000))")
+        let deb = package.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(deb.hasPrefix(dist.path + "/segue_") && deb.hasSuffix("_amd64.deb"), "\(package.stdout)")
+        guard package.status == 0 else { return }
+
+        // What it holds and depends on: the binary, completions, man pages, the copyright; the
+        // run-time list (doctor's, the README's) besides what dpkg-shlibdeps found.
+        let contents = try tool("dpkg-deb", ["--contents", deb]).stdout
+        for file in ["./usr/bin/segue", "./usr/share/bash-completion/completions/segue", "./usr/share/zsh/vendor-completions/_segue",
+                     "./usr/share/fish/vendor_completions.d/segue.fish", "./usr/share/man/man1/segue.1.gz", "./usr/share/man/man1/segue-render.1.gz",
+                     "./usr/share/man/man1/segue-doctor.1.gz", "./usr/share/doc/segue/copyright", "./usr/share/doc/segue/changelog.gz",
+                     "./usr/share/doc/segue/docs/chunks.md"] {
+            #expect(contents.contains(" \(file)\n"), "\(file) is not in the package")
+        }
+        let depends = try tool("dpkg-deb", ["-f", deb, "Depends"]).stdout
+        let names = Set(depends.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix { $0 != " " }) })
+        for name in ["libc6", "libavcodec59", "libavformat59", "libavfilter8", "libyaml-0-2", "fonts-noto-core", "fonts-noto-mono", "fonts-noto-color-emoji"] {
+            #expect(names.contains(name), "\(name) not in Depends: \(depends)")
+        }
+        // The README's run-time paragraph names the same list as the package's run-time packages.
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let paragraph = try #require(readme.components(separatedBy: "\n\n").first { $0.contains("where it runs it needs only") })
+        let named = Set(paragraph.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+            .filter { !$0.contains(" ") && ($0.hasPrefix("lib") || $0.hasPrefix("fonts-")) })
+        let doctor = try run(repositoryRoot.appendingPathComponent(".build-install/release/segue").path, ["doctor", "--packages"])
+        let list = Set(doctor.stdout.split(separator: "\n").map(String.init))
+        #expect(!list.isEmpty && named == list, "README only: \(named.subtracting(list).sorted()); doctor only: \(list.subtracting(named).sorted())")
+        #expect(list.isSubset(of: names), "Depends lacks \(list.subtracting(names).sorted())")
+
+        let room = try run(repositoryRoot.appendingPathComponent("scripts/clean-room").path, [deb])
+        #expect(room.status == 0 && room.stdout.hasSuffix("clean room: ok\n"), "\(room.stdout.suffix(3000)) \(room.stderr.suffix(3000))")
+        let facts = InstallTests.facts(room.stdout)
+        #expect(facts["installed"]?.hasSuffix(" installed") == true, "\(room.stdout)")
+        #expect(facts["doctor exit"] == "0", "\(room.stdout)")
+        #expect(room.stdout.contains("doctor | \neverything a render needs is here") || room.stdout.contains("doctor | everything a render needs is here"), "\(room.stdout)")
+        #expect(facts["mp4 streams"] == "aac h264 ", "\(room.stdout)")
+        #expect(Double(facts["mp4 seconds"] ?? "") ?? 0 > 3, "\(room.stdout)")
+        #expect(facts["gif streams"] == "gif ", "\(room.stdout)")
+        #expect(facts["doctor without emoji exit"] == "1", "\(room.stdout)")
+        #expect(room.stdout.contains("doctor without emoji | install: apt-get install fonts-noto-color-emoji"), "\(room.stdout)")
+        #expect(facts["after remove"] == "not-installed, 0 files left", "\(room.stdout)")
+
+        // The container image: the same root with the package, packed by umoci; unpacked by it,
+        // the same story renders in it as its own user.
+        let image = try run(repositoryRoot.appendingPathComponent("scripts/image").path, [deb, dist.path])
+        #expect(image.status == 0, "\(image.stderr.suffix(3000))")
+        let tarball = image.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(tarball.hasSuffix(".oci.tar") && FileManager.default.fileExists(atPath: tarball), "\(image.stdout)")
+        guard image.status == 0 else { return }
+        let inside = try run(repositoryRoot.appendingPathComponent("scripts/clean-room").path, ["--image", tarball])
+        #expect(inside.status == 0 && inside.stdout.hasSuffix("clean room: ok\n"), "\(inside.stdout.suffix(3000)) \(inside.stderr.suffix(3000))")
+        let seen = InstallTests.facts(inside.stdout)
+        #expect(seen["image entrypoint"] == "/usr/bin/segue --help" && seen["image user"] == "1000", "\(inside.stdout)")
+        #expect(seen["image apt lists"] == "0 files" && seen["image apt archives"] == "0 files" && seen["image root history"] == "none", "\(inside.stdout)")
+        #expect(seen["doctor exit"] == "0" && seen["mp4 streams"] == "aac h264 " && seen["gif streams"] == "gif ", "\(inside.stdout)")
+        let unpacked = Int(seen["image unpacked"]?.split(separator: " ").first ?? "") ?? .max
+        let installed = Int(facts["installed root"]?.split(separator: " ").first ?? "") ?? 0
+        #expect(unpacked <= installed, "the image's root (\(unpacked) MB) is larger than Debian's root with the package (\(installed) MB)")
+        let version = try tool("dpkg-deb", ["-f", deb, "Version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(seen["image version"] == version && (seen["image revision"]?.count ?? 0) >= 7 && seen["image source"] != "none", "\(inside.stdout)")
     }
 }
