@@ -30,6 +30,12 @@ STORY4 = ["--set", "hold=1.75", "--set", "transition.duration=0.5", "--set", "en
           "--set", "encode.crf=20", "--set", "encode.threads=2", "--set", "fit=fill", "--size", f"{W}x{H}", "--fps", str(FPS)]
 
 
+def asked(name):
+    """Whether the workload `name` runs: every one without --only, else those a comma-separated
+    --only value begins."""
+    return not args.only or any(name.startswith(p) for p in re.split(r",(?! )", args.only))
+
+
 def run(cmd):
     """Runs a command; returns (seconds, peak RSS in MB, stderr)."""
     start = time.monotonic()
@@ -107,7 +113,7 @@ def h264(path):
 
 
 def export(name, cmd, output, count, graph=None):
-    if args.only and not any(name.startswith(p) for p in re.split(r",(?! )", args.only)):
+    if not asked(name):
         return
     print(f"  {name}", file=sys.stderr)
     run(cmd)
@@ -170,7 +176,7 @@ def gif_export():
     """A GIF of story4 against FFmpeg's own two-pass palette commands on the same frames, read
     raw; alternated rounds. (segue s, ffmpeg s, median ratio, ratios), or None when not asked."""
     name = "gif story4"
-    if args.only and not any(name.startswith(p) for p in re.split(r",(?! )", args.only)):
+    if not asked(name):
         return None
     print(f"  {name}", file=sys.stderr)
     out = os.path.join(args.work, "segue.gif")
@@ -203,7 +209,7 @@ def template_export():
     runs rows. (rows, segue s, floor s one at a time, floor s at once, lanes, median ratio to the
     faster floor, ratios), or None when not asked."""
     name = "template rows"
-    if args.only and not any(name.startswith(p) for p in re.split(r",(?! )", args.only)):
+    if not asked(name):
         return None
     print(f"  {name} ({args.rows})", file=sys.stderr)
     work = os.path.join(args.work, "template")
@@ -260,7 +266,7 @@ def planning():
     round: seconds and peak memory, and the ratio of the two sizes' times (10 when linear), or
     None when not asked."""
     name = "planning"
-    if args.only and not any(name.startswith(p) for p in re.split(r",(?! )", args.only)):
+    if not asked(name):
         return None
     print(f"  {name}", file=sys.stderr)
     work = os.path.join(args.work, "planning")
@@ -302,7 +308,7 @@ def chunks_export():
     sound task's, the join's, and the speed-up the numbers give for 8, 32, 128 and 512 tasks of
     this machine. None when not asked."""
     name = "chunks"
-    if args.only and not any(name.startswith(p) for p in re.split(r",(?! )", args.only)):
+    if not asked(name):
         return None
     work = os.path.join(args.work, "chunks")
     os.makedirs(work, exist_ok=True)
