@@ -97,3 +97,29 @@ void segue_mix_table(uint32_t *out, const uint32_t *a, const uint32_t *b, const 
     TableMix m = { out, a, b, table, count };
     table_mix_run(&m);
 }
+
+typedef struct {
+    uint32_t *out;
+    const uint32_t *a, *b;
+    const uint16_t *matte;
+    int32_t edge, ramp, scale;
+    ptrdiff_t count;
+} LumaMix;
+
+/* The incoming page's weight where the matte is m: (edge - m) / ramp in 256ths, clamped. */
+INLINE void luma_mix(const LumaMix *m) {
+    for (ptrdiff_t i = 0; i < m->count; i++) {
+        int32_t d = m->edge - (int32_t)m->matte[i];
+        d = d < 0 ? 0 : (d > m->ramp ? m->ramp : d);
+        int32_t w = (d * m->scale + 32768) >> 16;
+        m->out[i] = lerp(m->a[i], m->b[i], (uint32_t)(w > 256 ? 256 : w));
+    }
+}
+
+AT_EACH_WIDTH(luma_mix, LumaMix)
+
+void segue_mix_luma(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint16_t *matte, int32_t edge, int32_t ramp,
+                    int32_t scale, int count) {
+    LumaMix m = { out, a, b, matte, edge, ramp, scale, count };
+    luma_mix_run(&m);
+}

@@ -56,6 +56,7 @@ struct Transitions: ParsableCommand {
                 print("  " + field.key.padding(toLength: keys, withPad: " ", startingAt: 0)
                       + "  \(field.type), default \(field.defaultValue); \(field.range.replacingOccurrences(of: "\\|", with: "|")). \(field.meaning)")
             }
+            for line in kind.notes { print(line) }
         }
     }
 }

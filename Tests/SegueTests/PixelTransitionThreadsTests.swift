@@ -28,7 +28,7 @@ struct PixelTransitionThreadsTests {
     }
 
     @Test("a per-pixel transition's frame is the same bytes on 1, 2 and 5 compositor threads",
-          arguments: ["wipetl", "circleopen", "radial", "dissolve", "fadeblack", "fadegrays", "fadefast", "distance",
+          arguments: ["wipetl", "luma", "circleopen", "radial", "dissolve", "fadeblack", "fadegrays", "fadefast", "distance",
                       "pixelize", "hblur", "squeezev", "zoomin", "hlwind", "vuwind", "circlecrop",
                       "gl:InvertedPageCurl", "gl:CrossZoom", "gl:ripple", "gl:FilmBurn"])
     func anyThreads(name: String) throws {

@@ -246,6 +246,31 @@ int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, int thr
     return finish_pixels(frame, pixels, width, height);
 }
 
+int segue_image_gray16(const SegueDecodedImage *image, uint16_t *gray, SegueAVError *err) {
+    shim_begin();
+    int width = image->width, height = image->height;
+    size_t count = (size_t)width * (size_t)height;
+    if (image->rgba) {
+        /* BT.709's luma of the straight colour, alpha left out. */
+        for (size_t i = 0; i < count; i++) {
+            const uint8_t *p = image->rgba + 4 * i;
+            uint64_t y = (uint64_t)p[0] * 13933 + (uint64_t)p[1] * 46871 + (uint64_t)p[2] * 4732;
+            gray[i] = (uint16_t)((y * 257 + 32768) >> 16);
+        }
+        return 0;
+    }
+    const AVFrame *frame = image->frame;
+    if (!frame) return shim_fail_text(err, AVERROR(EINVAL), "segue_image_gray16: the image holds no picture");
+    struct SwsContext *sws = shim_scaler(width, height, frame->format, width, height, AV_PIX_FMT_GRAY16,
+                                         SWS_POINT | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INP, 1);
+    if (!sws) return shim_fail_text(err, AVERROR(ENOSYS), "sws_init_context: this image's pixel format cannot be converted to grey");
+    uint8_t *planes[4] = { (uint8_t *)gray, NULL, NULL, NULL };
+    int strides[4] = { width * 2, 0, 0, 0 };
+    int ret = sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0, height, planes, strides);
+    sws_freeContext(sws);
+    return ret < 0 ? shim_fail(err, ret, "sws_scale") : 0;
+}
+
 /* The part a part's pixels are converted from: the part grown by SEGUE_PART_MARGIN on each
  * side within the picture, its edges on whole chroma samples. 0 when only the whole picture
  * converts to the pixels it has there: chroma that does not divide the picture's size (its

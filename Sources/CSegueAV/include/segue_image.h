@@ -45,6 +45,12 @@ int segue_image_decode(const char *path, int64_t max_pixels, int max_side, Segue
  * negative code with err filled. */
 int segue_image_pixels(const SegueDecodedImage *image, uint32_t *pixels, int threads, SegueAVError *err);
 
+/* A decoded image's lightness into `gray` (width x height, rows packed, followed by
+ * SEGUE_RGBA_SLACK bytes of room), 0...65535 a pixel, before its EXIF orientation: a grey
+ * picture's own values (8 or 16 bits), a colour picture's luma (libswscale's; BT.709's for
+ * HEIF), alpha left out. A luma wipe's matte. Returns 0 or a negative code with err filled. */
+int segue_image_gray16(const SegueDecodedImage *image, uint16_t *gray, SegueAVError *err);
+
 /* The pixels a part of a picture is converted with beyond the part itself, on each side:
  * libswscale's chroma filters reach a few pixels, so that the part's own pixels are the ones
  * the whole picture has there. */

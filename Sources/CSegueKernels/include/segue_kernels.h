@@ -63,6 +63,12 @@ void segue_mix_weighted(uint32_t *out, const uint32_t *a, const uint32_t *b, con
  * to 256ths, rounded: so that the loop that computes the weights has no conversions in it. */
 void segue_mix_weights(uint32_t *out, const uint32_t *a, const uint32_t *b, const float *w, int count);
 
+/* Two pictures mixed by a matte (a luma wipe): where the matte is m (0...65535), the incoming
+ * picture's weight is (edge - m) / ramp, clamped to 0...1, in 256ths: (d scale + 32768) / 65536
+ * with d = edge - m clamped to 0...ramp, scale = 256 * 65536 / ramp rounded (ramp >= 256). */
+void segue_mix_luma(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint16_t *matte, int32_t edge, int32_t ramp,
+                    int32_t scale, int count);
+
 /* Each channel (R, G, B, A in order) of out[i] = (a ka + b kb + c[channel] + 32768) / 65536,
  * at most 255: two pictures and a colour mixed by constants in 65536ths (a fade through black). */
 void segue_mix_linear(uint32_t *out, const uint32_t *a, const uint32_t *b, uint32_t ka, uint32_t kb, const uint32_t c[4], int count);

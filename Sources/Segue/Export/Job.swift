@@ -224,6 +224,7 @@ public struct Job: Sendable {
                 problems.append(.clipTooLarge(path: clip.path, reason: String(format: "decoding %.0f pictures of %dx%d over its %.1f s on screen is over the budget of %d pixel-frames (raise it with --max-pixel-frames)", pictures, clip.info.storedWidth, clip.info.storedHeight, onScreen.upperBound - onScreen.lowerBound, limits.maxPixelFrames)))
             }
         }
+        problems += matteProblems()
         if format.hasSound, let file = preset.audio.file, let problem = Job.audioProblem(file, start: preset.audio.start) {
             problems.append(problem)
         }
@@ -236,6 +237,35 @@ public struct Job: Sendable {
                                                                     voice.key, voice.origin.description, voice.at, end)))
         }
         return problems
+    }
+
+    /// Every luma wipe's matte made at the canvas's size before the render (and kept for it):
+    /// a file that is not a picture or clip, or does not read, is a problem now, not mid-video.
+    func matteProblems() -> [ExportError] {
+        let used = plan.map { $0.cuts.compactMap { $0.settings?.transition } } ?? [preset.transition.transition]
+        var problems: [ExportError] = []
+        for case let luma as Luma in used {
+            do { _ = try MatteFiles.shared.supply(luma, width: preset.canvas.width, height: preset.canvas.height, limits: limits) } catch let error as ExportError {
+                if !problems.contains(error) { problems.append(error) }
+            } catch {}
+        }
+        return problems
+    }
+
+    /// The preset's transition and the plan's cuts with what their per-pixel work needs from
+    /// files made ready for the canvas (a luma wipe's matte, `MatteFiles`).
+    func preparedTransitions() -> (preset: Preset, plan: StoryPlan?) {
+        let canvas = preset.canvas, limits = limits
+        func prepared(_ settings: Preset.TransitionSettings) -> Preset.TransitionSettings {
+            guard let luma = settings.transition as? Luma else { return settings }
+            var settings = settings
+            settings.transition = MatteFiles.prepared(luma, width: canvas.width, height: canvas.height, limits: limits)
+            return settings
+        }
+        var preset = self.preset, plan = self.plan
+        preset.transition = prepared(preset.transition)
+        if let cuts = plan?.cuts { plan?.cuts = cuts.map { cut in cut.settings.map { .transition(prepared($0)) } ?? cut } }
+        return (preset, plan)
     }
 
     /// What the job's target platform would cut or show otherwise (a video past the length it

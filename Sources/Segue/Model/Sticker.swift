@@ -144,24 +144,3 @@ extension Overlay {
         return logo
     }
 }
-
-extension ConfigNode {
-    /// Preset settings from a file (a story's or a manifest job's `set`) with the logo's
-    /// picture (`logo.image`, or `image` of a `logo` mapping) resolved by `resolve`,
-    /// relative to that file as its other paths are.
-    static func resolvingLogo(_ settings: [(key: String, value: ConfigNode)], _ resolve: (String) -> String) -> [(key: String, value: ConfigNode)] {
-        settings.map { setting in
-            switch (setting.key, setting.value.value) {
-            case let ("logo.image", .scalar(text, quoted)) where !text.isEmpty:
-                return (setting.key, ConfigNode(.scalar(resolve(text), quoted: quoted), origin: setting.value.origin))
-            case let ("logo", .mapping(pairs)):
-                return (setting.key, ConfigNode(.mapping(pairs.map { pair in
-                    guard pair.key == "image", case let .scalar(text, quoted) = pair.value.value, !text.isEmpty else { return pair }
-                    return (pair.key, ConfigNode(.scalar(resolve(text), quoted: quoted), origin: pair.value.origin))
-                }), origin: setting.value.origin))
-            default:
-                return setting
-            }
-        }
-    }
-}

@@ -398,7 +398,7 @@ public struct PresetLibrary: Sendable {
             // A preset's music and logo are found beside the preset.
             let resolve = { (path: String) in Paths.resolve(path, in: folder) }
             node = node.resolvingAudio(resolve)
-            if case let .mapping(pairs) = node.value { node.value = .mapping(ConfigNode.resolvingLogo(pairs, resolve)) }
+            if case let .mapping(pairs) = node.value { node.value = .mapping(SettingFiles.resolving(pairs, resolve)) }
         }
         guard let base = node["extends"] else { return node }
         guard case let .scalar(baseName, _) = base.value, !baseName.isEmpty else {

@@ -102,6 +102,7 @@ public struct StorySlide: Sendable {
             }
         }
         let transition = r.raw("transition", type: "text or mapping", "The cut to the next slide: cut, a transition's name, or {kind, duration, curve, ...}.")
+            .map { SettingFiles.resolvingSection("transition", $0, resolve) }
         let motion = r.raw("motion", type: "text or mapping", "Ken Burns motion: in, out, left, right, up, down, none, or {kind, amount, curve, center}.")
         let clip = try noting { try StorySlide.clipSettings(&r, item: item) }
         let overlays = r.raw("overlays", type: "[overlay]", "Text and stickers over the slide's page, turning and zooming with it: a list of {text or image, at, anchor, ...}.")
@@ -199,7 +200,7 @@ public struct Story: Sendable {
         func resolve(_ p: String) -> String { Paths.resolve(p, in: folder) }
         var r = try ConfigReader(root)
         let preset = try r.raw("preset", type: "text", "A preset's name or file, for the defaults.").map { try ConfigReader.string($0, key: "preset") }
-        var settings = ConfigNode.resolvingLogo(try r.settings("set", "Preset keys, dotted or nested, as --set takes them."), resolve)
+        var settings = SettingFiles.resolving(try r.settings("set", "Preset keys, dotted or nested, as --set takes them."), resolve)
         if let audio = r.raw("audio", type: "audio", "The soundtrack: a file (relative to the story), 'silence', or a mapping with file, start, volume, fadeIn, fadeOut, loop.") {
             settings.append((key: "audio", value: ConfigNode.audio(audio, resolve: resolve)))
         }

@@ -75,6 +75,23 @@ extension Parameter where Value == [Double] {
     }
 }
 
+extension Parameter where Value == String {
+    /// A text, which `check` may refuse, saying what it expected (a file that must exist).
+    public static func text(_ key: String, default value: String, expected: String, _ meaning: String,
+                            check: @escaping @Sendable (String) -> String?) -> Parameter {
+        Parameter(key: key, defaultValue: value,
+                  read: { reader in
+                      let text = try reader.parsed(key, default: value, expected: expected, meaning) { $0 }
+                      if let problem = check(text) {
+                          throw PresetError.invalid(key: reader.fullKey(key), origin: reader.node[key]?.origin ?? reader.node.origin,
+                                                    value: "'\(text)'", expected: problem)
+                      }
+                      return .text(text)
+                  },
+                  wrap: { .text($0) }, unwrap: { if case let .text(v) = $0 { return v } else { return nil } })
+    }
+}
+
 extension Parameter where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// One of the cases of `Value`, by its raw value.
     public static func choice(_ key: String, default value: Value, _ meaning: String) -> Parameter {

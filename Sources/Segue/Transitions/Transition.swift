@@ -20,6 +20,9 @@ public protocol Transition: Sendable {
     static var source: String { get }
     /// Its parameters, each declared once as a static `Parameter` of the type.
     static var parameters: [AnyParameter] { get }
+    /// Lines `segue transitions show` prints after its parameters (the values a parameter
+    /// names, each with its meaning); none for most.
+    static var notes: [String] { get }
     /// Whether it joins two pages as one cut of a story; false for a transition that
     /// builds screens of its own (a grid tour, a cube of all the pages).
     static var joinsTwoPages: Bool { get }
@@ -59,6 +62,7 @@ extension Transition {
     }
 
     public static var joinsTwoPages: Bool { true }
+    public static var notes: [String] { [] }
     public func cut(from: Layer, to: Layer, progress: Double, bounds: Rect) -> Layer {
         scene(step: 0, progress: progress, pages: [from, to], bounds: bounds)
     }
