@@ -16,7 +16,7 @@ p.add_argument("--export-baseline", help="another segue binary: the exports (--o
 p.add_argument("--only", help="only the exports whose names start with these, comma-separated (text10,story10,clips,...; a comma followed by a space belongs to a name: 'story4 stories-cube, deterministic'), and no compose rates")
 p.add_argument("--compose-only", action="store_true", help="the compose rates (and the instruction count) without the exports")
 p.add_argument("--xfade-only", action="store_true", help="only the xfade catalogue's compose rates against FFmpeg's own xfade")
-p.add_argument("--luma-only", action="store_true", help="only the luma wipes' compose rates, beside a wipe and a crossfade")
+p.add_argument("--luma-only", action="store_true", help="only the compose rates of transitions of the user's own: luma wipes beside a wipe and a crossfade, a GLSL file beside its native port")
 p.add_argument("--rows", type=int, default=200, help="rows of the template workload (a 6-second 540x960 card per row)")
 p.add_argument("--chunk-size", default="540x960", help="canvas of the chunks workload (a 10-minute story in 8 chunks)")
 p.add_argument("--chunk-minutes", type=float, default=10, help="length of the chunks workload's story")
@@ -37,10 +37,10 @@ def asked(name):
     return not args.only or any(name.startswith(p) for p in re.split(r",(?! )", args.only))
 
 
-def run(cmd):
-    """Runs a command; returns (seconds, peak RSS in MB, stderr)."""
+def run(cmd, env=None):
+    """Runs a command (with `env` added to the environment); returns (seconds, peak RSS in MB, stderr)."""
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ, **env) if env else None)
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.monotonic() - start
     err = proc.stderr.read().decode()
@@ -556,20 +556,28 @@ def xfade_table():
         print(f"{name:<52} {a:>9.1f} {b:>10.1f} {a / b:>6.2f}")
 
 
+CROSSWARP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Reference", "gl-transitions", "crosswarp.glsl")
+
+
 def luma_table():
-    """Luma wipes composed at 1080x1920 on one thread (--format null, every frame inside the
-    transition): a built-in matte, a photo's luma as the matte, and for scale xfade's wipeleft
-    and a crossfade, alternated round by round: frames per second, and each over wipeleft."""
+    """Transitions of the user's own composed at 1080x1920 on one compositor thread (--format
+    null, every frame inside the transition): luma wipes (a built-in matte, a photo's luma as
+    the matte) and for scale xfade's wipeleft and a crossfade; a GLSL file run by llvmpipe and
+    Segue's native port of it. Alternated round by round: frames per second, each over
+    wipeleft, and what a GLSL frame costs in native ones."""
     cases = [("luma, clock", ["--set", "transition.kind=luma", "--set", "transition.matte=clock"]),
              ("luma, blocks, softness 0.3", ["--set", "transition.kind=luma", "--set", "transition.matte=blocks", "--set", "transition.softness=0.3"]),
              ("luma, a photo as the matte", ["--set", "transition.kind=luma", "--set", f"transition.matte={photos[2]}"]),
              ("wipeleft", ["--set", "transition.kind=wipeleft"]),
-             ("crossfade", ["--set", "transition.kind=crossfade"])]
+             ("crossfade", ["--set", "transition.kind=crossfade"]),
+             ("glsl, crosswarp.glsl, llvmpipe on 1 thread", ["--set", "transition.kind=glsl", "--set", f"transition.file={CROSSWARP}"]),
+             ("gl:crosswarp, the native port", ["--set", "transition.kind=gl:crosswarp"])]
     rates = {name: [] for name, _ in cases}
     for r in range(args.compose_runs):
         for name, extra in (cases if r % 2 == 0 else cases[::-1]):
             _, _, err = run([args.segue, "render", "--preset", "crossfade", "--set", "hold=0", "--set", "transition.duration=2", *extra,
-                             "--size", f"{W}x{H}", "--threads", "1", "--format", "null", photos[0], photos[1], "-o", "-"])
+                             "--size", f"{W}x{H}", "--threads", "1", "--format", "null", photos[0], photos[1], "-o", "-"],
+                            env={"LP_NUM_THREADS": "1"})
             rates[name].append(float(re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err).group(1)))
     wipe = statistics.median(rates["wipeleft"])
     print()
@@ -577,6 +585,8 @@ def luma_table():
     for name, _ in cases:
         fps = statistics.median(rates[name])
         print(f"{name:<52} {fps:>7.1f} {fps / wipe:>11.2f}")
+    glsl, port = statistics.median(rates[cases[-2][0]]), statistics.median(rates[cases[-1][0]])
+    print(f"{'a GLSL frame costs this many native frames (crosswarp)':<52} {port / glsl:>7.2f}")
 
 
 if args.xfade_only:

@@ -18,9 +18,12 @@ struct DoctorCommand: ParsableCommand {
     @Flag(help: "Prints only the Debian packages Segue needs where it runs, one a line (what the Debian package depends on beyond the libraries it links).")
     var packages = false
 
+    @Flag(help: "Prints only the Debian packages GLSL transitions need beyond those (Mesa's EGL and llvmpipe): what the Debian package recommends.")
+    var recommended = false
+
     func run() throws {
-        if packages {
-            print(Doctor.packages.joined(separator: "\n"))
+        if packages || recommended {
+            print((packages ? Doctor.packages : Doctor.recommended).joined(separator: "\n"))
             return
         }
         let rows = Doctor.checks()

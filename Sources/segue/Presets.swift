@@ -7,8 +7,20 @@ struct LibraryOptions: ParsableArguments {
     @Option(name: .customLong("presets"), help: ArgumentHelp("A folder of NAME.yaml presets, searched before SEGUE_PRESETS and the built-in presets; repeatable.", valueName: "DIR"))
     var folders: [String] = []
 
+    @Option(name: .customLong("gl-transitions"), help: ArgumentHelp("A folder of gl-transitions' GLSL files (a checkout of the catalogue's transitions/): gl:NAME runs NAME.glsl from it where Segue has no port of that name, as SEGUE_GL_TRANSITIONS does.", valueName: "DIR"))
+    var glTransitions: String?
+
     /// The library these options and the environment describe.
-    func library() throws -> PresetLibrary { try PresetLibrary.standard(presetFolders: folders) }
+    func library() throws -> PresetLibrary {
+        if let glTransitions {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: glTransitions, isDirectory: &isFolder), isFolder.boolValue else {
+                throw PresetError.unreadable(glTransitions, reason: "no such folder (named by --gl-transitions)")
+            }
+            setenv("SEGUE_GL_TRANSITIONS", glTransitions, 1)
+        }
+        return try PresetLibrary.standard(presetFolders: folders)
+    }
 }
 
 struct Presets: ParsableCommand {

@@ -125,6 +125,11 @@ struct InstallTests {
         let list = Set(doctor.stdout.split(separator: "\n").map(String.init))
         #expect(!list.isEmpty && named == list, "README only: \(named.subtracting(list).sorted()); doctor only: \(list.subtracting(named).sorted())")
         #expect(list.isSubset(of: names), "Depends lacks \(list.subtracting(names).sorted())")
+        // Mesa, for GLSL transitions only, is recommended: the list segue doctor --recommended prints.
+        let recommends = try tool("dpkg-deb", ["-f", deb, "Recommends"]).stdout
+        let recommended = Set(recommends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        let mesa = try run(repositoryRoot.appendingPathComponent(".build-install/release/segue").path, ["doctor", "--recommended"])
+        #expect(recommended == Set(mesa.stdout.split(separator: "\n").map(String.init)) && recommended.contains("libgl1-mesa-dri"), "Recommends: \(recommends)")
 
         let room = try run(repositoryRoot.appendingPathComponent("scripts/clean-room").path, [deb])
         #expect(room.status == 0 && room.stdout.hasSuffix("clean room: ok\n"), "\(room.stdout.suffix(3000)) \(room.stderr.suffix(3000))")
@@ -135,6 +140,9 @@ struct InstallTests {
         #expect(facts["mp4 streams"] == "aac h264 ", "\(room.stdout)")
         #expect(Double(facts["mp4 seconds"] ?? "") ?? 0 > 3, "\(room.stdout)")
         #expect(facts["gif streams"] == "gif ", "\(room.stdout)")
+        // Mesa is recommended, not installed: a GLSL transition is refused naming its packages, nothing written.
+        #expect(facts["glsl without mesa exit"] == "2" && facts["glsl output written"] == "no", "\(room.stdout)")
+        #expect(facts["glsl without mesa"]?.contains("libgl1-mesa-dri") == true, "\(room.stdout)")
         #expect(facts["doctor without emoji exit"] == "1", "\(room.stdout)")
         #expect(room.stdout.contains("doctor without emoji | install: apt-get install fonts-noto-color-emoji"), "\(room.stdout)")
         #expect(facts["after remove"] == "not-installed, 0 files left", "\(room.stdout)")

@@ -84,22 +84,30 @@ struct GLTransitionTests {
         #expect(TransitionRegistry.names.count >= 85)
     }
 
+    /// The frames of gl-transitions' `file` at each of `progresses` from the two stills, as the
+    /// test's harness draws them (moderngl on llvmpipe): RGBA, one after the other.
+    static func reference(_ file: String) throws -> Data {
+        let ((a, b), _) = try stills.get()
+        let out = temporaryFolder().appendingPathComponent("gl.rgba").path
+        try succeed(try ReferenceTools.pythonWithGL(), [
+            repositoryRoot.appendingPathComponent("Tests/Reference/glsl.py").path, glsl(file), a, b, "\(width)", "\(height)", out,
+            progresses.map { "\($0)" }.joined(separator: ","),
+        ])
+        let frames = try Data(contentsOf: URL(fileURLWithPath: out))
+        try #require(frames.count == progresses.count * width * height * 4)
+        return frames
+    }
+
     static func glsl(_ file: String) -> String {
         repositoryRoot.appendingPathComponent("Tests/Reference/gl-transitions/\(file).glsl").path
     }
 
     @Test("each frame from 0.1 to 0.9 is the GLSL's, as llvmpipe draws it: PSNR at least 35 dB", arguments: names)
     func matchesGLSL(file: String) throws {
-        let ((a, b), (pixelsA, pixelsB)) = try Self.stills.get()
+        let (_, (pixelsA, pixelsB)) = try Self.stills.get()
         let port = try #require(TransitionRegistry.gl.first { $0.file == file })
-        let out = temporaryFolder().appendingPathComponent("gl.rgba").path
-        try succeed(try ReferenceTools.pythonWithGL(), [
-            repositoryRoot.appendingPathComponent("Tests/Reference/glsl.py").path, Self.glsl(file), a, b, "\(Self.width)", "\(Self.height)", out,
-            Self.progresses.map { "\($0)" }.joined(separator: ","),
-        ])
-        let theirs = try Data(contentsOf: URL(fileURLWithPath: out))
+        let theirs = try Self.reference(file)
         let size = Self.width * Self.height * 4
-        try #require(theirs.count == Self.progresses.count * size)
         for (k, progress) in Self.progresses.enumerated() {
             let ours = Self.frame(port.init(), progress: progress, a: pixelsA, b: pixelsB)
             let columns = Self.randomRows.contains(file)

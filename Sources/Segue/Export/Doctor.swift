@@ -47,6 +47,15 @@ public enum Doctor {
         public var cpus: @Sendable () -> Int
         /// Bytes this process may use, if known.
         public var memory: @Sendable () -> Int?
+        /// The software renderer of GLSL transitions, once loaded, or why it does not load.
+        public var shaders: @Sendable () -> Result<String, ExportError> = {
+            var error = SegueAVError()
+            guard segue_glsl_load(1, &error) == 0 else { return .failure(.glsl(path: "libEGL.so.1", reason: error.text)) }
+            // The renderer's name is known once a context was made: a one-pixel program makes one.
+            let program = try? GLSLProgram(source: "vec4 transition(vec2 uv) { return getToColor(uv); }", name: "probe", width: 1, height: 1)
+            _ = program
+            return .success(String(cString: segue_glsl_renderer()))
+        }
 
         /// The system Segue runs on.
         public static let system = Probe(
@@ -181,6 +190,11 @@ public enum Doctor {
             }
             rows.append(Check(area: "font", name: family, status: status, detail: detail, package: fontPackage(family), required: shipped.contains(family)))
         }
+        let renderer = probe.shaders()
+        rows.append(Check(area: "loaded", name: "llvmpipe", status: (try? renderer.get()) == nil ? .missing : .ok,
+                          detail: (try? renderer.get()).map { "\($0): runs GLSL transitions (loaded for those only)" }
+                              ?? "GLSL transitions (kind: glsl, gl: files without a port) fail: libEGL and Mesa's software renderer do not load",
+                          package: recommended.joined(separator: ", "), required: false))
         let cache = probe.fontCache()
         rows.append(Check(area: "fontconfig", name: "cache", status: cache.stale == 0 ? .ok : .note,
                           detail: cache.stale == 0 ? "\(cache.fonts) fonts in \(cache.folders) folders, cached"
@@ -207,6 +221,10 @@ public enum Doctor {
         return Array(Set(names)).sorted()
     }
 
+    /// The Debian packages only GLSL transitions need (Mesa's EGL and llvmpipe, about 100 MB):
+    /// the package recommends them.
+    public static let recommended = ["libegl1", "libegl-mesa0", "libgl1-mesa-dri"]
+
     /// The rows as an aligned table, with a last line saying what to install.
     public static func table(_ rows: [Check]) -> String {
         let header = ["WHAT", "NAME", "STATUS", "PACKAGE", "DETAIL"]
@@ -217,14 +235,17 @@ public enum Doctor {
         }
         var text = ([header] + cells).map(line).joined(separator: "\n") + "\n"
         let missing = rows.filter { $0.status == .missing }
-        let install = Array(Set(missing.compactMap(\.package))).sorted()
-        if missing.isEmpty {
+        func packages(_ rows: [Check]) -> [String] {
+            Array(Set(rows.flatMap { $0.package?.components(separatedBy: ", ") ?? [] })).sorted()
+        }
+        let required = missing.filter(\.required), optional = packages(missing.filter { !$0.required })
+        if required.isEmpty {
             text += "\neverything a render needs is here\n"
         } else {
-            let required = missing.filter(\.required).map(\.name)
-            text += "\n" + (required.isEmpty ? "" : "missing what the shipped presets need: \(required.joined(separator: ", "))\n")
-            if !install.isEmpty { text += "install: apt-get install \(install.joined(separator: " "))\n" }
+            text += "\nmissing what the shipped presets need: \(required.map(\.name).joined(separator: ", "))\n"
+            text += "install: apt-get install \(packages(required).joined(separator: " "))\n"
         }
+        if !optional.isEmpty { text += "for what is optional: apt-get install \(optional.joined(separator: " "))\n" }
         return text
     }
 }

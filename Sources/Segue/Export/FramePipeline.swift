@@ -170,7 +170,11 @@ struct FramePipeline {
                         defer { composeTime.end() }
                         let items = work.plan.scene.drawList(scale: canvas.scale, images: images)
                         try work.frame.yuv?.prepare(for: output)
-                        compositor.render(items, canvas: canvas, into: work.frame)
+                        let refusals = FrameRefusals()
+                        FrameRefusals.$current.withValue(refusals) { compositor.render(items, canvas: canvas, into: work.frame) }
+                        if let reason = refusals.first {
+                            throw ExportError.refusedFrame(frame: work.plan.index, seconds: storyboard.timeline.fps.time(ofFrame: work.plan.index), reason: reason)
+                        }
                     }
                     queue.put(.frame(work.plan.index, work.frame), at: work.sequence)
                 } catch {

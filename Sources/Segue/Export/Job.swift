@@ -224,7 +224,7 @@ public struct Job: Sendable {
                 problems.append(.clipTooLarge(path: clip.path, reason: String(format: "decoding %.0f pictures of %dx%d over its %.1f s on screen is over the budget of %d pixel-frames (raise it with --max-pixel-frames)", pictures, clip.info.storedWidth, clip.info.storedHeight, onScreen.upperBound - onScreen.lowerBound, limits.maxPixelFrames)))
             }
         }
-        problems += matteProblems()
+        problems += transitionProblems()
         if format.hasSound, let file = preset.audio.file, let problem = Job.audioProblem(file, start: preset.audio.start) {
             problems.append(problem)
         }
@@ -239,27 +239,41 @@ public struct Job: Sendable {
         return problems
     }
 
-    /// Every luma wipe's matte made at the canvas's size before the render (and kept for it):
-    /// a file that is not a picture or clip, or does not read, is a problem now, not mid-video.
-    func matteProblems() -> [ExportError] {
+    /// Every file a transition's per-pixel work needs, made ready for the canvas before the
+    /// render (and kept for it): a luma wipe's matte that is no picture or clip, a GLSL file
+    /// that does not compile or a missing Mesa, is a problem now, not mid-video.
+    func transitionProblems() -> [ExportError] {
         let used = plan.map { $0.cuts.compactMap { $0.settings?.transition } } ?? [preset.transition.transition]
+        let width = preset.canvas.width, height = preset.canvas.height
         var problems: [ExportError] = []
-        for case let luma as Luma in used {
-            do { _ = try MatteFiles.shared.supply(luma, width: preset.canvas.width, height: preset.canvas.height, limits: limits) } catch let error as ExportError {
-                if !problems.contains(error) { problems.append(error) }
-            } catch {}
+        func noting(_ prepare: () throws -> Void) {
+            do { try prepare() } catch let error as ExportError { if !problems.contains(error) { problems.append(error) } } catch {}
+        }
+        for transition in used {
+            if let luma = transition as? Luma { noting { _ = try MatteFiles.shared.supply(luma, width: width, height: height, limits: limits) } }
+            if let glsl = transition as? GLSLTransition {
+                noting {
+                    let file = glsl.values[GLSLTransition.file]
+                    guard !file.isEmpty else { throw ExportError.job("a glsl transition needs its file: transition.file names the GLSL file (gl-transitions' format)") }
+                    _ = try GLSLPrograms.shared.program(file, width: width, height: height)
+                }
+            }
         }
         return problems
     }
 
     /// The preset's transition and the plan's cuts with what their per-pixel work needs from
-    /// files made ready for the canvas (a luma wipe's matte, `MatteFiles`).
+    /// files made ready for the canvas (a luma wipe's matte, `MatteFiles`; a GLSL file's program,
+    /// `GLSLPrograms`).
     func preparedTransitions() -> (preset: Preset, plan: StoryPlan?) {
         let canvas = preset.canvas, limits = limits
         func prepared(_ settings: Preset.TransitionSettings) -> Preset.TransitionSettings {
-            guard let luma = settings.transition as? Luma else { return settings }
             var settings = settings
-            settings.transition = MatteFiles.prepared(luma, width: canvas.width, height: canvas.height, limits: limits)
+            if let luma = settings.transition as? Luma {
+                settings.transition = MatteFiles.prepared(luma, width: canvas.width, height: canvas.height, limits: limits)
+            } else if let glsl = settings.transition as? GLSLTransition {
+                settings.transition = GLSLPrograms.prepared(glsl, width: canvas.width, height: canvas.height)
+            }
             return settings
         }
         var preset = self.preset, plan = self.plan

@@ -3,53 +3,6 @@ import Foundation
 /// Everything a video is made with, bar its inputs: canvas, timing, transition and encoding.
 /// Presets are YAML files; every key may be overridden by its dotted path (`--set`).
 public struct Preset: Equatable, Sendable {
-    public struct TransitionSettings: Equatable, Sendable {
-        /// The transition that draws these settings, with its parameters' values: its kind
-        /// is resolved to a type once, when the preset is read.
-        public var transition: any Transition = StoriesCube()
-        /// Seconds.
-        public var duration: Double = 0.5
-        public var curve: TimingCurve = .easeInEaseOut
-
-        /// The transition's name (`TransitionRegistry`).
-        public var kind: String { type(of: transition).name }
-        /// Its parameters' values.
-        public var values: ParameterValues { transition.values }
-
-        /// Reads a `transition` section: its kind, duration, curve and the kind's parameters.
-        /// Keys left out take `base`'s values (a story's cut over the preset's transition; the
-        /// parameters only when the kind is the same), or the defaults.
-        init(reading t: inout ConfigReader, over base: TransitionSettings? = nil) throws {
-            let name = try t.choice("kind", default: base?.kind, among: TransitionRegistry.names, ignoringCase: true, "The transition between inputs.")
-            // `choice` accepts only the registry's names; an alias's name sets parameters of its transition.
-            guard let (kind, named) = TransitionRegistry.resolve(name) else { preconditionFailure("'\(name)' is not a registered transition") }
-            duration = try t.number("duration", default: base?.duration ?? 0.5, in: 0...60, "Seconds each transition lasts.")
-            curve = try t.parsed("curve", default: base?.curve ?? .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
-                                 "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
-            let read = try ParameterValues(reading: &t, parameters: kind.parameters)
-            // Keys given over the base's values (a cut of the same kind) or the alias's.
-            let start = base?.kind == name ? base?.values : named.pairs.isEmpty ? nil : named
-            guard var values = start else { transition = kind.init(read); return }
-            for parameter in kind.parameters where t.node[parameter.key] != nil {
-                values.set(parameter.key, read.value(parameter.key) ?? parameter.defaultValue)
-            }
-            transition = kind.init(values)
-        }
-
-        public init() {}
-
-        /// Settings for `transition`.
-        public init(_ transition: any Transition, duration: Double = 0.5, curve: TimingCurve = .easeInEaseOut) {
-            self.transition = transition
-            self.duration = duration
-            self.curve = curve
-        }
-
-        public static func == (a: TransitionSettings, b: TransitionSettings) -> Bool {
-            a.kind == b.kind && a.values == b.values && a.duration == b.duration && a.curve == b.curve
-        }
-    }
-
     public enum Codec: String, CaseIterable, Sendable {
         case h264, hevc
         /// The FFmpeg encoder that writes it.

@@ -1,12 +1,13 @@
 /// The preset keys that name a file, found relative to the file that sets them (a preset, a
 /// story, a manifest), as its other paths are: the logo's picture and a luma wipe's matte
-/// (unless it names one of Segue's own mattes).
+/// (unless it names one of Segue's own mattes), a GLSL transition's file.
 enum SettingFiles {
     /// Each as its section and key (`logo` and `image` for `logo.image`), and the values that
     /// name no file.
     static let keys: [(section: String, key: String, notAFile: @Sendable (String) -> Bool)] = [
         ("logo", "image", { _ in false }),
         ("transition", "matte", { MatteShape(rawValue: $0.lowercased()) != nil }),
+        ("transition", "file", { _ in false }),
     ]
 
     /// `settings` with the files they name resolved by `resolve`, dotted (`transition.matte`)

@@ -227,3 +227,19 @@ final class Promise<Value: Sendable>: Sendable {
         return try result.withLock { $0! }.get()
     }
 }
+
+/// What the frame being composed on this thread was refused for (a GLSL transition's NaN):
+/// the composing thread sets `current` around its render, a per-pixel transition captures it
+/// when its rows are made (on that thread) and notes a reason from any band's thread.
+public final class FrameRefusals: Sendable {
+    @TaskLocal public static var current: FrameRefusals?
+    private let reasons = Locked([String]())
+
+    public init() {}
+
+    /// Notes that the frame is not a picture, and why.
+    public func refuse(_ reason: String) { reasons.withLock { if $0.isEmpty { $0.append(reason) } } }
+
+    /// The first reason noted, if any.
+    public var first: String? { reasons.withLock { $0.first } }
+}

@@ -61,11 +61,16 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case clipInWholeStoryTransition(path: String, transition: String, joining: [String])
     /// A text overlay that Pango or Cairo could not draw, or a font file fontconfig cannot add.
     case text(what: String, reason: String)
+    /// A GLSL transition that cannot run: its file does not compile (the compiler's message,
+    /// lines as in the file), or Mesa's EGL and software renderer are missing.
+    case glsl(path: String, reason: String)
+    /// A frame that was drawn but is not a picture (a GLSL transition's NaN): said with its time.
+    case refusedFrame(frame: Int, seconds: Double, reason: String)
 
     /// True for errors in what was asked (exit code 2), false for failures while doing it (1).
     public var isUsageError: Bool {
         switch self {
-        case .unreadableImage, .encoder, .output, .cancelled, .damagedClip, .text: return false
+        case .unreadableImage, .encoder, .output, .cancelled, .damagedClip, .text, .refusedFrame: return false
         default: return true
         }
     }
@@ -100,6 +105,9 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .chunk(message): return message
         case let .job(message): return message
         case let .text(what, reason): return "\(what): cannot draw it: \(reason)"
+        case let .glsl(path, reason): return "\(path): cannot run the GLSL transition: \(reason)"
+        case let .refusedFrame(frame, seconds, reason):
+            return String(format: "frame %d (%.3f s): refused: %@; nothing was written", frame, seconds, reason)
         case .cancelled: return "cancelled; nothing was written"
         }
     }

@@ -76,13 +76,13 @@ extension Parameter where Value == [Double] {
 }
 
 extension Parameter where Value == String {
-    /// A text, which `check` may refuse, saying what it expected (a file that must exist).
+    /// A text, which `check` may refuse when it is given, saying what it expected (a file that must exist).
     public static func text(_ key: String, default value: String, expected: String, _ meaning: String,
                             check: @escaping @Sendable (String) -> String?) -> Parameter {
         Parameter(key: key, defaultValue: value,
                   read: { reader in
                       let text = try reader.parsed(key, default: value, expected: expected, meaning) { $0 }
-                      if let problem = check(text) {
+                      if reader.node[key] != nil, let problem = check(text) {
                           throw PresetError.invalid(key: reader.fullKey(key), origin: reader.node[key]?.origin ?? reader.node.origin,
                                                     value: "'\(text)'", expected: problem)
                       }

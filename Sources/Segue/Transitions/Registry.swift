@@ -9,8 +9,8 @@ public enum TransitionRegistry {
         VertOpen.self, VertClose.self, HorzOpen.self, HorzClose.self, Radial.self, Dissolve.self, CircleCrop.self, RectCrop.self,
         FadeBlack.self, FadeWhite.self, FadeGrays.self, FadeFast.self, FadeSlow.self, Distance.self,
         Pixelize.self, HBlur.self, Squeeze.self, ZoomIn.self,
-        // A wipe through a matte of the user's own, or one Segue draws.
-        Luma.self,
+        // A wipe through a matte of the user's own, or one Segue draws; a GLSL file run by Mesa.
+        Luma.self, GLSLTransition.self,
     ] + gl
 
     /// The gl-transitions ports, named `gl:` and their file's name.

@@ -20,6 +20,9 @@ public protocol Transition: Sendable {
     static var source: String { get }
     /// Its parameters, each declared once as a static `Parameter` of the type.
     static var parameters: [AnyParameter] { get }
+    /// The parameters a `transition` section may give it: `parameters`, or, for a transition
+    /// whose parameters come from a file the section names (a GLSL file's uniforms), those too.
+    static func parameters(in section: ConfigNode) throws -> [AnyParameter]
     /// Lines `segue transitions show` prints after its parameters (the values a parameter
     /// names, each with its meaning); none for most.
     static var notes: [String] { get }
@@ -63,6 +66,7 @@ extension Transition {
 
     public static var joinsTwoPages: Bool { true }
     public static var notes: [String] { [] }
+    public static func parameters(in section: ConfigNode) throws -> [AnyParameter] { parameters }
     public func cut(from: Layer, to: Layer, progress: Double, bounds: Rect) -> Layer {
         scene(step: 0, progress: progress, pages: [from, to], bounds: bounds)
     }
@@ -82,6 +86,8 @@ public enum TransitionFamily: String, CaseIterable, Sendable {
     case displacements
     /// A colour function of the two pictures' pixels: fades through a colour, burns, dissolves.
     case mixes
+    /// A GLSL program of the user's (or gl-transitions'), run by Mesa's llvmpipe on the CPU.
+    case shaders
 }
 
 /// A transition between two neighbouring pages, the screens being the pages themselves.

@@ -1,0 +1,84 @@
+import CSegueAV
+import Foundation
+
+/// GLSL transitions' programs, compiled by Mesa for each file and canvas size once and kept.
+final class GLSLPrograms: Sendable {
+    static let shared = GLSLPrograms()
+
+    private struct Key: Hashable {
+        let path: String
+        let width: Int, height: Int
+    }
+    private let kept = Locked([Key: Result<GLSLProgram, ExportError>]())
+
+    /// The program of the GLSL file at `path` for a `width` x `height` canvas; thrown when
+    /// the file does not read or compile, or Mesa is missing.
+    func program(_ path: String, width: Int, height: Int) throws -> GLSLProgram {
+        let key = Key(path: path, width: width, height: height)
+        return try kept.withLock { kept in
+            if let found = kept[key] { return try found.get() }
+            let made = Result { () throws(ExportError) -> GLSLProgram in try GLSLProgram(path: path, width: width, height: height) }
+            kept[key] = made
+            return try made.get()
+        }
+    }
+
+    /// `transition` with its program for a `width` x `height` canvas (without, when the file
+    /// does not compile: `Job.problems` says so).
+    static func prepared(_ transition: GLSLTransition, width: Int, height: Int) -> GLSLTransition {
+        var prepared = transition
+        prepared.supply = try? shared.program(transition.values[GLSLTransition.file], width: width, height: height)
+        return prepared
+    }
+}
+
+/// One GLSL file compiled for one canvas size: its frames drawn one at a time (llvmpipe
+/// spreads each over threads of its own).
+final class GLSLProgram: GLSLSupply {
+    private let handle: Locked<OpaquePointer>
+    private let uniforms: [GLSLUniform]
+    let width: Int, height: Int
+
+    convenience init(path: String, width: Int, height: Int) throws(ExportError) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ExportError.glsl(path: path, reason: "cannot read it as UTF-8 text")
+        }
+        try self.init(source: text, name: path, width: width, height: height)
+    }
+
+    /// `source` compiled; `name` is its file, which errors name.
+    init(source: String, name: String, width: Int, height: Int) throws(ExportError) {
+        uniforms = GLSLUniform.declared(in: source).uniforms.filter { $0.name != "progress" && $0.name != "ratio" }
+        var error = SegueAVError()
+        let threads = max(1, CPUBudget.forThisProcess)
+        guard let glsl = segue_glsl_new(source, Int32(width), Int32(height), Int32(threads), &error) else {
+            throw ExportError.glsl(path: name, reason: GLSLProgram.located(error.text, file: (name as NSString).lastPathComponent))
+        }
+        handle = Locked(glsl)
+        self.width = width
+        self.height = height
+    }
+
+    deinit { handle.withLock { segue_glsl_free($0) } }
+
+    /// Mesa's log with each place (`0:12(5): error: …`) said as the file's line and column.
+    static func located(_ log: String, file: String) -> String {
+        let place = try! NSRegularExpression(pattern: #"(?m)^\d+:(\d+)\((\d+)\): "#)
+        let said = place.stringByReplacingMatches(in: log, range: NSRange(log.startIndex..., in: log), withTemplate: "\(file):$1:$2: ")
+        return said.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: "; ")
+    }
+
+    func draw(from: UnsafePointer<UInt32>, to: UnsafePointer<UInt32>, progress: Double, values: ParameterValues) -> (pixels: [UInt32], problem: String?) {
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        var error = SegueAVError()
+        let status = handle.withLock { glsl -> Int32 in
+            for uniform in uniforms {
+                let numbers = uniform.numbers(in: values)
+                _ = segue_glsl_set(glsl, uniform.name, numbers, Int32(numbers.count), uniform.whole ? 1 : 0)
+            }
+            return segue_glsl_draw(glsl, from, to, Float(progress), &pixels, &error)
+        }
+        if status < 0 { return (pixels, "could not be drawn (\(error.text))") }
+        return (pixels, status == 1 ? "gave pixels that are not numbers (NaN or infinite)" : nil)
+    }
+}

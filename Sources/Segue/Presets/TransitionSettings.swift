@@ -1,0 +1,66 @@
+import Foundation
+
+extension Preset {
+    public struct TransitionSettings: Equatable, Sendable {
+        /// The transition that draws these settings, with its parameters' values: its kind
+        /// is resolved to a type once, when the preset is read.
+        public var transition: any Transition = StoriesCube()
+        /// Seconds.
+        public var duration: Double = 0.5
+        public var curve: TimingCurve = .easeInEaseOut
+
+        /// The transition's name (`TransitionRegistry`).
+        public var kind: String { type(of: transition).name }
+        /// Its parameters' values.
+        public var values: ParameterValues { transition.values }
+
+        /// Reads a `transition` section: its kind, duration, curve and the kind's parameters.
+        /// Keys left out take `base`'s values (a story's cut over the preset's transition; the
+        /// parameters only when the kind is the same), or the defaults.
+        init(reading t: inout ConfigReader, over base: TransitionSettings? = nil) throws {
+            // A gl-transitions name Segue has no port of runs the catalogue's file, when the user has it.
+            var catalogue: (name: String, file: String)?
+            if case let .scalar(written, _)? = t.node["kind"]?.value, TransitionRegistry.canonical(written) == nil,
+               let file = GLSLTransition.catalogueFile(written) {
+                catalogue = (written, file)
+            }
+            let name = try t.choice("kind", default: base?.kind, among: TransitionRegistry.names + (catalogue.map { [$0.name] } ?? []),
+                                    ignoringCase: true, "The transition between inputs.")
+            // `choice` accepts only the registry's names; an alias's name sets parameters of its transition.
+            guard var (kind, named) = TransitionRegistry.resolve(name) ?? catalogue.map({ _ in (GLSLTransition.self, ParameterValues()) }) else {
+                preconditionFailure("'\(name)' is not a registered transition")
+            }
+            duration = try t.number("duration", default: base?.duration ?? 0.5, in: 0...60, "Seconds each transition lasts.")
+            curve = try t.parsed("curve", default: base?.curve ?? .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
+                                 "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
+            var section = t.node
+            if let catalogue {
+                named.set(GLSLTransition.file.key, .text(catalogue.file))
+                if section["file"] == nil { section.append("file", ConfigNode(.scalar(catalogue.file, quoted: true), origin: t.node.origin)) }
+                kind = GLSLTransition.self
+            }
+            let parameters = try kind.parameters(in: section)
+            let read = try ParameterValues(reading: &t, parameters: parameters)
+            // Keys given over the base's values (a cut of the same kind) or the alias's.
+            let start = base?.kind == name ? base?.values : named.pairs.isEmpty ? nil : named
+            guard var values = start else { transition = kind.init(read); return }
+            for parameter in parameters where t.node[parameter.key] != nil {
+                values.set(parameter.key, read.value(parameter.key) ?? parameter.defaultValue)
+            }
+            transition = kind.init(values)
+        }
+
+        public init() {}
+
+        /// Settings for `transition`.
+        public init(_ transition: any Transition, duration: Double = 0.5, curve: TimingCurve = .easeInEaseOut) {
+            self.transition = transition
+            self.duration = duration
+            self.curve = curve
+        }
+
+        public static func == (a: TransitionSettings, b: TransitionSettings) -> Bool {
+            a.kind == b.kind && a.values == b.values && a.duration == b.duration && a.curve == b.curve
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import SegueTestSupport
+import Testing
+
+/// GLSL transitions from the command line: a gl-transitions name Segue has no port of, found
+/// in the folder the user names; a shader that gives NaN refused with its frame's time.
+@Suite("GLSL transitions from the command line")
+struct GLSLCLITests {
+    /// A transition in gl-transitions' format: the next page in from the left as progress goes.
+    static let wipe = "vec4 transition(vec2 uv) { return uv.x < progress ? getToColor(uv) : getFromColor(uv); }\n"
+
+    @Test("gl:NAME without a port runs NAME.glsl from --gl-transitions or SEGUE_GL_TRANSITIONS; without either it is an unknown kind")
+    func catalogueFallback() throws {
+        let folder = temporaryFolder()
+        let catalogue = folder.appendingPathComponent("transitions")
+        try FileManager.default.createDirectory(at: catalogue, withIntermediateDirectories: true)
+        try Self.wipe.write(to: catalogue.appendingPathComponent("LeftWipe.glsl"), atomically: true, encoding: .utf8)
+        let args = ["render", "--preset", "crossfade", "--set", "transition.kind=gl:leftwipe", "--set", "transition.curve=linear", "--set", "hold=0.1",
+                    "--set", "transition.duration=1", "--size", "64x64", "--set", "canvas.scale=0.25", "--frames", "18", example("a.jpg"), example("b.png")]
+        let byOption = try segue(args + ["--gl-transitions", catalogue.path, "-o", folder.appendingPathComponent("a").path])
+        #expect(byOption.status == 0, "\(byOption.stderr)")
+        let byEnvironment = try run(segueBinary, args + ["-o", folder.appendingPathComponent("b").path], in: folder,
+                                    environment: ["SEGUE_GL_TRANSITIONS": catalogue.path])
+        #expect(byEnvironment.status == 0, "\(byEnvironment.stderr)")
+        let frames = try ["a", "b"].map { try Data(contentsOf: folder.appendingPathComponent("\($0)/frame-00018.png")) }
+        #expect(frames[0] == frames[1])
+        let unknown = try segue(args + ["-o", folder.appendingPathComponent("c").path])
+        #expect(unknown.status == 2 && unknown.stderr.contains("gl:leftwipe"), "\(unknown.stderr)")
+    }
+
+    @Test("a shader that gives NaN: the frame is refused with its time, exit 1, nothing written; one that does not compile: exit 2 at its line")
+    func refusals() throws {
+        let folder = temporaryFolder()
+        try "vec4 transition(vec2 uv) { float n = sqrt(-1.0 - progress); return vec4(n); }\n"
+            .write(to: folder.appendingPathComponent("nan.glsl"), atomically: true, encoding: .utf8)
+        try "vec4 transition(vec2 uv) {\n  return nothing;\n}\n".write(to: folder.appendingPathComponent("broken.glsl"), atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out.mp4").path
+        func render(_ file: String) throws -> Run {
+            try segue(["render", "--preset", "crossfade", "--set", "transition.kind=glsl", "--set", "transition.file=\(folder.appendingPathComponent(file).path)",
+                       "--set", "hold=0.2", "--size", "64x64", "--set", "canvas.scale=0.25", example("a.jpg"), example("b.png"), "-o", out])
+        }
+        let nan = try render("nan.glsl")
+        #expect(nan.status == 1 && nan.stderr.contains("refused") && nan.stderr.contains("nan.glsl") && nan.stderr.contains("frame 7 (0.233 s)"), "\(nan.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let broken = try render("broken.glsl")
+        #expect(broken.status == 2 && broken.stderr.contains("broken.glsl:2:"), "\(broken.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
