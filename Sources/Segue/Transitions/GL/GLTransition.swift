@@ -62,10 +62,13 @@ public struct GLFrame {
         let w = Float(width), h = Float(height)
         // Kept to a pixel beyond the edges (which clamp to them anyway); NaN to the corner.
         let x = GLSL.clamp(uv.x * w - 0.5, -1, w), y = GLSL.clamp((1 - uv.y) * h - 0.5, -1, h)
-        let x0 = x.rounded(.down), y0 = y.rounded(.down)
-        let fx = x - x0, fy = y - y0
-        let i0 = min(max(Int(x0), 0), width - 1), i1 = min(max(Int(x0) + 1, 0), width - 1)
-        let j0 = min(max(Int(y0), 0), height - 1), j1 = min(max(Int(y0) + 1, 0), height - 1)
+        // Floors by truncation (x and y lie in -1...size): `rounded(.down)` is a call into libm
+        // for each on x86-64's baseline, two a sample.
+        let tx = Int(x), ty = Int(y)
+        let xi = Float(tx) > x ? tx - 1 : tx, yi = Float(ty) > y ? ty - 1 : ty
+        let fx = x - Float(xi), fy = y - Float(yi)
+        let i0 = min(max(xi, 0), width - 1), i1 = min(max(xi + 1, 0), width - 1)
+        let j0 = min(max(yi, 0), height - 1), j1 = min(max(yi + 1, 0), height - 1)
         let top = texels + j0 * width, bottom = texels + j1 * width
         let upper = GLSL.mix(color(top[i0]), color(top[i1]), fx)
         let lower = GLSL.mix(color(bottom[i0]), color(bottom[i1]), fx)
