@@ -38,6 +38,18 @@ struct GLSLTests {
         }
     }
 
+    @Test("every gl-transitions file of the reference folder compiles and draws a picture (no NaN) that is neither page at 0.5",
+          arguments: GLTransitionTests.names)
+    func everyFile(file: String) throws {
+        let (_, (a, b)) = try Stills.stills.get()
+        let program = try GLSLPrograms.shared.program(Stills.glsl(file), width: Stills.width, height: Stills.height)
+        let drawn = a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in program.draw(from: pa.baseAddress!, to: pb.baseAddress!, progress: 0.5, values: ParameterValues()) }
+        }
+        #expect(drawn.problem == nil, "\(file): \(drawn.problem ?? "")")
+        #expect(drawn.pixels != a && drawn.pixels != b, "\(file)")
+    }
+
     @Test("crosswarp run from its GLSL file agrees with Segue's native port (PSNR at least 35 dB), and is the same bytes drawn twice")
     func againstPort() throws {
         let (_, (a, b)) = try Stills.stills.get()
