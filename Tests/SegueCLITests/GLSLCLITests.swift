@@ -28,7 +28,7 @@ struct GLSLCLITests {
         #expect(unknown.status == 2 && unknown.stderr.contains("gl:leftwipe"), "\(unknown.stderr)")
     }
 
-    @Test("a shader that gives NaN: the frame is refused with its time, exit 1, nothing written; one that does not compile: exit 2 at its line")
+    @Test("a shader that gives NaN, or takes longer than SEGUE_GLSL_TIMEOUT on a frame: the frame is refused with its time, exit 1, nothing written; one that does not compile: exit 2 at its line")
     func refusals() throws {
         let folder = temporaryFolder()
         try "vec4 transition(vec2 uv) { float n = sqrt(-1.0 - progress); return vec4(n); }\n"
@@ -41,6 +41,14 @@ struct GLSLCLITests {
         }
         let nan = try render("nan.glsl")
         #expect(nan.status == 1 && nan.stderr.contains("refused") && nan.stderr.contains("nan.glsl") && nan.stderr.contains("frame 7 (0.233 s)"), "\(nan.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // A frame slower than SEGUE_GLSL_TIMEOUT (llvmpipe bounds loops, so none runs forever; this one is slow).
+        try "vec4 transition(vec2 uv) {\n  float x = 0.0;\n  for (int i = 0; i < 100000; i++) { for (int j = 0; j < 100000; j++) { x += sin(float(j) + uv.x); } }\n  return vec4(x);\n}\n"
+            .write(to: folder.appendingPathComponent("slow.glsl"), atomically: true, encoding: .utf8)
+        let slow = try run(segueBinary, ["render", "--preset", "crossfade", "--set", "transition.kind=glsl", "--set", "transition.file=slow.glsl",
+                                         "--set", "hold=0.2", "--size", "64x64", "--set", "canvas.scale=0.25", example("a.jpg"), example("b.png"), "-o", out],
+                           in: folder, environment: ["SEGUE_GLSL_TIMEOUT": "0.1"])
+        #expect(slow.status == 1 && slow.stderr.contains("frame 7 (0.233 s): refused") && slow.stderr.contains("ran for more than 0.1 s"), "\(slow.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
         let broken = try render("broken.glsl")
         #expect(broken.status == 2 && broken.stderr.contains("broken.glsl:2:"), "\(broken.stderr)")

@@ -1,4 +1,5 @@
 import CSegueAV
+import Dispatch
 import Foundation
 
 /// GLSL transitions' programs, compiled by Mesa for each file and canvas size once and kept.
@@ -68,17 +69,34 @@ final class GLSLProgram: GLSLSupply {
         return said.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: "; ")
     }
 
+    /// Seconds a frame may take before it is refused (SEGUE_GLSL_TIMEOUT; 60 by default): a
+    /// shader whose loop never ends cannot be stopped inside llvmpipe, so the frame is given up
+    /// and the render fails as for any refused frame, the drawing thread left to the process's end.
+    static let timeout: Double = ProcessInfo.processInfo.environment["SEGUE_GLSL_TIMEOUT"].flatMap(Double.init).map { max($0, 0.1) } ?? 60
+
     func draw(from: UnsafePointer<UInt32>, to: UnsafePointer<UInt32>, progress: Double, values: ParameterValues) -> (pixels: [UInt32], problem: String?) {
-        var pixels = [UInt32](repeating: 0, count: width * height)
-        var error = SegueAVError()
-        let status = handle.withLock { glsl -> Int32 in
-            for uniform in uniforms {
-                let numbers = uniform.numbers(in: values)
-                _ = segue_glsl_set(glsl, uniform.name, numbers, Int32(numbers.count), uniform.whole ? 1 : 0)
+        let count = width * height, handle = handle, uniforms = uniforms
+        let result = Locked<(pixels: [UInt32], problem: String?)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        // The pages as addresses: they are read while this thread waits for the drawing one.
+        let pages = (from: Int(bitPattern: from), to: Int(bitPattern: to))
+        Threads.start(.drawingShader) {
+            var pixels = [UInt32](repeating: 0, count: count)
+            var error = SegueAVError()
+            let status = handle.withLock { glsl -> Int32 in
+                for uniform in uniforms {
+                    let numbers = uniform.numbers(in: values)
+                    _ = segue_glsl_set(glsl, uniform.name, numbers, Int32(numbers.count), uniform.whole ? 1 : 0)
+                }
+                return segue_glsl_draw(glsl, UnsafePointer(bitPattern: pages.from), UnsafePointer(bitPattern: pages.to), Float(progress), &pixels, &error)
             }
-            return segue_glsl_draw(glsl, from, to, Float(progress), &pixels, &error)
+            let problem = status < 0 ? "could not be drawn (\(error.text))" : status == 1 ? "gave pixels that are not numbers (NaN or infinite)" : nil
+            result.withLock { $0 = (pixels, problem) }
+            done.signal()
         }
-        if status < 0 { return (pixels, "could not be drawn (\(error.text))") }
-        return (pixels, status == 1 ? "gave pixels that are not numbers (NaN or infinite)" : nil)
+        guard done.wait(timeout: .now() + GLSLProgram.timeout) == .success, let drawn = result.withLock({ $0 }) else {
+            return ([UInt32](repeating: 0, count: count), "ran for more than \(format(GLSLProgram.timeout)) s on one frame (SEGUE_GLSL_TIMEOUT; a loop that does not end?)")
+        }
+        return drawn
     }
 }

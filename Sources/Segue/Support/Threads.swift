@@ -19,6 +19,9 @@ import Glibc
 ///   joined with the export.
 /// - `storyboardAhead`: a batch's next storyboard, made while the job before it runs; joined
 ///   by the export that takes it.
+/// - `drawingShader`: a GLSL transition's frame, drawn by llvmpipe while the compositor thread
+///   that asked for it waits, up to a time limit; a shader whose loop never ends cannot be
+///   stopped, so its thread is left to the end of the process (the frame is refused).
 enum Threads {
     enum Purpose: String, CaseIterable, Sendable {
         case composing = "segue compose"
@@ -27,6 +30,7 @@ enum Threads {
         case decodingClip = "segue clip"
         case fingerprint = "segue fingerprint"
         case storyboardAhead = "segue next job"
+        case drawingShader = "segue glsl"
     }
 
     /// A started thread, to wait for.

@@ -82,7 +82,7 @@ public struct GLSLTransition: PixelTransition {
             let frame = drawn.withLock { frame -> [UInt32] in
                 if let frame { return frame }
                 let made = supply.draw(from: pages.a, to: pages.b, progress: progress, values: values)
-                if let problem = made.problem { refusals?.refuse("the GLSL transition \(file) \(problem) at progress \(format(progress))") }
+                if let problem = made.problem { refusals?.refuse("the GLSL transition \(file) \(problem) at progress \(String(format: "%.3f", progress))") }
                 frame = made.pixels
                 return made.pixels
             }
