@@ -92,10 +92,11 @@ public struct ConfigReader {
         return text
     }
 
-    /// Any text, parsed by `parse` (nil means not accepted; `expected` says what is).
-    public mutating func parsed<T>(_ key: String, default value: T, type: String = "text", expected: String, _ meaning: String,
+    /// Any text, parsed by `parse` (nil means not accepted; `expected` says what is). `shown`
+    /// is how the default is written in the reference, when not as it prints (none for an empty text).
+    public mutating func parsed<T>(_ key: String, default value: T, shown: String? = nil, type: String = "text", expected: String, _ meaning: String,
                                    _ parse: (String) -> T?) throws -> T {
-        guard let found = lookup(key, type, "\(value)", expected, meaning) else { return value }
+        guard let found = lookup(key, type, shown ?? "\(value)", expected, meaning) else { return value }
         let text = try ConfigReader.string(found, key: fullKey(key))
         guard let result = parse(text) else {
             throw PresetError.invalid(key: fullKey(key), origin: found.origin, value: "'\(text)'", expected: expected)

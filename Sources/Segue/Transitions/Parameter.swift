@@ -81,7 +81,7 @@ extension Parameter where Value == String {
                             check: @escaping @Sendable (String) -> String?) -> Parameter {
         Parameter(key: key, defaultValue: value,
                   read: { reader in
-                      let text = try reader.parsed(key, default: value, expected: expected, meaning) { $0 }
+                      let text = try reader.parsed(key, default: value, shown: value.isEmpty ? "(none)" : nil, expected: expected, meaning) { $0 }
                       if reader.node[key] != nil, let problem = check(text) {
                           throw PresetError.invalid(key: reader.fullKey(key), origin: reader.node[key]?.origin ?? reader.node.origin,
                                                     value: "'\(text)'", expected: problem)
