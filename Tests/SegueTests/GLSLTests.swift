@@ -117,9 +117,10 @@ struct GLSLTests {
         }
     }
 
-    @Test("uniform declarations as gl-transitions writes them: defaults in line and block comments, vectors filled from one number")
+    @Test("uniform declarations as gl-transitions writes them: defaults in line and block comments, vectors filled from one number, Segue's progress left out")
     func declarations() {
-        let (uniforms, odd) = GLSLUniform.declared(in: """
+        let declared = GLSLUniform.declared(in: """
+            uniform float progress;
             uniform float amplitude; // = 30.0
             uniform vec2 direction; // = vec2(1.0, -1.0)
             uniform ivec2 size; // = ivec2(4)
@@ -128,6 +129,7 @@ struct GLSLTests {
             uniform highp float speed;
             uniform sampler2D displacementMap;
             """)
+        let uniforms = declared.uniforms, odd = declared.unsupported
         #expect(uniforms.map(\.name) == ["amplitude", "direction", "size", "shadow_colour", "flip", "speed"])
         #expect(uniforms.map(\.defaults) == [[30], [1, -1], [4, 4], [0, 0, 0, 0.6], [1], [0]])
         #expect(odd.map(\.name) == ["displacementMap"])

@@ -42,7 +42,6 @@ typedef ptrdiff_t GLsizeiptr;
 #define GL_COMPILE_STATUS 0x8B81
 #define GL_LINK_STATUS 0x8B82
 #define GL_INFO_LOG_LENGTH 0x8B84
-#define GL_ACTIVE_UNIFORMS 0x8B86
 #define GL_TEXTURE_2D 0x0DE1
 #define GL_TEXTURE0 0x84C0
 #define GL_RGBA 0x1908
@@ -90,7 +89,6 @@ typedef ptrdiff_t GLsizeiptr;
     X(void, glLinkProgram, (GLuint)) \
     X(void, glGetProgramiv, (GLuint, GLenum, GLint *)) \
     X(void, glGetProgramInfoLog, (GLuint, GLsizei, GLsizei *, GLchar *)) \
-    X(void, glGetActiveUniform, (GLuint, GLuint, GLsizei, GLsizei *, GLint *, GLenum *, GLchar *)) \
     X(void, glUseProgram, (GLuint)) \
     X(void, glDeleteProgram, (GLuint)) \
     X(GLint, glGetUniformLocation, (GLuint, const GLchar *)) \
@@ -358,23 +356,6 @@ SegueGLSL *segue_glsl_new(const char *source, int width, int height, int threads
         return NULL;
     }
     return g;
-}
-
-unsigned segue_glsl_uniform_type(SegueGLSL *g, const char *name) {
-    SegueAVError err;
-    if (begin(g, &err) < 0) return 0;
-    GLint count = 0;
-    gl.glGetProgramiv(g->program, GL_ACTIVE_UNIFORMS, &count);
-    GLenum found = 0;
-    for (GLint i = 0; i < count && !found; i++) {
-        GLchar text[256];
-        GLint size = 0;
-        GLenum type = 0;
-        gl.glGetActiveUniform(g->program, (GLuint)i, sizeof text, NULL, &size, &type, text);
-        if (strcmp(text, name) == 0) found = type;
-    }
-    end();
-    return found;
 }
 
 int segue_glsl_set(SegueGLSL *g, const char *name, const float *values, int count, int integer) {

@@ -30,10 +30,6 @@ const char *segue_glsl_renderer(void);
  * numbered as in `source`. */
 SegueGLSL *segue_glsl_new(const char *source, int width, int height, int threads, SegueAVError *err);
 
-/* The type of the program's active uniform `name` (GL's enum: GL_FLOAT 0x1406, GL_FLOAT_VEC2
- * 0x8B50 ... GL_INT 0x1404, GL_BOOL 0x8B56, ...), 0 when it has no such active uniform. */
-unsigned segue_glsl_uniform_type(SegueGLSL *glsl, const char *name);
-
 /* Sets uniform `name` to `count` (1...4) numbers, as floats or (integer) as ints. 0, 1 when
  * the program has no such active uniform (the compiler dropped an unused one). */
 int segue_glsl_set(SegueGLSL *glsl, const char *name, const float *values, int count, int integer);

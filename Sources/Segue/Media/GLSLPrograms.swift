@@ -49,7 +49,7 @@ final class GLSLProgram: GLSLSupply {
 
     /// `source` compiled; `name` is its file, which errors name.
     init(source: String, name: String, width: Int, height: Int) throws(ExportError) {
-        uniforms = GLSLUniform.declared(in: source).uniforms.filter { $0.name != "progress" && $0.name != "ratio" }
+        uniforms = GLSLUniform.declared(in: source).uniforms
         var error = SegueAVError()
         let threads = max(1, CPUBudget.forThisProcess)
         guard let glsl = segue_glsl_new(source, Int32(width), Int32(height), Int32(threads), &error) else {

@@ -33,26 +33,31 @@ public struct GLSLTransition: PixelTransition {
     }
 
     /// The names a uniform may not have: the `transition` section's own keys.
-    static let reserved: Set<String> = ["kind", "duration", "curve", "file", "progress", "ratio"]
+    static let reserved: Set<String> = ["kind", "duration", "curve", "file"]
+
+    /// Each file's declarations, read and parsed once while the file is unchanged (a template's
+    /// rows name the same file): nil for a file that does not read as text.
+    private static let declarations = ByFile<GLSLUniform.Declarations?>()
 
     public static func parameters(in section: ConfigNode) throws -> [AnyParameter] {
         guard let node = section["file"], case let .scalar(path, _) = node.value, !path.isEmpty,
-              let text = try? String(contentsOfFile: path, encoding: .utf8) else { return parameters }
-        return parameters + (try uniforms(of: text, path: path, origin: node.origin)).map(\.parameter)
+              let declared = declarations.value(of: path, {
+                  (try? String(contentsOfFile: path, encoding: .utf8)).map(GLSLUniform.declared(in:))
+              }) ?? nil else { return parameters }
+        return parameters + (try uniforms(declared, path: path, origin: node.origin)).map(\.parameter)
     }
 
-    /// The uniforms `text` (the file at `path`) declares, refused when one cannot be set from a story.
-    static func uniforms(of text: String, path: String, origin: ConfigOrigin) throws -> [GLSLUniform] {
-        let declared = GLSLUniform.declared(in: text)
+    /// The uniforms the file at `path` declares, refused when one cannot be set from a story.
+    static func uniforms(_ declared: GLSLUniform.Declarations, path: String, origin: ConfigOrigin) throws -> [GLSLUniform] {
         if let odd = declared.unsupported.first {
             throw PresetError.inside(key: "transition.file", origin: origin,
                                      problem: "\(path) declares uniform \(odd.type) \(odd.name): a GLSL transition's uniforms are numbers, vectors and booleans (its only textures are the two pages)")
         }
-        if let clash = declared.uniforms.first(where: { reserved.contains($0.name) && $0.name != "progress" && $0.name != "ratio" }) {
+        if let clash = declared.uniforms.first(where: { reserved.contains($0.name) }) {
             throw PresetError.inside(key: "transition.file", origin: origin,
                                      problem: "\(path) declares uniform \(clash.type) \(clash.name), which is a key of the transition section itself; rename it")
         }
-        return declared.uniforms.filter { $0.name != "progress" && $0.name != "ratio" }
+        return declared.uniforms
     }
 
     /// What is wrong with `file` as a `file` value, if anything.
@@ -67,10 +72,13 @@ public struct GLSLTransition: PixelTransition {
     /// SEGUE_GL_TRANSITIONS names, if it has one.
     public static func catalogueFile(_ name: String) -> String? {
         guard name.lowercased().hasPrefix("gl:"), let folder = ProcessInfo.processInfo.environment["SEGUE_GL_TRANSITIONS"], !folder.isEmpty,
-              let files = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+              let files = listings.value(of: folder, { (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? [] }) else { return nil }
         let wanted = String(name.dropFirst(3)).lowercased() + ".glsl"
-        return files.sorted().first { $0.lowercased() == wanted }.map { (folder as NSString).appendingPathComponent($0) }
+        return files.first { $0.lowercased() == wanted }.map { (folder as NSString).appendingPathComponent($0) }
     }
+
+    /// The catalogue folder's files, listed once while the folder is unchanged.
+    private static let listings = ByFile<[String]>()
 
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
         let refusals = FrameRefusals.current

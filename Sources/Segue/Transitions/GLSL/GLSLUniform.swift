@@ -24,9 +24,18 @@ public struct GLSLUniform: Sendable, Equatable {
         pattern: #"^\s*uniform\s+(?:(?:lowp|mediump|highp)\s+)?(\w+)\s+(\w+)\s*(/\*\s*=\s*(.*?)\s*\*/)?\s*;(.*)$"#)
     private static let trailing = try! NSRegularExpression(pattern: #"^\s*//\s*=\s*([^;]*)"#)
 
-    /// The uniforms `source` declares, one a line, in order; and those of types a story cannot
-    /// give (samplers, matrices).
-    static func declared(in source: String) -> (uniforms: [GLSLUniform], unsupported: [(type: String, name: String)]) {
+    /// What a file declares: the uniforms a story may set, and those of types it cannot give
+    /// (samplers, matrices).
+    struct Declarations: Sendable {
+        var uniforms: [GLSLUniform] = []
+        var unsupported: [(type: String, name: String)] = []
+    }
+
+    /// The uniforms Segue sets itself, left out of a file's declarations.
+    static let segues: Set<String> = ["progress", "ratio"]
+
+    /// The uniforms `source` declares, one a line, in order, but Segue's own (`segues`).
+    static func declared(in source: String) -> Declarations {
         var uniforms: [GLSLUniform] = [], unsupported: [(type: String, name: String)] = []
         for line in source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             let whole = NSRange(line.startIndex..., in: line)
@@ -35,6 +44,7 @@ public struct GLSLUniform: Sendable, Equatable {
                 Range(match.range(at: i), in: text).map { String(text[$0]) }
             }
             let type = group(1, in: line, of: m)!, name = group(2, in: line, of: m)!
+            if segues.contains(name) { continue }
             guard let size = sizes[type] else { unsupported.append((type, name)); continue }
             var written = group(4, in: line, of: m)
             if written == nil, let rest = group(5, in: line, of: m),
@@ -44,7 +54,7 @@ public struct GLSLUniform: Sendable, Equatable {
             let numbers = written.flatMap { numbersOf($0, count: size.count) } ?? [Double](repeating: 0, count: size.count)
             uniforms.append(GLSLUniform(name: name, type: type, count: size.count, whole: size.whole, defaults: numbers))
         }
-        return (uniforms, unsupported)
+        return Declarations(uniforms: uniforms, unsupported: unsupported)
     }
 
     /// The numbers of a default as written: `0.5`, `true`, `vec2(1.0, -1.0)`, `ivec2(4)` (one

@@ -81,7 +81,8 @@ public struct Luma: PixelTransition {
         let p = min(max(progress, 0), 1)
         switch source {
         case let .builtIn(shape):
-            let key = DrawnMattes.Key(shape: shape, values: values, width: width, height: height)
+            let key = DrawnMattes.Key(shape: shape, count: values[Self.count], turns: values[Self.turns], seed: values[Self.seed],
+                                      axis: values[Self.axis], invert: inverts, width: width, height: height)
             if let found = Luma.drawn.withLock({ $0.mattes[key] }) { return found }
             let matte = Matte.levels(shape.levels(width: width, height: height, values), width: width, height: height,
                                      stretch: true, invert: inverts)
@@ -119,11 +120,14 @@ public protocol MatteSupply: Sendable {
     func matte(at fraction: Double) -> Matte?
 }
 
-/// Segue's mattes drawn at canvas sizes, kept by shape, parameters and size.
+/// Segue's mattes drawn at canvas sizes, kept by shape, what the shapes read and size (not
+/// the edge's softness, which cuts of one matte may vary).
 struct DrawnMattes {
     struct Key: Hashable {
         let shape: MatteShape
-        let values: ParameterValues
+        let count: Int, turns: Double, seed: Int
+        let axis: Luma.Axis
+        let invert: Bool
         let width: Int, height: Int
     }
     var mattes: [Key: Matte] = [:]
