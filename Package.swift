@@ -12,6 +12,9 @@ let package = Package(
         // Templates: Mustache renders a story's {{variables}}; CSV.swift reads the rows.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        // segue preview's local web server.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // FFmpeg's libraries, found through pkg-config; Debian's -dev packages provide them.
@@ -58,9 +61,16 @@ let package = Package(
         // Presets/*.yaml and the build's commit, compiled into the library at build time.
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["segue-embed"]),
         .executableTarget(name: "segue-embed"),
+        // `segue preview`: a local web server (Hummingbird) beside the library, and its page
+        // (Page/), compiled into the binary. The library never knows it exists.
+        .target(
+            name: "SeguePreview",
+            dependencies: ["Segue", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
+            resources: [.embedInCode("Page")]
+        ),
         .executableTarget(
             name: "segue",
-            dependencies: ["Segue", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Segue", "SeguePreview", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // What both test modules share: the repository's files, fresh folders, running programs.
         .target(name: "SegueTestSupport", path: "Tests/SegueTestSupport"),
@@ -71,7 +81,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SegueCLITests",
-            dependencies: ["segue", "SegueTestSupport"]
+            dependencies: ["segue", "SeguePreview", "SegueTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

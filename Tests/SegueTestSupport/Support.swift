@@ -165,6 +165,18 @@ public enum ReferenceTools {
     /// Mesa's llvmpipe runs on the CPU, without a display.
     public static func pythonWithGL() throws -> String { try withGL.get() }
 
+    private static let withPlaywright = Result<String, Error> {
+        let python = try made.get()
+        if try tool(python, ["-c", "import playwright"]).status != 0 {
+            try succeed(python, ["-m", "pip", "install", "--quiet", "playwright"])
+        }
+        return python
+    }
+
+    /// The virtual environment's Python with Playwright, which drives Debian's Chromium
+    /// (`executable_path`; its own browsers are never downloaded).
+    public static func pythonWithPlaywright() throws -> String { try withPlaywright.get() }
+
     /// The path of FFmpeg's newest static build, from PyPI's imageio-ffmpeg.
     public static func newestFFmpeg() throws -> String {
         let found = try succeed(try python(), ["-c", "import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())"])

@@ -177,6 +177,48 @@ int segue_audio_probe(const char *path, double start, double *duration, SegueAVE
 }
 
 
+int segue_audio_levels(const char *path, double start, double seconds, int loop, float *levels, int count, SegueAVError *err) {
+    shim_begin();
+    if (count <= 0 || seconds <= 0) return 0;
+    memset(levels, 0, (size_t)count * sizeof *levels);
+    AudioSource *a = audio_source_open(path, start, NULL, err);
+    if (!a) return err ? err->code : -1;
+    AVAudioFifo *fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, a->channels, AUDIO_FRAME);
+    float left[AUDIO_FRAME], right[AUDIO_FRAME];
+    void *planes[2] = { left, right };
+    const int64_t total = (int64_t)(seconds * AUDIO_RATE);
+    int64_t done = 0;
+    int ret = fifo ? audio_source_rewind(a) : shim_fail(err, AVERROR(ENOMEM), "av_audio_fifo_alloc");
+    int rewound = 1;   /* nothing decoded since the last rewind: a file with no sound ends the loop */
+    while (ret >= 0 && done < total) {
+        if (av_audio_fifo_size(fifo) == 0) {
+            ret = audio_source_read(a, fifo, err);
+            if (ret == 1) {
+                if (!loop || rewound) { ret = 0; break; }
+                a->ended = 0;
+                ret = audio_source_rewind(a);
+                rewound = 1;
+            }
+            continue;
+        }
+        rewound = 0;
+        int n = av_audio_fifo_size(fifo);
+        if (n > AUDIO_FRAME) n = AUDIO_FRAME;
+        if (n > total - done) n = (int)(total - done);
+        av_audio_fifo_read(fifo, planes, n);
+        for (int i = 0; i < n; i++) {
+            float v = fabsf(left[i]);
+            if (a->channels > 1 && fabsf(right[i]) > v) v = fabsf(right[i]);
+            int bucket = (int)((done + i) * count / total);
+            if (v > levels[bucket]) levels[bucket] = v;
+        }
+        done += n;
+    }
+    if (fifo) av_audio_fifo_free(fifo);
+    audio_source_close(a);
+    return ret < 0 ? ret : 0;
+}
+
 static int feed_produce(Feed *f, int want, AVFrame **out, SegueAVError *err);
 static int feed_want(const Feed *f, int64_t given);
 

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-int segue_png_write(const char *path, const uint8_t *rgba, int width, int height, int stride, SegueAVError *err) {
+int segue_png_write(const char *path, const uint8_t *rgba, int width, int height, int stride, int level, SegueAVError *err) {
     shim_begin();
     const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_PNG);
     if (!codec) return shim_fail_text(err, AVERROR_ENCODER_NOT_FOUND, "this FFmpeg has no PNG encoder");
@@ -21,6 +21,7 @@ int segue_png_write(const char *path, const uint8_t *rgba, int width, int height
     cc->sample_aspect_ratio = (AVRational){ 1, 1 };
     cc->flags |= AV_CODEC_FLAG_BITEXACT;
     cc->thread_count = 1;
+    if (level >= 0) cc->compression_level = level;
     call = "avcodec_open2";
     if ((ret = avcodec_open2(cc, codec, NULL)) < 0) goto done;
 

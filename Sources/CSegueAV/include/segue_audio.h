@@ -57,6 +57,12 @@ typedef struct SegueAudioConfig {
  * `duration` receives the audio's length in seconds, -1 when the file does not say. */
 int segue_audio_probe(const char *path, double start, double *duration, SegueAVError *err);
 
+/* The peak level (0 to 1, of either channel) of each of `count` equal parts of `seconds` of
+ * the audio of `path` from `start` seconds, repeated from `start` when it ends if `loop` (the
+ * page of `segue preview` draws the music's waveform with them); parts past the end of a
+ * file not looped stay 0. 0, or a negative code with err filled. */
+int segue_audio_levels(const char *path, double start, double seconds, int loop, float *levels, int count, SegueAVError *err);
+
 /* Keeps (keep 1) the sound of the file at `path` decoded for the jobs that play it next in
  * this process, as it is first decoded, or lets go of it (keep 0) as often as it was kept.
  * Each job sounds the same, byte for byte, whether its sound was kept or decoded. */

@@ -80,8 +80,9 @@ int segue_has_encoder(const char *name);
  * 1 when the file has no such tag, a negative code when it cannot be read. */
 int segue_media_tag(const char *path, const char *key, char *out, size_t size);
 
-/* Writes one RGBA image (straight alpha) as a PNG file. */
-int segue_png_write(const char *path, const uint8_t *rgba, int width, int height, int stride, SegueAVError *err);
+/* Writes one RGBA image (straight alpha) as a PNG file, deflated at zlib `level` (1 fastest
+ * to 9 smallest; -1 FFmpeg's default). Every level stores the same pixels. */
+int segue_png_write(const char *path, const uint8_t *rgba, int width, int height, int stride, int level, SegueAVError *err);
 
 #ifdef __cplusplus
 }

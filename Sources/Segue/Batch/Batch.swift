@@ -359,11 +359,19 @@ public enum BatchRunner {
 extension BatchRunner {
     /// The still pictures (inputs, stickers, logos) that more than one of `jobs` draws.
     static func sharedStills(_ jobs: [Job]) -> Set<String> {
-        sharedFiles(jobs.map { job in
-            let stickers = (job.overlays.joined() + job.screenOverlays).compactMap { $0.sticker.flatMap { $0.isAnimated ? nil : $0.path } }
-            return Set(job.inputs.indices.filter { job.clips[$0] == nil }.map { job.inputs[$0] } + stickers)
-        })
+        sharedFiles(jobs.map(stills))
     }
+
+    /// The still pictures `job` draws: its photos and still stickers.
+    static func stills(_ job: Job) -> Set<String> {
+        let stickers = (job.overlays.joined() + job.screenOverlays).compactMap { $0.sticker.flatMap { $0.isAnimated ? nil : $0.path } }
+        return Set(job.inputs.indices.filter { job.clips[$0] == nil }.map { job.inputs[$0] } + stickers)
+    }
+
+    /// The still pictures `job` draws, as `SharedPictures.share` takes them (canonical paths):
+    /// a program that renders the same job again and again (a preview) shares them, so that
+    /// each is decoded once.
+    public static func stillPictures(of job: Job) -> Set<String> { Set(stills(job).map(Paths.canonical)) }
 
     /// The files (canonical) that more than one of the sets names.
     static func sharedFiles(_ sets: [Set<String>]) -> Set<String> {

@@ -54,6 +54,11 @@ public enum Fingerprint {
 
     /// The canonical JSON document the fingerprint is the digest of.
     static func document(of job: Job, cancellation: Cancellation? = nil, digests: Digests? = nil) throws -> String {
+        Canonical.object(try fields(of: job, cancellation: cancellation, digests: digests)).text
+    }
+
+    /// The document's members (`Segments` keys a preview's parts by some of them).
+    static func fields(of job: Job, cancellation: Cancellation? = nil, digests: Digests? = nil) throws -> [String: Canonical] {
         func contentDigest(of path: String) throws -> String {
             if cancellation?.isCancelled == true { throw ExportError.cancelled }
             return try digests?.of(path) ?? Fingerprint.contentDigest(of: path)
@@ -148,7 +153,7 @@ public enum Fingerprint {
             }
             fields["audio"] = .object(audio)
         }
-        return Canonical.object(fields).text
+        return fields
     }
 
     /// The SHA-256 of a file's bytes, as `sha256:HEX`.

@@ -12,6 +12,12 @@ public struct Job: Sendable {
     /// Only the frames of this chunk of the video (`Chunks`): an MP4 chunk with no sound, or
     /// the chunk's frames as framemd5 or yuv; nil for the whole video.
     public var chunk: Shard?
+    /// Only these frames, as an MP4 of their own with no sound, starting with a keyframe: a
+    /// preview's segment (`Segments`), joined by copy as chunks are; nil for the whole video.
+    public var segment: Range<Int>?
+    /// The zlib level PNG frames are deflated at (1 fastest to 9 smallest); nil: FFmpeg's
+    /// default. The pixels are the same at every level.
+    public var pngLevel: Int?
     /// Compositor threads. Any number gives the same pixels; by default the CPUs the process
     /// was given (`CPUBudget.available()`).
     public var threads: Int
@@ -137,6 +143,7 @@ public struct Job: Sendable {
     /// The frames written, of `count`: those chosen, or all (a sheet samples the timeline).
     public func frameIndices(count: Int) -> [Int] {
         if let chunk { return Array(chunk.frames(in: count)) }
+        if let segment { return Array(segment.clamped(to: 0..<count)) }
         if let frames { return frames.indices(below: count) }
         guard let samples = format.samples else { return Array(0..<count) }
         return timeline.sample(samples).filter { $0 < count }
@@ -207,6 +214,9 @@ public struct Job: Sendable {
         }
         if chunk != nil, !format.takesChunks || frames != nil {
             problems.append(.chunk("--chunk renders a chunk of an MP4 (or its frames as framemd5 or yuv), of the whole video: not \(frames != nil ? "with --frames" : "a \(format.rawValue)")"))
+        }
+        if segment != nil, format != .mp4 || frames != nil || chunk != nil {
+            problems.append(.chunk("a segment is a part of an MP4, not of a \(format.rawValue), nor with --frames or --chunk"))
         }
         if format.evenSize != nil, preset.canvas.width % 2 != 0 || preset.canvas.height % 2 != 0 {
             problems.append(.oddSize(width: preset.canvas.width, height: preset.canvas.height, format: format))

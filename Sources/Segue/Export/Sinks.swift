@@ -110,16 +110,19 @@ public final class PNGSink: FrameSink {
     private let staging: String
     private let replace: Bool
     private let fingerprint: String?
+    private let level: Int?
     private var written: [String] = []
     private var done = false
 
-    /// `fingerprint`, if given, is kept in the folder as `.segue-fingerprint`.
-    public init(folder: String, fingerprint: String? = nil, replace: Bool = false) throws {
+    /// `fingerprint`, if given, is kept in the folder as `.segue-fingerprint`; `level` is
+    /// zlib's (nil: FFmpeg's default).
+    public init(folder: String, fingerprint: String? = nil, replace: Bool = false, level: Int? = nil) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
             throw ExportError.output(path: folder, reason: "it is a file; PNG frames need a folder")
         }
         target = folder
+        self.level = level
         self.replace = replace
         self.fingerprint = fingerprint
         staging = StagedFile.temporaryName(for: folder)
@@ -134,7 +137,7 @@ public final class PNGSink: FrameSink {
     public func write(_ frame: FrameBuffer, index: Int, repeated: Bool) throws {
         let name = PNGSink.fileName(index: index)
         do {
-            try frame.writePNG(to: staging + "/" + name)
+            try frame.writePNG(to: staging + "/" + name, level: level)
         } catch ExportError.output(_, let reason) {
             throw ExportError.output(path: target, reason: "\(name): \(reason)")
         }

@@ -382,7 +382,7 @@ public struct PresetLibrary: Sendable {
         }
     }
 
-    static func looksLikePath(_ text: String) -> Bool {
+    public static func looksLikePath(_ text: String) -> Bool {
         text.contains("/") || text.hasSuffix(".yaml") || text.hasSuffix(".yml")
     }
 

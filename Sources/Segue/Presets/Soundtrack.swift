@@ -174,3 +174,19 @@ public struct Soundtrack: Sendable, Equatable {
     }
 }
 
+
+extension Soundtrack {
+    /// The music's peak level (0 to 1) in each of `count` equal parts of the first `seconds`
+    /// of the video, as its file plays from `audio.start` (looped if set), before fades and
+    /// ducking: a waveform to draw. Empty without music.
+    public func musicLevels(seconds: Double, count: Int) throws -> [Float] {
+        guard let path = music.file, count > 0 else { return [] }
+        var levels = [Float](repeating: 0, count: count)
+        var error = SegueAVError()
+        let status = segue_audio_levels(path, music.start, seconds, music.loop ? 1 : 0, &levels, Int32(count), &error)
+        guard status == 0 else {
+            throw PresetError.invalid(key: "audio.file", origin: .builtIn, value: path, expected: "a file with an audio stream FFmpeg decodes (\(error.text))")
+        }
+        return levels
+    }
+}

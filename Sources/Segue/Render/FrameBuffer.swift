@@ -101,12 +101,13 @@ extension FrameBuffer {
         }
     }
 
-    /// Writes the frame as a PNG file (straight alpha, as PNG stores it).
-    public func writePNG(to path: String) throws {
+    /// Writes the frame as a PNG file (straight alpha, as PNG stores it), deflated at zlib
+    /// `level` (1 fastest to 9 smallest; nil: FFmpeg's default): the same pixels at any level.
+    public func writePNG(to path: String, level: Int? = nil) throws {
         var error = SegueAVError()
         var scratch: [UInt32] = []
         let result = withStraightAlpha(scratch: &scratch) {
-            segue_png_write(path, $0, Int32(width), Int32(height), Int32(width * 4), &error)
+            segue_png_write(path, $0, Int32(width), Int32(height), Int32(width * 4), Int32(level ?? -1), &error)
         }
         guard result == 0 else { throw ExportError.output(path: path, reason: error.text) }
     }

@@ -22,6 +22,8 @@ import Glibc
 /// - `drawingShader`: a GLSL transition's frame, drawn by llvmpipe while the compositor thread
 ///   that asked for it waits, up to a time limit; a shader whose loop never ends cannot be
 ///   stopped, so its thread is left to the end of the process (the frame is refused).
+/// - `frontEnd`: a program built on the library (`segue preview`'s watcher, its renders and
+///   its export), started through `Workers`; its owner joins it or lets it run to the end.
 enum Threads {
     enum Purpose: String, CaseIterable, Sendable {
         case composing = "segue compose"
@@ -31,6 +33,7 @@ enum Threads {
         case fingerprint = "segue fingerprint"
         case storyboardAhead = "segue next job"
         case drawingShader = "segue glsl"
+        case frontEnd = "segue worker"
     }
 
     /// A started thread, to wait for.
@@ -74,5 +77,23 @@ enum Threads {
         let current = getpriority(process, 0)
         guard errno == 0 else { return }
         _ = setpriority(process, 0, min(19, current + niceness))
+    }
+}
+
+/// Threads for a program built on the library (the preview server renders and watches files
+/// on threads of its own, away from Swift's cooperative pool, which blocking work would starve).
+public enum Workers {
+    /// Starts `body` on a thread of its own; the returned function waits for it to end.
+    @discardableResult
+    public static func start(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let handle = Threads.start(.frontEnd, body)
+        return { handle.join() }
+    }
+
+    /// Runs `body` on a thread of its own and gives its result to the awaiting task.
+    public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Threads.start(.frontEnd) { continuation.resume(with: Result { try body() }) }
+        }
     }
 }

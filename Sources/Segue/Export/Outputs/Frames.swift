@@ -8,7 +8,7 @@ extension OutputFormat {
     public static let png = OutputFormat(
         "png", "a folder of frame-NNNNN.png files, named by frame index", otherEncoders: ["png"], keepsAlpha: true, alphaName: "PNG frames",
         isFolder: true, sidecar: .inFolder, sinks: onePass { request in
-        try PNGSink(folder: request.job.output, fingerprint: request.fingerprint(), replace: request.replace)
+        try PNGSink(folder: request.job.output, fingerprint: request.fingerprint(), replace: request.replace, level: request.job.pngLevel)
     })
 
     /// FFmpeg's framemd5 checksums of the RGBA frames, to a file or `-` (standard output).

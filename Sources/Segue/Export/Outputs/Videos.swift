@@ -40,7 +40,7 @@ extension OutputFormat {
     private static let videoSink: @Sendable (SinkRequest) throws -> FrameSink = { request in
         let job = request.job
         let frames = job.timeline.frameCount
-        let chunk = job.chunk.map { $0.chunkTag(frames: frames) }
+        let chunk = job.chunk.map { $0.chunkTag(frames: frames) } ?? job.segment.map { "segment \(Shard.describe($0)) \(frames)" }
         return try VideoSink(path: job.output, format: job.format, preset: job.preset,
                              soundtrack: chunk == nil ? job.soundtrack : Soundtrack(music: Preset.AudioSettings()),
                              frames: frames, fingerprint: request.fingerprint(), chunk: chunk, replace: request.replace)

@@ -1,0 +1,190 @@
+import Foundation
+import Hummingbird
+import Logging
+import Segue
+
+/// `segue preview`'s web server: the page (embedded in the binary), the story as JSON, the
+/// proxy video with range requests, frames at full resolution, thumbnails, server-sent events
+/// after each build, the row picker and the export. Every route is named here; nothing is
+/// served by a path from the request. Requests whose Host is not the server's own are refused
+/// (DNS rebinding), and the ones that change something also need the server's Origin.
+public enum PreviewServer {
+    /// Serves `settings.story` until the process is stopped. `ready` is called with the
+    /// page's address once the server listens.
+    public static func run(_ settings: PreviewSettings, ready: @escaping @Sendable (String) -> Void) async throws {
+        let session = try PreviewSession(settings: settings)
+        defer { session.stop() }
+        let port = Locked(settings.port)
+        let router = Router()
+        router.add(middleware: Guard(settings: settings, port: port))
+        routes(router, session: session)
+        var logger = Logger(label: "segue preview")
+        logger.logLevel = .error
+        let app = Application(router: router, configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "segue"),
+                              onServerRunning: { channel in
+                                  let bound = channel.localAddress?.port ?? settings.port
+                                  port.withLock { $0 = bound }
+                                  session.startWatching()
+                                  let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+                                  ready("http://\(host):\(bound)/")
+                              }, logger: logger)
+        // Ctrl-C or SIGTERM ends the server at once: the page's event streams never end by
+        // themselves, so a graceful shutdown would wait for them forever.
+        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                session.stop()
+                exit(0)
+            }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
+        try await app.runService(gracefulShutdownSignals: [])
+    }
+
+    static func routes(_ router: Router<BasicRequestContext>, session: PreviewSession) {
+        router.get("/") { _, _ in page(PackageResources.index_html, type: "text/html; charset=utf-8") }
+        router.get("/page.js") { _, _ in page(PackageResources.page_js, type: "text/javascript; charset=utf-8") }
+        router.get("/page.css") { _, _ in page(PackageResources.page_css, type: "text/css; charset=utf-8") }
+        router.get("/icon.svg") { _, _ in page(PackageResources.icon_svg, type: "image/svg+xml") }
+        router.get("/favicon.ico") { _, _ in page(PackageResources.icon_svg, type: "image/svg+xml") }
+        router.get("/api/story") { _, _ in json(StoryReply(session)) }
+        router.get("/events") { _, _ in
+            let stream = session.listen()
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                            body: ResponseBody { writer in
+                                try await writer.write(ByteBuffer(string: ": segue preview\n\n"))
+                                for await event in stream { try await writer.write(ByteBuffer(string: event)) }
+                                try await writer.finish(nil)
+                            })
+        }
+        router.get("/proxy.mp4") { request, _ in
+            guard let proxy = session.state.withLock({ $0.good?.proxy }) else { return problem(.notFound, "no preview yet: the story has not read") }
+            return ranged(proxy, request: request, type: "video/mp4")
+        }
+        router.get("/frame/:n") { _, context in
+            guard let n = context.parameters.get("n", as: Int.self) else { return problem(.notFound, "expected /frame/N, a frame number") }
+            let png: [UInt8]
+            do { png = try await session.frame(n) } catch { return problem(.notFound, "\(error)") }
+            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+        router.get("/thumb/:slide") { _, context in
+            guard let slide = context.parameters.get("slide", as: Int.self) else { return problem(.notFound, "expected /thumb/N, a slide number") }
+            let png: [UInt8]
+            do { png = try await session.thumbnail(slide) } catch { return problem(.notFound, "\(error)") }
+            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "max-age=3600"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+        router.post("/api/row") { request, _ in
+            guard let text = request.uri.queryParameters["index"], let row = Int(text) else { return problem(.badRequest, "expected ?index=N, a row from 0") }
+            do { try session.pick(row: row) } catch { return problem(.badRequest, "\(error)") }
+            return json(["row": row])
+        }
+        router.post("/api/export") { _, _ in
+            do { try session.export() } catch { return problem(.conflict, "\(error)") }
+            return json(session.state.withLock { $0.export })
+        }
+    }
+
+    /// What `GET /api/story` answers.
+    struct StoryReply: Codable {
+        var version: Int
+        var ok: Bool
+        var errors: [String]
+        var story: StoryDescription?
+        var build: BuildReport
+        var export: ExportStatus
+
+        init(_ session: PreviewSession) {
+            self = session.state.withLock { s in
+                StoryReply(version: s.version, ok: s.errors.isEmpty && s.good != nil, errors: s.errors, story: s.good?.description,
+                           build: s.lastBuild, export: s.export)
+            }
+        }
+
+        init(version: Int, ok: Bool, errors: [String], story: StoryDescription?, build: BuildReport, export: ExportStatus) {
+            self.version = version
+            self.ok = ok
+            self.errors = errors
+            self.story = story
+            self.build = build
+            self.export = export
+        }
+    }
+
+    static func page(_ bytes: [UInt8], type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func json(_ value: some Encodable) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func problem(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+
+    /// `data`, or the part a `Range: bytes=...` header asks for (206), as a player seeking asks.
+    static func ranged(_ data: Data, request: Request, type: String) -> Response {
+        var headers: HTTPFields = [.contentType: type, .acceptRanges: "bytes", .cacheControl: "no-store"]
+        let total = data.count
+        guard let asked = request.headers[.range] else { return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data))) }
+        guard let range = byteRange(asked, total: total) else {
+            headers[.contentRange] = "bytes */\(total)"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
+        headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(total)"
+        return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data[range])))
+    }
+
+    /// One range of `bytes=A-B`, `bytes=A-` or `bytes=-N` within `total` bytes; nil when it
+    /// is none of these or lies outside.
+    static func byteRange(_ header: String, total: Int) -> Range<Int>? {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let parts = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2 else { return nil }
+        if parts[0].isEmpty {
+            guard let suffix = Int(parts[1]), suffix > 0, total > 0 else { return nil }
+            return max(0, total - suffix)..<total
+        }
+        guard let first = Int(parts[0]), first >= 0, first < total else { return nil }
+        let last = parts[1].isEmpty ? total - 1 : Int(parts[1]).map { min($0, total - 1) }
+        guard let last, last >= first else { return nil }
+        return first..<(last + 1)
+    }
+}
+
+/// Refuses requests for another host (a page of elsewhere reaching the server through a name
+/// that resolves to loopback) and, for those that change something, from another origin; sets
+/// a content security policy that lets the page load nothing from elsewhere.
+struct Guard<Context: RequestContext>: RouterMiddleware {
+    let settings: PreviewSettings
+    let port: Locked<Int>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let port = self.port.withLock { $0 }
+        var hosts = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"]
+        hosts.append((settings.host.contains(":") ? "[\(settings.host)]" : settings.host) + ":\(port)")
+        let host = (request.head.authority ?? "").lowercased()
+        guard hosts.contains(host) else {
+            return PreviewServer.problem(.forbidden, "refused: Host '\(host)' is not this server's (\(hosts[0]))")
+        }
+        if request.method != .get && request.method != .head {
+            guard let origin = request.headers[.origin], hosts.map({ "http://" + $0 }).contains(origin.lowercased()) else {
+                return PreviewServer.problem(.forbidden, "refused: a change must come from this server's own page (Origin \(request.headers[.origin] ?? "none"))")
+            }
+        }
+        var response = try await next(request, context)
+        response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' blob:; media-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        return response
+    }
+}

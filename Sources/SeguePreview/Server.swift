@@ -1,0 +1,4 @@
+import Hummingbird
+import Segue
+
+let pageBytes = PackageResources.index_html

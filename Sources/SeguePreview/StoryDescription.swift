@@ -1,0 +1,152 @@
+import Foundation
+import Segue
+
+/// The story as the page shows it (`GET /api/story`): its size and timing, each slide, cut,
+/// overlay and caption cue on the timeline with the file and line it comes from, and the
+/// sound's lanes.
+struct StoryDescription: Codable, Sendable {
+    struct Slide: Codable, Sendable {
+        var index: Int
+        /// When it is first and last seen, and its hold.
+        var start, end, holdStart, holdEnd: Double
+        var name: String
+        var origin: String
+        /// Changes when the slide's pictures do (the thumbnail's address).
+        var key: String
+        var clip: Bool
+    }
+
+    struct Cut: Codable, Sendable {
+        var index: Int
+        var kind: String
+        var start, duration: Double
+        var origin: String
+    }
+
+    struct Overlay: Codable, Sendable {
+        /// "text", "sticker", "caption", or "slide text".
+        var kind: String
+        var text: String
+        var start, end: Double
+        var origin: String
+        var slide: Int?
+    }
+
+    struct Lane: Codable, Sendable {
+        /// "music", "clip" or "voice".
+        var kind: String
+        var name: String
+        var start, end: Double
+        var level: [Float] = []
+    }
+
+    var version: Int
+    var story: String
+    var fps: Double
+    var rate: String
+    var frameCount: Int
+    var duration: Double
+    var width, height: Int
+    var proxyWidth, proxyHeight: Int
+    /// Top, right, bottom, left, as fractions of the canvas.
+    var safeArea: [Double]
+    var slides: [Slide] = []
+    var cuts: [Cut] = []
+    var overlays: [Overlay] = []
+    var lanes: [Lane] = []
+    /// Where the music is lowered under other sound.
+    var ducks: [[Double]] = []
+    var rows: [String]?
+    var row: Int
+
+    init(job: Job, proxy: Job, story: Story, segments: [Segments.Segment], version: Int, storyPath: String,
+         rows: TemplateData?, row: Int) {
+        let timeline = job.timeline, fps = job.preset.fps
+        self.version = version
+        self.story = storyPath
+        self.fps = fps.frames(in: 1)
+        rate = fps.description
+        frameCount = timeline.frameCount
+        duration = fps.time(ofFrame: timeline.frameCount)
+        width = job.preset.canvas.width
+        height = job.preset.canvas.height
+        proxyWidth = proxy.preset.canvas.width
+        proxyHeight = proxy.preset.canvas.height
+        let safe = job.preset.canvas.safeArea
+        safeArea = [safe.top, safe.right, safe.bottom, safe.left]
+        self.row = row
+        self.rows = rows.map { data in
+            data.rows.enumerated().map { n, row in
+                let first = data.columns.first.flatMap { row.values[$0] } ?? ""
+                return "row \(n + 1) (line \(row.line))" + (first.isEmpty ? "" : ": " + first)
+            }
+        }
+        var holdStart = 0.0
+        for (index, slide) in story.slides.enumerated() where index < timeline.screenCount {
+            let shown = timeline.timeOnScreen(index)
+            let holdEnd = holdStart + timeline.holds[index]
+            slides.append(Slide(index: index, start: shown.lowerBound, end: shown.upperBound, holdStart: holdStart, holdEnd: holdEnd,
+                                name: (slide.image as NSString).lastPathComponent, origin: slide.origin.description,
+                                key: index < segments.count ? String(segments[index].key.suffix(16)) : "",
+                                clip: job.clips[index] != nil))
+            if index < timeline.screenCount - 1 {
+                let kind = job.plan?.cuts[index].settings?.kind ?? (job.plan == nil ? job.preset.transition.kind : "cut")
+                cuts.append(Cut(index: index, kind: kind, start: timeline.transitionStart(index), duration: timeline.durations[index],
+                                origin: (slide.transition?.origin ?? slide.origin).description))
+                holdStart = timeline.transitionStart(index) + timeline.durations[index]
+            }
+            let nodes = Self.items(slide.overlays)
+            for (n, overlay) in (index < job.overlays.count ? job.overlays[index] : []).enumerated() {
+                let end = overlay.span.endTime.map { shown.lowerBound + $0 } ?? shown.upperBound
+                overlays.append(Overlay(kind: overlay.sticker == nil ? "slide text" : "sticker", text: Self.label(overlay),
+                                        start: shown.lowerBound + overlay.span.start, end: min(end, shown.upperBound),
+                                        origin: (n < nodes.count ? nodes[n].origin : slide.origin).description, slide: index))
+            }
+        }
+        // Screen overlays: the story's own first, then the captions' cues.
+        let written = Self.items(story.overlays)
+        for (n, overlay) in job.screenOverlays.enumerated() {
+            let caption = n >= written.count && story.captions != nil
+            let origin = n < written.count ? written[n].origin.description
+                : story.captions.map { "\($0.origin.description) (\(Self.captionFile($0)))" } ?? "--text"
+            overlays.append(Overlay(kind: caption ? "caption" : overlay.sticker == nil ? "text" : "sticker", text: Self.label(overlay),
+                                    start: overlay.span.start, end: overlay.span.endTime ?? duration, origin: origin, slide: nil))
+        }
+        let soundtrack = job.soundtrack
+        if job.format.hasSound, let file = soundtrack.music.file {
+            lanes.append(Lane(kind: "music", name: (file as NSString).lastPathComponent, start: 0, end: duration))
+        }
+        for sound in soundtrack.sounds {
+            let clip = job.clips.values.contains { $0.path == sound.path }
+            lanes.append(Lane(kind: clip ? "clip" : "voice", name: (sound.path as NSString).lastPathComponent,
+                              start: sound.at, end: min(duration, sound.at + sound.length)))
+        }
+        ducks = soundtrack.ducks.map { [$0.lowerBound, min(duration, $0.upperBound)] }
+    }
+
+    static func items(_ node: ConfigNode?) -> [ConfigNode] {
+        guard let node, case let .sequence(items) = node.value else { return [] }
+        return items
+    }
+
+    static func captionFile(_ node: ConfigNode) -> String {
+        let file: ConfigNode? = node["file"] ?? node
+        if let file, case let .scalar(text, _) = file.value { return (text as NSString).lastPathComponent }
+        return "captions"
+    }
+
+    static func label(_ overlay: Segue.Overlay) -> String {
+        if let sticker = overlay.sticker { return (sticker.path as NSString).lastPathComponent }
+        return overlay.text
+    }
+}
+
+/// The page's export (its Render button): running, how far, and what it wrote or why it failed.
+struct ExportStatus: Codable, Sendable {
+    var running = false
+    var done = 0
+    var total = 0
+    var output: String?
+    var error: String?
+    var seconds: Double?
+}

@@ -1,0 +1,149 @@
+import Foundation
+import SegueTestSupport
+import Testing
+
+/// `segue preview` as a user meets it: the installed binary serving a story from its own
+/// folder, the page in Debian's Chromium driven by Playwright (Tests/Reference/preview.py).
+@Suite("segue preview in a real browser", .serialized)
+struct PreviewTests {
+    /// A story of three slides with music, captions, text on the screen and on a slide, at 360x640.
+    static func story(in folder: URL) throws -> URL {
+        for name in ["a.jpg", "b.png", "c.webp", "talk.vtt"] {
+            try FileManager.default.copyItem(atPath: example(name), toPath: folder.appendingPathComponent(name).path)
+        }
+        _ = try ffmpegMake("music.m4a", ["-f", "lavfi", "-i", "sine=frequency=330:duration=8", "-c:a", "aac"], in: folder)
+        let story = folder.appendingPathComponent("story.yaml")
+        try """
+            preset: stories-cube
+            set: {canvas.size: [360, 640], canvas.scale: 1}
+            audio: music.m4a
+            captions: talk.vtt
+            overlays:
+              - {text: "Preview", at: [0.5, 0.15], end: 2}
+            slides:
+              - image: a.jpg
+                hold: 1.0
+                motion: in
+                transition: {kind: crossfade, duration: 0.4}
+              - image: b.png
+                hold: 1.0
+                overlays: [{text: "Day two"}]
+                transition: {kind: slideleft, duration: 0.4}
+              - image: c.webp
+                hold: 1.0
+
+            """.write(to: story, atomically: true, encoding: .utf8)
+        return story
+    }
+
+    /// The server started on a free port from another folder; its address, read from what it prints.
+    static func serve(_ arguments: [String], in folder: URL) throws -> (Process, String) {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: segueBinary)
+        server.arguments = ["preview", "--port", "0"] + arguments
+        server.currentDirectoryURL = folder
+        let out = Pipe()
+        server.standardOutput = out
+        try server.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let address = try #require(text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(text)")
+        return (server, address)
+    }
+
+    @Test("the page plays the story, follows edits with the playhead kept, shows errors, frames at full resolution, and refuses foreign requests")
+    func page() throws {
+        let folder = temporaryFolder()
+        let story = try Self.story(in: folder)
+        let elsewhere = temporaryFolder()
+        let (server, address) = try Self.serve([story.path, "-o", folder.appendingPathComponent("out.mp4").path], in: elsewhere)
+        defer {
+            server.interrupt()
+            server.waitUntilExit()
+        }
+        let python = try ReferenceTools.pythonWithPlaywright()
+        let framePNG = folder.appendingPathComponent("frame.png").path, shot = folder.appendingPathComponent("page.png").path
+        let script = repositoryRoot.appendingPathComponent("Tests/Reference/preview.py").path
+        let r = try run(python, [script, address, story.path, "--frame-out", framePNG, "--screenshot", shot])
+        try #require(r.status == 0, "\(r.stderr)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+        func number(_ key: String) -> Double { (seen[key] as? NSNumber)?.doubleValue ?? .nan }
+        func flag(_ key: String) -> Bool { seen[key] as? Bool ?? false }
+
+        #expect((seen["console_errors"] as? [String])?.isEmpty == true, "\(seen["console_errors"] ?? "")")
+        #expect(flag("loaded") && flag("ended") && flag("thumbnails_drawn"), "\(seen)")
+        // 1 + 0.4 + 1 + 0.4 + 1 seconds at 30 fps.
+        #expect(abs(number("story_duration") - 3.8) < 0.01)
+        #expect(abs(number("video_duration") - 3.8) < 0.05, "\(number("video_duration"))")
+        #expect(number("slide_blocks") == 3 && number("cut_blocks") == 2)
+        // The screen's text, three caption cues and the slide's text.
+        #expect(number("overlay_blocks") == 5, "\(number("overlay_blocks"))")
+        #expect((seen["origin_text"] as? String)?.contains("story.yaml, line 12") == true, "\(seen["origin_text"] ?? "")")
+        #expect(number("frame_after_step") == 31, "\(number("frame_after_step"))")
+        // A hold one second longer: the page within 3 s, the playhead where it was; one part rendered again.
+        #expect(number("update_seconds") < 3, "\(number("update_seconds"))")
+        #expect(abs(number("video_duration_after") - 4.8) < 0.05, "\(number("video_duration_after"))")
+        #expect(flag("time_kept"))
+        let build = seen["rendered_again"] as? [String: Any]
+        // Every part: the captions run on the video's clock, and the slides after the first moved.
+        #expect((build?["segments"] as? Int) == 3 && (build?["rendered"] as? Int) == 3, "\(build ?? [:])")
+        // The last slide held longer: its part and the transition into it, not the first slide's.
+        let last = seen["last_hold_build"] as? [String: Any]
+        #expect((last?["segments"] as? Int) == 3 && (last?["rendered"] as? Int) == 2 && (last?["soundRendered"] as? Bool) == true, "\(last ?? [:])")
+        // A story that does not read: its error with the line, the last video kept.
+        #expect(flag("error_shown") && flag("video_kept") && flag("error_cleared"))
+        let error = seen["error_text"] as? String ?? ""
+        #expect(error.hasPrefix("segue: error: story ") && error.contains("story.yaml: not valid YAML: line 20"), "\(error)")
+        // The refusals.
+        #expect((seen["export_statuses"] as? [Int]) == [200, 409], "\(seen["export_statuses"] ?? "")")
+        #expect(flag("export_done"), "\(seen["export_text"] ?? "")")
+        #expect(number("export_from_elsewhere") == 403)
+        let traversal = seen["traversal"] as? [Any], plain = seen["traversal_plain"] as? [Any]
+        #expect((traversal?.first as? Int) == 404 && (traversal?.last as? String)?.contains("root:") == false, "\(traversal ?? [])")
+        #expect((plain?.first as? Int) == 404, "\(plain ?? [])")
+        #expect(number("foreign_host") == 403)
+        #expect((seen["csp"] as? String)?.contains("default-src 'self'") == true)
+
+        // The full-resolution frame is `segue render --frames N`'s, pixel for pixel.
+        let n = Int(number("full_frame_number"))
+        #expect((seen["full_frame_size"] as? [Int]) == [360, 640])
+        #expect((seen["full_frame_src"] as? String)?.hasPrefix("/frame/\(n)") == true)
+        let rendered = folder.appendingPathComponent("frames").path
+        let cli = try run(segueBinary, ["render", "--story", story.path, "--frames", String(n), "-o", rendered], in: elsewhere)
+        try #require(cli.status == 0, "\(cli.stderr)")
+        func pixels(_ png: String) throws -> Data {
+            let raw = folder.appendingPathComponent(UUID().uuidString + ".rgba").path
+            let decoded = try tool("ffmpeg", ["-v", "error", "-y", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", raw])
+            try #require(decoded.status == 0, "\(decoded.stderr)")
+            return try Data(contentsOf: URL(fileURLWithPath: raw))
+        }
+        let page = try pixels(framePNG), cliFrame = try pixels(rendered + String(format: "/frame-%05d.png", n))
+        #expect(page.count == 360 * 640 * 4 && page == cliFrame)
+
+        // The export the page ran: the story as it now reads (5.3 s), with its sound.
+        let probe = try tool("ffprobe", ["-v", "error", "-show_entries", "format=duration:stream=codec_type", "-of", "csv=p=0",
+                                         folder.appendingPathComponent("out.mp4").path])
+        #expect(probe.stdout.contains("video") && probe.stdout.contains("audio") && probe.stdout.contains("5.3"), "\(probe.stdout)")
+        if ProcessInfo.processInfo.environment["SEGUE_UPDATE_GOLDEN"] == "1" {
+            let docs = repositoryRoot.appendingPathComponent("docs/preview.png").path
+            try? FileManager.default.removeItem(atPath: docs)
+            try FileManager.default.copyItem(atPath: shot, toPath: docs)
+        }
+    }
+
+    @Test("a story that does not exist, a bad port or proxy scale: exit 2 with the reason, no server")
+    func refusals() throws {
+        let folder = temporaryFolder()
+        let missing = try run(segueBinary, ["preview", folder.appendingPathComponent("none.yaml").path])
+        #expect(missing.status == 2 && missing.stderr.contains("none.yaml"), "\(missing.stderr)")
+        let port = try run(segueBinary, ["preview", "x.yaml", "--port", "70000"])
+        #expect(port.status == 2 && port.stderr.contains("--port 70000"), "\(port.stderr)")
+        let scale = try run(segueBinary, ["preview", "x.yaml", "--proxy-scale", "3"])
+        #expect(scale.status == 2 && scale.stderr.contains("--proxy-scale"), "\(scale.stderr)")
+    }
+}
