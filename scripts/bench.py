@@ -20,6 +20,7 @@ p.add_argument("--luma-only", action="store_true", help="only the compose rates 
 p.add_argument("--rows", type=int, default=200, help="rows of the template workload (a 6-second 540x960 card per row)")
 p.add_argument("--chunk-size", default="540x960", help="canvas of the chunks workload (a 10-minute story in 8 chunks)")
 p.add_argument("--chunk-minutes", type=float, default=10, help="length of the chunks workload's story")
+p.add_argument("--preview-saves", type=int, default=500, help="saves of the story in the preview workload's memory check (an hour of editing)")
 args = p.parse_args()
 
 os.makedirs(args.work, exist_ok=True)
@@ -359,6 +360,76 @@ def chunks_export():
                 ratios=sorted(c / o for c, o in zip(times["chunks"], times["one"])))
 
 
+def preview_workload(story10):
+    """`segue preview` of story10 (ten photos, Ken Burns, six kinds of cut) on this machine's
+    cores, over HTTP as the page asks: seconds from start to the first proxy, from saving a
+    slide's new hold to the updated proxy (each round a hold on a slide spread over the story,
+    the slides alternating), a frame at full resolution (20 frames spread over the story), and
+    the server's memory over --preview-saves saves. None when not asked."""
+    name = "preview"
+    if not asked(name):
+        return None
+    import json, urllib.request
+    print(f"  {name} (story10, {args.preview_saves} saves)", file=sys.stderr)
+    work = os.path.join(args.work, "preview")
+    os.makedirs(work, exist_ok=True)
+    path = os.path.join(work, "story10.yaml")
+    lines = story10.splitlines(keepends=True)
+    holds = [i for i, line in enumerate(lines) if line.strip().startswith("hold:")]
+
+    def save(slide, hold):
+        edited = list(lines)
+        edited[holds[slide]] = f"    hold: {hold:g}\n"
+        with open(path + ".new", "w") as f:
+            f.writelines(edited)
+        os.replace(path + ".new", path)
+
+    def api(address):
+        with urllib.request.urlopen(address + "api/story") as r:
+            return json.load(r)
+
+    def rss(pid):
+        with open(f"/proc/{pid}/status") as f:
+            return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1)) / 1024
+
+    first, updates, rendered, frame_times, memory = [], [], [], [], None
+    for r in range(args.runs):
+        save(0, 1.5)
+        start = time.monotonic()
+        server = subprocess.Popen([args.segue, "preview", path, "--port", "0", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        address = server.stdout.readline().strip()
+        while not api(address)["ok"]:
+            time.sleep(0.01)
+        first.append(time.monotonic() - start)
+        for n in range(6):
+            slide, version = (3 * n + r) % 10, api(address)["version"]
+            start = time.monotonic()
+            save(slide, 2.5 if n % 2 == 0 else 1.5)
+            while (reply := api(address))["version"] == version:
+                time.sleep(0.005)
+            updates.append(time.monotonic() - start)
+            rendered.append(reply["build"]["rendered"])
+        count = api(address)["story"]["frameCount"]
+        for k in range(20):
+            start = time.monotonic()
+            with urllib.request.urlopen(address + f"frame/{(k * 37 + r * 11) % count}") as reply:
+                reply.read()
+            frame_times.append(time.monotonic() - start)
+        if r == 0 and args.preview_saves:
+            before, peak = rss(server.pid), 0
+            for n in range(args.preview_saves):
+                version = api(address)["version"]
+                save(n % 10, 1.5 + 0.1 * (n % 7))
+                while api(address)["version"] == version:
+                    time.sleep(0.005)
+                peak = max(peak, rss(server.pid))
+            memory = (before, rss(server.pid), peak)
+        server.terminate()
+        server.wait()
+    save(0, 1.5)
+    return dict(first=first, updates=updates, rendered=rendered, frames=frame_times, memory=memory)
+
+
 def exports_table():
     """The export rounds, the exports table and the memory figures."""
     print(f"exports, {args.runs} alternated rounds each", file=sys.stderr)
@@ -393,6 +464,7 @@ def exports_table():
         if i < 9:
             story += f"    transition: {{kind: {cuts[i % len(cuts)]}, duration: 0.5}}\n"
     story_export("story10 (motion, 6 kinds of cut)", "story10", story, round(FPS * (1.5 * 10 + 0.5 * 9)))
+    story10 = story
 
     # text10: story10 with a styled title on every slide (popping in, riding on the page) and
     # captions all through, the spoken word highlighted: text is drawn once per look.
@@ -455,6 +527,7 @@ def exports_table():
     template = template_export()
     plans = planning()
     chunks = chunks_export()
+    preview = preview_workload(story10)
 
     long_rss = clip60_rss = None
     if not args.only:
@@ -509,6 +582,16 @@ def exports_table():
               f"each {' '.join(f'{x:.1f}' for x in c['chunk'])} s, start-up {c['startup']:.2f} s; sound task {c['sound']:.2f} s; join {c['join']:.2f} s")
         print("  speed-up on P tasks on machines like this one (P - 1 chunks and the sound at once, then the join): " +
               ", ".join(f"{p}: {c['one'] / t:.1f}× ({t:.1f} s)" for p, t in c["model"].items()))
+    if preview:
+        v = preview
+        print(f"preview, story10 on this machine (median of {args.runs} starts, {len(v['updates'])} edits, {len(v['frames'])} frames): "
+              f"first proxy {statistics.median(v['first']):.2f} s (rounds {' '.join(f'{x:.2f}' for x in v['first'])}); "
+              f"a slide's hold saved to the updated proxy {statistics.median(v['updates']):.2f} s (max {max(v['updates']):.2f}, parts rendered "
+              f"{min(v['rendered'])}-{max(v['rendered'])} of 10); a frame at 1080x1920 {1000 * statistics.median(v['frames']):.0f} ms "
+              f"(max {1000 * max(v['frames']):.0f})")
+        if v["memory"]:
+            b, a, m = v["memory"]
+            print(f"  memory over {args.preview_saves} saves: {b:.0f} MB after the first proxy, {a:.0f} MB after the last ({a - b:+.0f}), peak {m:.0f}")
     if long_rss is not None:
         print(f"peak MB, 60 s of stills: {long_rss:.0f}; a 60-second 1080x1920 clip: {clip60_rss:.0f} (story4 slide: {exports[0]['peak']:.0f})")
     print("floor: Segue's own yuv420p frames (-o frames.yuv) encoded by FFmpeg with Segue's x264 settings; bytes: whether its H.264")

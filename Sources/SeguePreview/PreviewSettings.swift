@@ -45,8 +45,11 @@ public struct PreviewSettings: Sendable {
 
     /// The job the story makes with `vars` over `self.vars`, and the story as read.
     func load(vars row: [String: String], output: String, format: OutputFormat) throws -> (job: Job, story: Story) {
-        let values = vars.merging(row) { _, mine in mine }
-        let story = try Story.load(self.story, vars: values, library: library, preset: preset)
+        // A row's columns that the story does not use (an id for the output's name) are left out,
+        // as a batch leaves them.
+        let template = try StoryTemplate.load(self.story, library: library, preset: preset)
+        let values = vars.merging(row.filter { template.used[$0.key] != nil }) { _, mine in mine }
+        let story = try template.story(values)
         let preset = try Preset.load(self.preset ?? story.preset ?? "stories-cube", overrides: overrides,
                                      underlying: story.settings, vars: story.vars, library: library)
         var job = try Job(story: story, preset: preset, output: output, format: format, limits: limits, overwrite: true)

@@ -87,7 +87,7 @@ struct Preview: ParsableCommand {
             ended.signal()
         }
         ended.wait()
-        if let error = failure.withLock({ $0 }) { throw PreviewFailed(message: "preview: \(error)") }
+        if let error = failure.withLock({ $0 }) { throw PreviewFailed(message: "preview: cannot serve on \(host) port \(port): \(error)") }
     }
 }
 

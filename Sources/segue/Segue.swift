@@ -51,6 +51,8 @@ struct SegueCommand: ParsableCommand {
             fail(error.description, code: 2)
         } catch let error as ShardError {
             fail(error.description, code: 2)
+        } catch let error as PreviewFailed {
+            fail(error.description, code: 1)
         } catch let error as BatchFailed {
             Foundation.exit(error.code)
         } catch {

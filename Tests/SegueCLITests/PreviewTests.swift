@@ -136,7 +136,49 @@ struct PreviewTests {
         }
     }
 
-    @Test("a story that does not exist, a bad port or proxy scale: exit 2 with the reason, no server")
+    @Test("a template with --data: the page's row picker previews another row; a change from another origin is refused")
+    func rows() throws {
+        let folder = temporaryFolder()
+        for name in ["card.yaml", "people.csv", "a.jpg", "b.png", "c.webp"] {
+            try FileManager.default.copyItem(atPath: example(name), toPath: folder.appendingPathComponent(name).path)
+        }
+        let (server, address) = try Self.serve([folder.appendingPathComponent("card.yaml").path, "--data",
+                                                folder.appendingPathComponent("people.csv").path, "--set", "canvas.size=[180,320]"],
+                                               in: temporaryFolder())
+        defer {
+            server.interrupt()
+            server.waitUntilExit()
+        }
+        func story() throws -> [String: Any] {
+            let r = try tool("curl", ["-s", address + "api/story"])
+            return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        }
+        func texts(_ reply: [String: Any]) -> [String] {
+            ((reply["story"] as? [String: Any])?["overlays"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        }
+        var reply = try story()
+        for _ in 0..<300 where reply["ok"] as? Bool != true {
+            usleep(50_000)
+            reply = try story()
+        }
+        #expect(texts(reply) == ["Welcome, Ana"], "\(reply)")
+        let rows = (reply["story"] as? [String: Any])?["rows"] as? [String]
+        #expect(rows?.count == 3 && rows?.first?.contains("ana") == true, "\(rows ?? [])")
+        let origin = String(address.dropLast())
+        let foreign = try tool("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "Origin: http://evil.example", address + "api/row?index=1"])
+        #expect(foreign.stdout == "403")
+        let picked = try tool("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "Origin: \(origin)", address + "api/row?index=1"])
+        #expect(picked.stdout == "200")
+        let outside = try tool("curl", ["-s", "-X", "POST", "-H", "Origin: \(origin)", address + "api/row?index=7"])
+        #expect(outside.stdout.contains("row 8: the data has 3 rows"), "\(outside.stdout)")
+        for _ in 0..<300 where texts(reply) != ["أهلاً, عمر"] {
+            usleep(50_000)
+            reply = try story()
+        }
+        #expect(texts(reply) == ["أهلاً, عمر"] && ((reply["story"] as? [String: Any])?["row"] as? Int) == 1, "\(reply)")
+    }
+
+    @Test("a story that does not exist, a bad port or proxy scale: exit 2 with the reason, no server; a port in use: exit 1")
     func refusals() throws {
         let folder = temporaryFolder()
         let missing = try run(segueBinary, ["preview", folder.appendingPathComponent("none.yaml").path])
@@ -145,5 +187,15 @@ struct PreviewTests {
         #expect(port.status == 2 && port.stderr.contains("--port 70000"), "\(port.stderr)")
         let scale = try run(segueBinary, ["preview", "x.yaml", "--proxy-scale", "3"])
         #expect(scale.status == 2 && scale.stderr.contains("--proxy-scale"), "\(scale.stderr)")
+        // A port another server holds: exit 1 naming it.
+        let story = try Self.story(in: folder)
+        let (server, address) = try Self.serve([story.path], in: folder)
+        defer {
+            server.interrupt()
+            server.waitUntilExit()
+        }
+        let busy = String(address.split(separator: ":").last!.dropLast())
+        let taken = try run(segueBinary, ["preview", story.path, "--port", busy])
+        #expect(taken.status == 1 && taken.stderr.contains("segue: error: preview: cannot serve on 127.0.0.1 port \(busy)"), "\(taken.stderr)")
     }
 }
