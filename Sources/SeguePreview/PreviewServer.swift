@@ -64,20 +64,8 @@ public enum PreviewServer {
             guard let proxy = session.state.withLock({ $0.good?.proxy }) else { return problem(.notFound, "no preview yet: the story has not read") }
             return ranged(proxy, request: request, type: "video/mp4")
         }
-        router.get("/frame/:n") { _, context in
-            guard let n = context.parameters.get("n", as: Int.self) else { return problem(.notFound, "expected /frame/N, a frame number") }
-            let png: [UInt8]
-            do { png = try await session.frame(n) } catch { return problem(.notFound, "\(error)") }
-            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: png)))
-        }
-        router.get("/thumb/:slide") { _, context in
-            guard let slide = context.parameters.get("slide", as: Int.self) else { return problem(.notFound, "expected /thumb/N, a slide number") }
-            let png: [UInt8]
-            do { png = try await session.thumbnail(slide) } catch { return problem(.notFound, "\(error)") }
-            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "max-age=3600"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: png)))
-        }
+        png(router, "/frame", what: "a frame number", cache: "no-store") { try await session.frame($0) }
+        png(router, "/thumb", what: "a slide number", cache: "max-age=3600") { try await session.thumbnail($0) }
         router.post("/api/row") { request, _ in
             guard let text = request.uri.queryParameters["index"], let row = Int(text) else { return problem(.badRequest, "expected ?index=N, a row from 0") }
             do { try session.pick(row: row) } catch { return problem(.badRequest, "\(error)") }
@@ -86,6 +74,20 @@ public enum PreviewServer {
         router.post("/api/export") { _, _ in
             do { try session.export() } catch { return problem(.conflict, "\(error)") }
             return json(session.state.withLock { $0.export })
+        }
+    }
+
+    /// `PATH/:n`, a PNG that `draw` makes of number n; a 404 with the reason when it cannot.
+    static func png(_ router: Router<BasicRequestContext>, _ path: String, what: String, cache: String,
+                    draw: @escaping @Sendable (Int) async throws -> [UInt8]) {
+        router.get("\(path)/:n") { _, context in
+            guard let n = context.parameters.get("n", as: Int.self) else { return problem(.notFound, "expected \(path)/N, \(what)") }
+            do {
+                return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: cache],
+                                body: .init(byteBuffer: ByteBuffer(bytes: try await draw(n))))
+            } catch {
+                return problem(.notFound, "\(error)")
+            }
         }
     }
 

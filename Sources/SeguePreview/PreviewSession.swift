@@ -209,7 +209,8 @@ final class PreviewSession: Sendable {
     func watchedFiles(story: Story, job: Job) -> [String] {
         var files: [String] = [settings.story]
         if let data = settings.data { files.append(data) }
-        if let preset = settings.preset ?? story.preset, PresetLibrary.looksLikePath(preset) { files.append(preset) }
+        // The preset's files, and those they extend (their values say which file they are from).
+        if let preset = settings.preset ?? story.preset, let node = try? settings.library.node(for: preset) { Self.collectOrigins(node, into: &files) }
         files += job.inputs
         var nodes = story.settings.map(\.value) + [story.overlays, story.captions, story.voice].compactMap { $0 }
         for slide in story.slides { nodes += [slide.overlays, slide.transition].compactMap { $0 } }
@@ -226,6 +227,19 @@ final class PreviewSession: Sendable {
             if text.contains("/"), FileManager.default.fileExists(atPath: text, isDirectory: &folder), !folder.boolValue { files.append(text) }
         case let .sequence(items): items.forEach { collectFiles($0, into: &files) }
         case let .mapping(pairs): pairs.forEach { collectFiles($0.value, into: &files) }
+        }
+    }
+
+    /// The files `node`'s values were read from (their origins name them as "preset PATH").
+    static func collectOrigins(_ node: ConfigNode, into files: inout [String]) {
+        if case let .file(name, _) = node.origin {
+            let path = name.hasPrefix("preset ") ? String(name.dropFirst("preset ".count)) : name
+            if !files.contains(path), FileManager.default.isReadableFile(atPath: path) { files.append(path) }
+        }
+        switch node.value {
+        case .scalar: break
+        case let .sequence(items): items.forEach { collectOrigins($0, into: &files) }
+        case let .mapping(pairs): pairs.forEach { collectOrigins($0.value, into: &files) }
         }
     }
 

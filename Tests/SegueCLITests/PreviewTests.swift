@@ -178,6 +178,39 @@ struct PreviewTests {
         #expect(texts(reply) == ["أهلاً, عمر"] && ((reply["story"] as? [String: Any])?["row"] as? Int) == 1, "\(reply)")
     }
 
+    @Test("a preset file the story's preset extends is watched too: saving it updates the story")
+    func presetChain() throws {
+        let folder = temporaryFolder()
+        for name in ["a.jpg", "b.png"] {
+            try FileManager.default.copyItem(atPath: example(name), toPath: folder.appendingPathComponent(name).path)
+        }
+        try "extends: crossfade\nhold: 1\ncanvas: {size: [90, 160], scale: 0.25}\n".write(to: folder.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+        try "extends: base.yaml\ntransition: {duration: 0.5}\n".write(to: folder.appendingPathComponent("mine.yaml"), atomically: true, encoding: .utf8)
+        try "preset: mine.yaml\nslides: [{image: a.jpg}, {image: b.png}]\n".write(to: folder.appendingPathComponent("story.yaml"), atomically: true, encoding: .utf8)
+        let (server, address) = try Self.serve([folder.appendingPathComponent("story.yaml").path], in: temporaryFolder())
+        defer {
+            server.interrupt()
+            server.waitUntilExit()
+        }
+        func duration() throws -> Double? {
+            let r = try tool("curl", ["-s", address + "api/story"])
+            let reply = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+            return (reply?["story"] as? [String: Any])?["duration"] as? Double
+        }
+        var seen = try duration()
+        for _ in 0..<300 where seen == nil {
+            usleep(50_000)
+            seen = try duration()
+        }
+        #expect(seen.map { abs($0 - 2.5) < 0.01 } == true, "\(seen ?? -1)")
+        try "extends: crossfade\nhold: 2\ncanvas: {size: [90, 160], scale: 0.25}\n".write(to: folder.appendingPathComponent("base.yaml"), atomically: false, encoding: .utf8)
+        for _ in 0..<300 where seen.map({ abs($0 - 4.5) < 0.01 }) != true {
+            usleep(50_000)
+            seen = try duration()
+        }
+        #expect(seen.map { abs($0 - 4.5) < 0.01 } == true, "\(seen ?? -1)")
+    }
+
     @Test("a story that does not exist, a bad port or proxy scale: exit 2 with the reason, no server; a port in use: exit 1")
     func refusals() throws {
         let folder = temporaryFolder()

@@ -67,6 +67,15 @@ struct ReadmeTests {
             }
             script = (tasks + tasks).map { "(export \($0); \(local))" }.joined(separator: " && ")
         }
+        if command.hasPrefix("segue preview ") {
+            // A server: started on a free port, asked for its page once the story reads, then
+            // stopped with Ctrl-C's signal, which it must end by with 0.
+            script = "true; \(command) --port 0 > preview.out 2> preview.err & pid=$!; url=; "
+                + "for i in $(seq 600); do url=$(grep -o 'http://[^ ]*' preview.out); "
+                + "[ -n \"$url\" ] && curl -sf \"${url}api/story\" | grep -q '\"ok\":true' && break; sleep 0.1; done; "
+                + "curl -sf \"$url\" | grep -q '<title>Segue preview</title>'; page=$?; kill -INT $pid; wait $pid || exit 1; "
+                + "[ $page -eq 0 ] || { cat preview.out preview.err >&2; exit 1; }"
+        }
         if command.contains("| diff expected.framemd5") {
             script = ReadmeTests.commands.first { $0.hasSuffix("> expected.framemd5") }! + " && " + command
         }
