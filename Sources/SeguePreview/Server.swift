@@ -1,4 +1,0 @@
-import Hummingbird
-import Segue
-
-let pageBytes = PackageResources.index_html
