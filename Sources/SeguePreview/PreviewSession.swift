@@ -105,8 +105,7 @@ final class PreviewSession: Sendable {
             let proxyJob = job.proxy(settings.proxyScale, output: work + "/proxy.mp4")
             try proxyJob.validate()
             keepPictures(of: job)
-            let digests = Fingerprint.Digests()
-            let segments = try Segments.of(proxyJob, digests: digests)
+            let (segments, soundKey) = try Segments.plan(of: proxyJob)
             var parts: [(path: String, start: Int)] = []
             for segment in segments where !segment.frames.isEmpty {
                 let path = segmentFile(segment.key)
@@ -118,7 +117,7 @@ final class PreviewSession: Sendable {
             }
             report.segments = segments.count
             var sound: String?
-            if let key = try Segments.soundKey(of: proxyJob, digests: digests) {
+            if let key = soundKey {
                 let folder = work + "/sound-" + Self.name(key)
                 sound = folder + "/proxy.chunks/sound.m4a"
                 if !FileManager.default.fileExists(atPath: sound!) {
@@ -230,11 +229,12 @@ final class PreviewSession: Sendable {
         }
     }
 
-    /// The files `node`'s values were read from (their origins name them as "preset PATH").
+    /// The files `node`'s values were read from (their origins name them as "preset PATH");
+    /// the caller keeps each once.
     static func collectOrigins(_ node: ConfigNode, into files: inout [String]) {
         if case let .file(name, _) = node.origin {
             let path = name.hasPrefix("preset ") ? String(name.dropFirst("preset ".count)) : name
-            if !files.contains(path), FileManager.default.isReadableFile(atPath: path) { files.append(path) }
+            if FileManager.default.isReadableFile(atPath: path) { files.append(path) }
         }
         switch node.value {
         case .scalar: break

@@ -83,7 +83,6 @@ extension Job {
     /// This job drawing `frames` as PNG files into the folder `output` at `fraction` of each side.
     func pictures(_ frames: [Int], fraction: Double = 1, output: String) -> Job {
         var job = fraction == 1 ? self : proxy(fraction, output: output)
-        job.preset.encode = preset.encode
         job.output = output
         job.format = .png
         job.pngLevel = 0

@@ -64,6 +64,9 @@ struct SegmentsTests {
         // Text on the screen from 0.2 s to 0.8 s: only the first part meets it.
         let text = try Segments.of(try Self.job(Self.slides(holds: [1, 1, 1, 1]), screen: "overlays: [{text: Hi, start: 0.2, end: 0.8}]\n", in: folder)).map(\.key)
         #expect(text[0] != base[0] && Array(text[1...]) == Array(base[1...]))
+        // From 1.2 s to 2 s: across the first part's end (1.5 s), so the first two parts.
+        let across = try Segments.of(try Self.job(Self.slides(holds: [1, 1, 1, 1]), screen: "overlays: [{text: Hi, start: 1.2, end: 2}]\n", in: folder)).map(\.key)
+        #expect(across[0] != base[0] && across[1] != base[1] && Array(across[2...]) == Array(base[2...]))
     }
 
     @Test("parts rendered alone and joined by copy make a video of every frame that ffprobe reads, sound included")

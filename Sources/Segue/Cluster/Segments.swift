@@ -44,9 +44,20 @@ public enum Segments {
     /// The segments of `job`, with their keys. Reads every input once (`digests` keeps their
     /// digests for the caller's next call, as a batch does).
     public static func of(_ job: Job, digests: Fingerprint.Digests? = nil) throws -> [Segment] {
+        try plan(of: job, digests: digests).segments
+    }
+
+    /// The segments of `job` and the key of its soundtrack (nil without sound), from one
+    /// reading of its fingerprint document.
+    public static func plan(of job: Job, digests: Fingerprint.Digests? = nil) throws -> (segments: [Segment], sound: String?) {
+        let fields = try Fingerprint.fields(of: job, digests: digests)
+        return (segments(of: job, fields: fields), soundKey(of: job, fields: fields))
+    }
+
+    static func segments(of job: Job, fields document: [String: Canonical]) -> [Segment] {
         let timeline = job.timeline
         let ranges = ranges(of: timeline)
-        var fields = try Fingerprint.fields(of: job, digests: digests)
+        var fields = document
         fields["frames"] = nil
         guard job.plan != nil else {
             let whole = Canonical.object(fields)
@@ -84,32 +95,43 @@ public enum Segments {
         let shared = Canonical.object(common)
         let fps = job.preset.fps
         let end = fps.time(ofFrame: timeline.frameCount)
-        return ranges.enumerated().map { index, frames in
-            let start = fps.time(ofFrame: frames.lowerBound), stop = fps.time(ofFrame: frames.upperBound)
-            var members: [String: Canonical] = ["shared": shared, "frames": .number(Double(frames.count)), "screens": .array(
-                (index...min(index + 1, timeline.screenCount - 1)).map { screen($0, from: start) })]
-            if index < timeline.screenCount - 1 { members["cut"] = element(member("plan", "cuts"), index) }
-            // Screen overlays met, with their times from the segment's start; a sticker's
-            // animation runs on the video's clock, so with one the start counts as it is.
-            var met: [Canonical] = []
-            for (n, overlay) in job.screenOverlays.enumerated() {
-                let from = overlay.span.start, to = overlay.span.endTime ?? end
-                guard from < stop, to > start, case var .object(entry) = element(member("overlays", "screen"), n) else { continue }
-                entry["start"] = .number(from - start)
-                entry["end"] = .number(to - start)
-                if overlay.sticker != nil { entry["clock"] = .number(start) }
-                met.append(.object(entry))
+        let starts = ranges.map { fps.time(ofFrame: $0.lowerBound) }, stops = ranges.map { fps.time(ofFrame: $0.upperBound) }
+        // Screen overlays met by each segment, with their times from the segment's start (a
+        // sticker's animation runs on the video's clock, so with one the start counts as it
+        // is). Each overlay finds its first segment by bisection: captions of an hour, word by
+        // word, cost their number, not their number times the slides'.
+        var met = [[Canonical]](repeating: [], count: ranges.count)
+        let written = member("overlays", "screen")
+        for (n, overlay) in job.screenOverlays.enumerated() {
+            let from = overlay.span.start, to = overlay.span.endTime ?? end
+            guard case let .object(entry) = element(written, n) else { continue }
+            var low = 0, high = ranges.count
+            while low < high {
+                let middle = (low + high) / 2
+                if stops[middle] <= from { low = middle + 1 } else { high = middle }
             }
-            members["overlays"] = .array(met)
+            var index = low
+            while index < ranges.count, starts[index] < to {
+                var placed = entry
+                placed["start"] = .number(from - starts[index])
+                placed["end"] = .number(to - starts[index])
+                if overlay.sticker != nil { placed["clock"] = .number(starts[index]) }
+                met[index].append(.object(placed))
+                index += 1
+            }
+        }
+        return ranges.enumerated().map { index, frames in
+            var members: [String: Canonical] = ["shared": shared, "frames": .number(Double(frames.count)), "screens": .array(
+                (index...min(index + 1, timeline.screenCount - 1)).map { screen($0, from: starts[index]) }), "overlays": .array(met[index])]
+            if index < timeline.screenCount - 1 { members["cut"] = element(member("plan", "cuts"), index) }
             return Segment(frames: frames, key: digest(.object(members)))
         }
     }
 
     /// The key of `job`'s soundtrack: its music, voices and clips' sound, and the timing they
     /// are placed by. Nil for a video without sound.
-    public static func soundKey(of job: Job, digests: Fingerprint.Digests? = nil) throws -> String? {
+    static func soundKey(of job: Job, fields: [String: Canonical]) -> String? {
         guard Chunks.hasSound(job) else { return nil }
-        let fields = try Fingerprint.fields(of: job, digests: digests)
         var members: [String: Canonical] = ["frames": .number(Double(job.timeline.frameCount)), "fps": .string(job.preset.fps.description)]
         for key in ["audio", "clips", "plan", "segue"] { members[key] = fields[key] ?? .string("none") }
         return digest(.object(members))
