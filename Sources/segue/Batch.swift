@@ -112,7 +112,7 @@ struct Batch: ParsableCommand {
     }
 
     func run() throws {
-        let loaded: Manifest
+        var loaded: Manifest
         if let template, let data, let output {
             let rows = Manifest.rows(of: try StoryTemplate.load(template, library: try options.library.library()), data: try TemplateData.load(data), output: output)
             loaded = rows.manifest
@@ -121,17 +121,19 @@ struct Batch: ParsableCommand {
             loaded = try Manifest.load(manifest!)
         }
         let manifest = loaded.path
-        var entries = loaded.entries
+        let manifestProblems = loaded.problems
         let shardUsed = try shard?.part(count: shardCount, option: "--shard")
-        if let shardUsed { entries = loaded.entries(of: shardUsed) }
+        var entries = shardUsed.map { loaded.entries(of: $0) } ?? loaded.entries
+        loaded.entries = []
         var settings = BatchSettings(overrides: options.presetOverrides, threads: options.threads, overwrite: options.force,
                                      resume: options.resume)
         settings.limits = options.limits
         settings.library = try options.library.library()
-        var prepared = BatchRunner.prepare(entries, settings: settings)
+        // From here on an entry is its number, name and output: its story is its job's now.
+        var prepared = BatchRunner.prepare(consuming: &entries, settings: settings)
         let cpus = CPUBudget.forThisProcess
         settings.parallel = jobs.resolved(for: prepared.jobs, cpus: cpus)
-        prepared.jobs = BatchRunner.sharingCPUs(prepared.jobs, parallel: settings.parallel, cpus: cpus, threadsGiven: options.threads != nil)
+        BatchRunner.shareCPUs(&prepared.jobs, parallel: settings.parallel, cpus: cpus, threadsGiven: options.threads != nil)
 
         if dryRun {
             // Each entry's job or problems, found by its number (not by a search per entry).
@@ -149,11 +151,11 @@ struct Batch: ParsableCommand {
                 return row
             }
             if !options.quiet { print(Batch.table(rows), terminator: "") }
-            if !prepared.problems.isEmpty || !loaded.problems.isEmpty { throw BatchFailed(code: 2) }
+            if !prepared.problems.isEmpty || !manifestProblems.isEmpty { throw BatchFailed(code: 2) }
             return
         }
         // A manifest with a wrong job runs nothing, on every shard.
-        guard loaded.problems.isEmpty else { throw ManifestError(path: manifest, problems: loaded.problems) }
+        guard manifestProblems.isEmpty else { throw ManifestError(path: manifest, problems: manifestProblems) }
         guard prepared.problems.isEmpty else {
             throw ManifestError(path: manifest, problems: prepared.problems.flatMap(\.problems))
         }

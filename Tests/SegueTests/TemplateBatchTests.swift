@@ -151,4 +151,49 @@ struct TemplateBatchTests {
         // Nothing half-written where the broken row would have gone.
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/r1.framemd5"))
     }
+
+    @Test("rows read their preset once between them: rows that give its own variables the same values share one preset, rows that give others get their own, and a row whose preset cannot be read says so as it would alone")
+    func presetReadOncePerValues() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-template-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            vars: {shade: ~}
+            extends: crossfade
+            canvas: {background: "{{shade}}"}
+            """.write(to: folder.appendingPathComponent("tone.yaml"), atomically: true, encoding: .utf8)
+        try """
+            vars: {name: ~, hold: 1}
+            preset: tone.yaml
+            set: {canvas.size: [90, 160], canvas.scale: 0.25, hold: "{{hold}}"}
+            overlays: [{text: "{{name}}", size: 10}]
+            slides: [{image: \(repositoryRoot.appendingPathComponent("Examples/a.jpg").path)}]
+            """.write(to: folder.appendingPathComponent("card.yaml"), atomically: true, encoding: .utf8)
+        try """
+            id,name,shade,hold
+            r0,Ana,#102030,1
+            r1,Bo,#102030,1
+            r2,Cy,#405060,1
+            r3,Di,#102030,2
+            r4,Ed,#102030,1
+            r5,Fa,teal-ish,1
+            r6,Gu,teal-ish,1
+            """.write(to: folder.appendingPathComponent("rows.csv"), atomically: true, encoding: .utf8)
+        let prepared = try TemplateBatchTests.rows(in: folder, output: "out/{{id}}.framemd5").prepared
+        let jobs = prepared.jobs.map(\.job)
+        #expect(jobs.count == 5, "\(prepared.problems)")
+        guard jobs.count == 5 else { return }
+        // Each row's preset has the row's own values.
+        #expect(jobs.map { $0.preset.canvas.background } == ["#102030", "#102030", "#405060", "#102030", "#102030"].map { Color(parsing: $0)! })
+        #expect(jobs.map(\.preset.hold) == [1, 1, 1, 2, 1])
+        // Rows 0, 1 and 4 gave the same values: one preset between them; rows 2 and 3 their own.
+        #expect(jobs[0].sharesPreset(with: jobs[1]) && jobs[0].sharesPreset(with: jobs[4]))
+        #expect(!jobs[0].sharesPreset(with: jobs[2]) && !jobs[0].sharesPreset(with: jobs[3]) && !jobs[2].sharesPreset(with: jobs[3]))
+        // The rows whose colour is no colour fail each with the error the story has alone.
+        var alone = ""
+        do { _ = try Job(story: try Story.load(folder.appendingPathComponent("card.yaml").path, vars: ["name": "Fa", "shade": "teal-ish"]),
+                         preset: try Preset.load(folder.appendingPathComponent("tone.yaml").path, vars: ["shade": "teal-ish"]), output: folder.path + "/x.framemd5") } catch { alone = "\(error)" }
+        #expect(prepared.problems.map(\.entry.number) == [6, 7])
+        #expect(prepared.problems.allSatisfy { $0.problems.count == 1 && $0.problems[0].contains("teal-ish") } && alone.contains("teal-ish"), "\(prepared.problems.map(\.problems)) against \(alone)")
+    }
 }

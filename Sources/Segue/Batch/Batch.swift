@@ -26,6 +26,19 @@ public struct Manifest: Sendable {
         /// What is wrong with the job as written (with the manifest's lines); a job with
         /// problems is listed, never run.
         public var problems: [String] = []
+
+        /// The entry as a plan keeps it once its job is made: what names it in a summary
+        /// (number, name, output, origin), without the story, slides, keys and voices its
+        /// job now holds (a plan of a hundred thousand rows keeps a few hundred bytes each).
+        public var planned: Entry {
+            var entry = self
+            entry.settings = []
+            entry.slides = nil
+            entry.voices = []
+            entry.story = nil
+            entry.inputs = []
+            return entry
+        }
     }
 
     public var path: String
@@ -260,21 +273,32 @@ public enum BatchRunner {
     /// the jobs ready to run and, for each entry that is not, its problems (with the
     /// manifest's line), in manifest order.
     public static func prepare(_ entries: [Manifest.Entry], settings: BatchSettings) -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
-        Paths.remembering { prepareNow(entries, settings: settings) }
+        var entries = entries
+        return prepare(consuming: &entries, settings: settings)
     }
 
-    private static func prepareNow(_ entries: [Manifest.Entry], settings: BatchSettings) -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
+    /// `prepare`, leaving each entry as its plan keeps it (`Entry.planned`) once its job is
+    /// made: the stories of a hundred thousand rows are not all held at once beside their jobs.
+    public static func prepare(consuming entries: inout [Manifest.Entry], settings: BatchSettings) -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
+        Paths.remembering { prepareNow(&entries, settings: settings) }
+    }
+
+    private static func prepareNow(_ entries: inout [Manifest.Entry], settings: BatchSettings) -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
         var jobs: [BatchJob] = []
+        jobs.reserveCapacity(entries.count)
         var problems: [(entry: Manifest.Entry, problems: [String])] = []
         let digests = Fingerprint.Digests()
-        for entry in entries {
+        let presets = PresetMemo(overrides: settings.overrides, library: settings.library)
+        for k in entries.indices {
+            let entry = entries[k]
+            entries[k] = entry.planned
             guard entry.problems.isEmpty else {
-                problems.append((entry, entry.problems))
+                problems.append((entries[k], entry.problems))
                 continue
             }
             do {
-                let preset = try Preset.load(entry.preset, overrides: settings.overrides, underlying: entry.story?.settings ?? [],
-                                             settings: entry.settings, vars: entry.story?.vars ?? [:], library: settings.library)
+                let preset = try presets.load(entry.preset, underlying: entry.story?.settings ?? [], settings: entry.settings,
+                                              vars: entry.story?.vars ?? [:])
                 var job = try entry.story.map {
                     try Job(story: $0, preset: preset, output: entry.output, format: entry.format, limits: settings.limits, overwrite: settings.overwrite)
                 } ?? entry.slides.map {
@@ -286,18 +310,18 @@ public enum BatchRunner {
                 if let threads = settings.threads { job.threads = threads }
                 let found = job.problems()
                 guard found.isEmpty else {
-                    problems.append((entry, found.map { "\(entry.origin) (job \(entry.number), \(entry.name)): \($0)" }))
+                    problems.append((entries[k], found.map { "\(entry.origin) (job \(entry.number), \(entry.name)): \($0)" }))
                     continue
                 }
                 // Only --resume compares fingerprints before rendering; otherwise each export
                 // takes its own beside its first frames.
                 let fingerprint = settings.resume ? try Fingerprint.of(job, digests: digests) : nil
                 let upToDate = settings.resume && Fingerprint.stored(output: job.output, format: job.format) == fingerprint
-                jobs.append(BatchJob(entry: entry, job: job, fingerprint: fingerprint, upToDate: upToDate))
+                jobs.append(BatchJob(entry: entries[k], job: job, fingerprint: fingerprint, upToDate: upToDate))
             } catch let error as PresetError {
-                problems.append((entry, ["\(error)"]))
+                problems.append((entries[k], ["\(error)"]))
             } catch {
-                problems.append((entry, ["\(entry.origin) (job \(entry.number), \(entry.name)): \(error)"]))
+                problems.append((entries[k], ["\(entry.origin) (job \(entry.number), \(entry.name)): \(error)"]))
             }
         }
         return (jobs, problems)

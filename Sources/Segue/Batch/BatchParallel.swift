@@ -20,16 +20,22 @@ public enum JobsAtOnce: Sendable, Equatable {
 
     /// Jobs at once for these jobs, on `cpus` CPUs with `memory` bytes available.
     public func resolved(for jobs: [BatchJob], cpus: Int = CPUBudget.forThisProcess, memory: Int? = MemoryBudget.available()) -> Int {
-        resolved(rendering: jobs.filter { !$0.upToDate }.map(\.job), cpus: cpus, memory: memory)
+        resolved(rendering: jobs.lazy.filter { !$0.upToDate }.map(\.job), cpus: cpus, memory: memory)
     }
 
-    /// Jobs at once for the jobs that render.
-    func resolved(rendering: [Job], cpus: Int, memory: Int?) -> Int {
+    /// Jobs at once for the jobs that render (a sequence read once: a plan of a hundred
+    /// thousand jobs is not copied for it).
+    func resolved<Jobs: Sequence<Job>>(rendering: Jobs, cpus: Int, memory: Int?) -> Int {
         switch self {
         case let .fixed(n): return n
         case .auto:
-            var count = min(rendering.count, (2 * max(1, cpus) + 2) / 3)
-            if let memory, let largest = rendering.map(JobsAtOnce.estimatedPeak(of:)).max() {
+            var rendered = 0, largest: Int?
+            for job in rendering {
+                rendered += 1
+                largest = max(largest ?? 0, JobsAtOnce.estimatedPeak(of: job))
+            }
+            var count = min(rendered, (2 * max(1, cpus) + 2) / 3)
+            if let memory, let largest {
                 count = min(count, memory / 2 / largest)
             }
             return max(1, count)
@@ -44,15 +50,12 @@ public enum JobsAtOnce: Sendable, Equatable {
 }
 
 extension BatchRunner {
-    /// The jobs with their share of `cpus` to compose on, `parallel` running at once, for those
-    /// whose threads were not given (`threadsGiven`: --threads).
-    public static func sharingCPUs(_ jobs: [BatchJob], parallel: Int, cpus: Int = CPUBudget.forThisProcess, threadsGiven: Bool) -> [BatchJob] {
-        guard parallel > 1, !threadsGiven else { return jobs }
+    /// Gives each job its share of `cpus` to compose on, `parallel` running at once, for
+    /// those whose threads were not given (`threadsGiven`: --threads); in place, so that a
+    /// plan of many jobs is not copied.
+    public static func shareCPUs(_ jobs: inout [BatchJob], parallel: Int, cpus: Int = CPUBudget.forThisProcess, threadsGiven: Bool) {
+        guard parallel > 1, !threadsGiven else { return }
         let share = max(1, (cpus + parallel - 1) / parallel)
-        return jobs.map { job in
-            var job = job
-            job.job.threads = min(job.job.threads, share)
-            return job
-        }
+        for k in jobs.indices { jobs[k].job.threads = min(jobs[k].job.threads, share) }
     }
 }

@@ -104,6 +104,7 @@ extension Manifest {
         }
         let folder = Manifest.outputFolder(of: output)
         var entries: [Entry] = []
+        entries.reserveCapacity(data.rows.count)
         for (index, row) in data.rows.enumerated() {
             let origin = ConfigOrigin.file(data.path, line: row.line)
             let id = row.values["id"].flatMap { $0.isEmpty ? nil : $0 }

@@ -1,6 +1,6 @@
 
 /// Where a configuration value came from, for error messages.
-public enum ConfigOrigin: Equatable, Sendable, CustomStringConvertible {
+public enum ConfigOrigin: Hashable, Sendable, CustomStringConvertible {
     /// A line of a YAML file (its name as the user gave it).
     case file(String, line: Int)
     /// A `--set KEY=VALUE` override.
@@ -21,8 +21,8 @@ public enum ConfigOrigin: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A YAML document as a tree of strings, each node knowing where it came from.
-public struct ConfigNode: Equatable, Sendable {
-    public enum Value: Equatable, Sendable {
+public struct ConfigNode: Hashable, Sendable {
+    public enum Value: Hashable, Sendable {
         /// A scalar's text; `quoted` when the YAML quoted it (so it is a string, never a number).
         case scalar(String, quoted: Bool)
         case sequence([ConfigNode])
@@ -36,6 +36,25 @@ public struct ConfigNode: Equatable, Sendable {
             case let (.mapping(x), .mapping(y)):
                 return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
             default: return false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case let .scalar(text, quoted):
+                hasher.combine(0)
+                hasher.combine(text)
+                hasher.combine(quoted)
+            case let .sequence(items):
+                hasher.combine(1)
+                hasher.combine(items)
+            case let .mapping(pairs):
+                hasher.combine(2)
+                hasher.combine(pairs.count)
+                for pair in pairs {
+                    hasher.combine(pair.key)
+                    hasher.combine(pair.value)
+                }
             }
         }
     }

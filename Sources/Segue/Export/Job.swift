@@ -3,7 +3,20 @@ import Foundation
 
 /// One export: a preset, the inputs in order, and where and how to write.
 public struct Job: Sendable {
-    public var preset: Preset { didSet { retime() } }
+    /// The preset, held by reference: the jobs of a batch that share a preset share its
+    /// storage (a `Preset` is over a kilobyte; a plan holds a hundred thousand jobs).
+    public var preset: Preset {
+        _read { yield presetStorage.value }
+        set {
+            presetStorage = Shared(newValue)
+            retime()
+        }
+    }
+    private var presetStorage: Shared<Preset>
+
+    /// Whether this job and `other` share one preset's storage (as a batch's jobs made from
+    /// the same preset and values do).
+    func sharesPreset(with other: Job) -> Bool { presetStorage === other.presetStorage }
     public var inputs: [String] { didSet { retime() } }
     public var output: String
     public var format: OutputFormat
@@ -47,6 +60,13 @@ public struct Job: Sendable {
     public init(preset: Preset, inputs: [String], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = CPUBudget.forThisProcess,
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
+        try self.init(preset: Shared(preset), inputs: inputs, output: output, format: format, frames: frames, threads: threads,
+                      limits: limits, overwrite: overwrite)
+    }
+
+    /// A job of `inputs` whose preset other jobs share (a batch's).
+    init(preset: Shared<Preset>, inputs: [String], output: String, format: OutputFormat? = nil, frames: FrameSelection? = nil,
+         threads: Int = CPUBudget.forThisProcess, limits: Limits = Limits(), overwrite: Bool = false) throws {
         try self.init(preset: preset, slides: inputs.map { StorySlide(image: $0) }, isStory: false, output: output, format: format,
                       frames: frames, threads: threads, limits: limits, overwrite: overwrite)
     }
@@ -55,20 +75,32 @@ public struct Job: Sendable {
     public init(preset: Preset, slides: [StorySlide], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = CPUBudget.forThisProcess,
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
+        try self.init(preset: Shared(preset), slides: slides, output: output, format: format, frames: frames, threads: threads,
+                      limits: limits, overwrite: overwrite)
+    }
+
+    /// A story's slides under a preset other jobs share (a batch's).
+    init(preset: Shared<Preset>, slides: [StorySlide], output: String, format: OutputFormat? = nil, frames: FrameSelection? = nil,
+         threads: Int = CPUBudget.forThisProcess, limits: Limits = Limits(), overwrite: Bool = false) throws {
         try self.init(preset: preset, slides: slides, isStory: true, output: output, format: format,
                       frames: frames, threads: threads, limits: limits, overwrite: overwrite)
     }
 
-    private init(preset: Preset, slides: [StorySlide], isStory: Bool, output: String, format: OutputFormat?,
+    private init(preset shared: Shared<Preset>, slides: [StorySlide], isStory: Bool, output: String, format: OutputFormat?,
                  frames: FrameSelection?, threads: Int, limits: Limits, overwrite: Bool) throws {
         guard let resolved = format ?? OutputFormat.inferred(from: output) else {
             throw ExportError.unknownFormat(output: output)
         }
-        var preset = preset
         // An output with a rate of its own (a GIF's) has it unless a story, the job or the
         // command line gives one.
-        if let rate = resolved.defaultRate, !preset.rateGiven { preset.fps = rate }
-        self.preset = preset
+        if let rate = resolved.defaultRate, !shared.value.rateGiven {
+            var preset = shared.value
+            preset.fps = rate
+            presetStorage = Shared(preset)
+        } else {
+            presetStorage = shared
+        }
+        let preset = presetStorage.value
         self.inputs = slides.map(\.image)
         self.output = output
         self.format = resolved

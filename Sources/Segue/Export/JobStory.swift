@@ -5,7 +5,14 @@ extension Job {
     /// the caller chose): its slides, the text and captions fixed to the screen, its voices.
     public init(story: Story, preset: Preset, output: String, format: OutputFormat? = nil, frames: FrameSelection? = nil,
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
-        self = try Job(preset: preset, slides: story.slides, output: output, format: format, frames: frames, limits: limits, overwrite: overwrite)
+        try self.init(story: story, preset: Shared(preset), output: output, format: format, frames: frames, limits: limits, overwrite: overwrite)
+    }
+
+    /// A story's job under a preset other jobs share (a batch's).
+    init(story: Story, preset shared: Shared<Preset>, output: String, format: OutputFormat? = nil, frames: FrameSelection? = nil,
+         limits: Limits = Limits(), overwrite: Bool = false) throws {
+        self = try Job(preset: shared, slides: story.slides, output: output, format: format, frames: frames, limits: limits, overwrite: overwrite)
+        let preset = shared.value
         var overlays: [Overlay] = []
         if let node = story.overlays {
             overlays = try Overlay.list(node, key: "overlays", base: preset.text, styles: preset.styles, limits: limits)

@@ -71,6 +71,15 @@ final class Accumulator: Sendable {
     func add(_ seconds: Double) { total.withLock { $0 += seconds } }
 }
 
+/// A value held by reference and never changed: copies of what holds it share one storage.
+final class Shared<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
 /// A request to stop, set once from any thread and read from any other.
 public final class Cancellation: Sendable {
     private let cancelled = Atomic<Bool>(false)
