@@ -196,4 +196,50 @@ struct ChunkTests {
         r = try segue(["render", example("a.jpg"), "-o", folder.appendingPathComponent("silent.mp4").path, "--chunk", "sound", "--set", "hold=0.2"] + size)
         #expect(r.status == 0 && r.stderr.contains("has no sound"), "\(r.stderr)")
     }
+
+    @Test("a soundtrack over a minute is encoded in segments of a minute, one AAC encoder each: the sound chunk, made on two threads, has one machine's packets, and at each seam the sound is as close to the music as FFmpeg's own encoder of the whole track is")
+    func soundInSegments() throws {
+        let folder = temporaryFolder()
+        // Tones struck every 0.37 s (each strike an attack the encoder switches its blocks
+        // for), one a few hundredths of a second before each seam (61.44 s, 122.88 s).
+        let music = folder.appendingPathComponent("tones.flac").path
+        let made = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i",
+                                       "aevalsrc=0.5*sin(2*PI*440*t)*exp(-8*mod(t\\,0.37))+0.2*sin(2*PI*660*t)|0.5*sin(2*PI*550*t)*exp(-8*mod(t\\,0.37))+0.2*sin(2*PI*330*t):s=48000:d=140",
+                                       "-c:a", "flac", music])
+        #expect(made.status == 0, "\(made.stderr)")
+        let story = folder.appendingPathComponent("long.yaml").path
+        try """
+            preset: crossfade
+            audio: {file: tones.flac}
+            set: {canvas.size: [64, 112], canvas.scale: 0.25, hold: 64.5, transition.duration: 0.5}
+            slides: [{image: \(example("a.jpg"))}, {image: \(example("b.png"))}]
+            """.write(toFile: story, atomically: true, encoding: .utf8)
+        let one = folder.appendingPathComponent("one.mp4").path, out = folder.appendingPathComponent("out.mp4").path
+        #expect(try segue(["render", "--story", story, "-o", one]).status == 0)
+        let sound = try segue(["render", "--story", story, "-o", out, "--chunk", "sound", "--threads", "2"])
+        #expect(sound.status == 0, "\(sound.stderr)")
+        let packets = try decodedChecksums(one, stream: "a", copy: true)
+        let chunked = try decodedChecksums(out + ".chunks/sound.m4a", stream: "a", copy: true)
+        #expect(packets.count > 6000 && packets == chunked, "the sound chunk's packets differ from one machine's")
+        // FFmpeg's AAC encoder at the same rate, fed the whole track at once from the sample
+        // Segue's first packet codes (the first 1,024 play during the priming), so that its
+        // packets code the same stretches of music as Segue's.
+        let whole = folder.appendingPathComponent("whole.mp4").path
+        #expect(try tool("ffmpeg", ["-v", "error", "-y", "-i", music, "-af", "atrim=start_sample=1024,asetpts=N/SR/TB", "-c:a", "aac", "-b:a", "192k", whole]).status == 0)
+        for channel in [0, 1] {
+            let source = try samples(music, channel: channel), ours = try samples(one, channel: channel)
+            let theirs = [Float](repeating: 0, count: 1024) + (try samples(whole, channel: channel))
+            /// The error against the music over the 1,024 samples of packet `j`.
+            func error(_ x: [Float], _ j: Int) -> Double {
+                let range = j * 1024..<(j + 1) * 1024
+                return (range.reduce(0.0) { $0 + pow(Double(x[$1] - source[$1]), 2) } / 1024).squareRoot()
+            }
+            for seam in [2880, 5760] {
+                for j in seam - 4..<seam + 16 {
+                    #expect(error(ours, j) <= 2 * error(theirs, j) + 0.0002,
+                            "channel \(channel), packet \(j) (seam \(seam)): \(error(ours, j)) against FFmpeg's \(error(theirs, j))")
+                }
+            }
+        }
+    }
 }

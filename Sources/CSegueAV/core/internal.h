@@ -161,6 +161,14 @@ void shim_container_options(const char *format_name, int tagged, int loop, AVDic
 /* Adds the sound track to e's file (before its header is written): as long as `frames` video
  * frames; AAC, or Opus in WebM. */
 int shim_soundtrack_open(SegueEncoder *e, const SegueAudioConfig *config, int64_t frames, AVRational fps, SegueAVError *err);
+/* shim_soundtrack_open writing only the track's segments s with s % parts == part (the sound
+ * chunk's threads), the mix followed by `tail` (NULL: measured, see shim_soundtrack_tail). */
+int shim_soundtrack_open_part(SegueEncoder *e, const SegueAudioConfig *config, int64_t frames, AVRational fps, int part, int parts,
+                              const char *tail, SegueAVError *err);
+/* The filters after the mix that bring it to the configured loudness ("" for none). */
+int shim_soundtrack_tail(const SegueAudioConfig *config, int64_t frames, AVRational fps, char *tail, size_t size, SegueAVError *err);
+/* How many segments a track of `frames_in` encoder frames is encoded in (always 1 for Opus). */
+int64_t shim_sound_segments(int64_t frames_in, int opus);
 /* The samples of sound in `frames` frames at `fps`. */
 int64_t shim_audio_samples(int64_t frames, AVRational fps);
 /* Makes and writes the soundtrack up to the time of video frame `frames`. */

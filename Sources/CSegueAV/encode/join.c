@@ -4,6 +4,7 @@
 #include "../core/internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <libavutil/md5.h>
 
@@ -119,11 +120,59 @@ int segue_sound_chunk(const SegueSoundChunkConfig *c, SegueAVError *err) {
     if (!e) return shim_fail(err, AVERROR(ENOMEM), "av_mallocz");
     e->fps = (AVRational){ c->fps_num, c->fps_den };
     AVDictionary *options = NULL;
+    /* A part is NUT, which keeps each packet's time as it is (an MP4 without an edit list
+     * starts its track at zero): segue_sound_chunk_merge orders the parts' packets by it. */
+    const char *container = c->parts > 1 ? "nut" : "mp4";
+    int ret = avformat_alloc_output_context2(&e->format, NULL, container, c->path);
+    if (ret < 0) { shim_fail(err, ret, "avformat_alloc_output_context2"); goto done; }
+    e->format->flags |= AVFMT_FLAG_BITEXACT;
+    if ((ret = shim_soundtrack_open_part(e, c->audio, c->frames, e->fps, c->part, c->parts, c->tail, err)) < 0) goto done;
+    if (!(e->packet = av_packet_alloc())) { ret = shim_fail(err, AVERROR(ENOMEM), "av_packet_alloc"); goto done; }
+    if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) { shim_fail(err, ret, "avio_open"); goto done; }
+    if (c->fingerprint) av_dict_set(&e->format->metadata, SEGUE_FINGERPRINT_TAG, c->fingerprint, 0);
+    av_dict_set(&e->format->metadata, SEGUE_CHUNK_TAG, "sound", 0);
+    av_dict_set(&e->format->metadata, SEGUE_BUILD_TAG, shim_ffmpeg_build(), 0);
+    if (c->parts <= 1) shim_container_options("mp4", 1, 0, &options);
+    if ((ret = avformat_write_header(e->format, &options)) < 0) { shim_fail(err, ret, "avformat_write_header"); goto done; }
+    e->header_written = 1;
+    if ((ret = shim_soundtrack_finish(e, e->soundtrack, err)) < 0) goto done;
+    ret = finish_file(e, err);
+done:
+    av_dict_free(&options);
+    segue_encoder_free(e);
+    return ret;
+}
+
+/* The sound chunk from the files its threads wrote (each some of its segments): their packets
+ * in the track's order, tagged as segue_sound_chunk tags it. */
+int segue_sound_chunk_merge(const SegueSoundChunkConfig *c, const char *const *parts, int count, SegueAVError *err) {
+    shim_begin();
+    if (count < 1 || count > 64) return shim_fail_text(err, AVERROR(EINVAL), "from 1 to 64 parts of a sound chunk");
+    SegueEncoder *e = av_mallocz(sizeof *e);
+    if (!e) return shim_fail(err, AVERROR(ENOMEM), "av_mallocz");
+    AVFormatContext *in[64] = { 0 };
+    AVPacket *next[64] = { 0 };
+    int has[64] = { 0 };
+    AVPacket *held = NULL;      /* written once the next is known: the last is cut */
+    int holding = 0;
+    int64_t shifted = 0;
+    AVDictionary *options = NULL;
     int ret = avformat_alloc_output_context2(&e->format, NULL, "mp4", c->path);
     if (ret < 0) { shim_fail(err, ret, "avformat_alloc_output_context2"); goto done; }
     e->format->flags |= AVFMT_FLAG_BITEXACT;
-    if ((ret = shim_soundtrack_open(e, c->audio, c->frames, e->fps, err)) < 0) goto done;
-    if (!(e->packet = av_packet_alloc())) { ret = shim_fail(err, AVERROR(ENOMEM), "av_packet_alloc"); goto done; }
+    for (int i = 0; i < count; i++) {
+        if ((ret = open_chunk(parts[i], &in[i], err)) < 0) goto done;
+        if (in[i]->nb_streams != 1 || in[i]->streams[0]->codecpar->codec_type != AVMEDIA_TYPE_AUDIO) {
+            ret = shim_fail_text(err, AVERROR_INVALIDDATA, "a part of the sound chunk that is no single audio stream");
+            goto done;
+        }
+        if (!(next[i] = av_packet_alloc())) { ret = shim_fail(err, AVERROR(ENOMEM), "av_packet_alloc"); goto done; }
+    }
+    AVStream *out = avformat_new_stream(e->format, NULL);
+    if (!out) { ret = shim_fail(err, AVERROR(ENOMEM), "avformat_new_stream"); goto done; }
+    if ((ret = avcodec_parameters_copy(out->codecpar, in[0]->streams[0]->codecpar)) < 0) { shim_fail(err, ret, "avcodec_parameters_copy"); goto done; }
+    out->codecpar->codec_tag = 0;      /* NUT's tag; the MP4 muxer writes its own */
+    out->time_base = (AVRational){ 1, AUDIO_RATE };
     if ((ret = avio_open(&e->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) { shim_fail(err, ret, "avio_open"); goto done; }
     if (c->fingerprint) av_dict_set(&e->format->metadata, SEGUE_FINGERPRINT_TAG, c->fingerprint, 0);
     av_dict_set(&e->format->metadata, SEGUE_CHUNK_TAG, "sound", 0);
@@ -131,9 +180,49 @@ int segue_sound_chunk(const SegueSoundChunkConfig *c, SegueAVError *err) {
     shim_container_options("mp4", 1, 0, &options);
     if ((ret = avformat_write_header(e->format, &options)) < 0) { shim_fail(err, ret, "avformat_write_header"); goto done; }
     e->header_written = 1;
-    if ((ret = shim_soundtrack_finish(e, e->soundtrack, err)) < 0) goto done;
+    held = av_packet_alloc();
+    if (!held) { ret = shim_fail(err, AVERROR(ENOMEM), "av_packet_alloc"); goto done; }
+    for (;;) {
+        /* Each part's next packet; the earliest of them is the track's next. */
+        int pick = -1;
+        int64_t best = 0;
+        for (int i = 0; i < count; i++) {
+            if (!has[i] && in[i]) {
+                ret = av_read_frame(in[i], next[i]);
+                if (ret == AVERROR_EOF) { avformat_close_input(&in[i]); continue; }
+                if (ret < 0) { shim_fail(err, ret, "av_read_frame (sound chunk part)"); goto done; }
+                AVDictionaryEntry *shift = av_dict_get(in[i]->metadata, SEGUE_SOUND_SHIFT_TAG, NULL, 0);
+                av_packet_rescale_ts(next[i], in[i]->streams[0]->time_base, out->time_base);
+                if (shift) {
+                    shifted = strtoll(shift->value, NULL, 10);
+                    next[i]->pts -= shifted;
+                    next[i]->dts -= shifted;
+                }
+                has[i] = 1;
+            }
+            if (has[i] && (pick < 0 || next[i]->dts < best)) { pick = i; best = next[i]->dts; }
+        }
+        if (pick < 0) break;
+        if (holding && (ret = av_write_frame(e->format, held)) < 0) { shim_fail(err, ret, "av_write_frame (sound chunk)"); goto done; }
+        av_packet_move_ref(held, next[pick]);
+        held->stream_index = out->index;
+        held->pos = -1;
+        holding = 1;
+        has[pick] = 0;
+    }
+    if (holding) {
+        /* The track ends with the video, as the encoder's last packet says in a whole render. */
+        int64_t end = shim_audio_samples(c->frames, (AVRational){ c->fps_num, c->fps_den }) - shifted;
+        if (held->pts != AV_NOPTS_VALUE && held->pts + held->duration > end && end > held->pts) held->duration = end - held->pts;
+        if ((ret = av_write_frame(e->format, held)) < 0) { shim_fail(err, ret, "av_write_frame (sound chunk)"); goto done; }
+    }
     ret = finish_file(e, err);
 done:
+    av_packet_free(&held);
+    for (int i = 0; i < count; i++) {
+        avformat_close_input(&in[i]);
+        av_packet_free(&next[i]);
+    }
     av_dict_free(&options);
     segue_encoder_free(e);
     return ret;

@@ -46,6 +46,8 @@ typedef struct SegueEncoderConfig {
 /* The tag of a chunk: which chunk of how many, and its frames: "K/N A-B F", frames A to B
  * (inclusive) of F, or "K/N none F" for a chunk with no frames (more chunks than frames). */
 #define SEGUE_CHUNK_TAG "com.segue.chunk"
+/* In a part of the sound chunk: how many samples later than their time its packets are written. */
+#define SEGUE_SOUND_SHIFT_TAG "com.segue.sound-shift"
 /* The tag of a chunk: the FFmpeg build that wrote it. */
 #define SEGUE_BUILD_TAG "com.segue.ffmpeg"
 

@@ -51,7 +51,22 @@ typedef struct SegueSoundChunkConfig {
     int fps_num, fps_den;
     int64_t frames;              /* the whole video's frames: the soundtrack is as long */
     const char *fingerprint;     /* SEGUE_FINGERPRINT_TAG; NULL for none */
+    int part, parts;             /* only the track's segments s with s % parts == part (a part
+                                    of the chunk, for segue_sound_chunk_merge); parts 0: all */
+    const char *tail;            /* the filters after the mix (segue_sound_tail); NULL: measured */
 } SegueSoundChunkConfig;
+
+/* How many segments the AAC soundtrack of `frames` frames at fps_num/fps_den is encoded in, one
+ * encoder each (about a minute each; see soundtrack.c): the threads a sound chunk can use. */
+int segue_sound_segments(int64_t frames, int fps_num, int fps_den);
+
+/* The filters after the mix that bring it to the configured loudness, measured once for a
+ * sound chunk's threads ("" for none). 0, or a negative code with err filled. */
+int segue_sound_tail(const SegueAudioConfig *audio, int64_t frames, int fps_num, int fps_den, char *tail, int size, SegueAVError *err);
+
+/* Writes the sound chunk `config->path` from the files of its parts (segue_sound_chunk with
+ * part k of `count`, k = 0 ... count - 1), their packets in the track's order. */
+int segue_sound_chunk_merge(const SegueSoundChunkConfig *config, const char *const *parts, int count, SegueAVError *err);
 
 /* Writes the soundtrack of a video of `frames` frames alone, tagged as the sound chunk
  * (SEGUE_CHUNK_TAG "sound"), its AAC packets those a whole render writes. 0, or a negative

@@ -68,23 +68,67 @@ public enum Chunks {
         }
         if exists, !job.overwrite, !job.resume { throw ExportError.outputExists(path) }
         let file = try StagedFile(target: path, replace: true)
-        let soundtrack = job.soundtrack
-        var error = SegueAVError()
-        let status = file.temporary.withCString { target in
-            fingerprint.withCString { tag in
-                soundtrack.withConfig { track in
-                    var config = SegueSoundChunkConfig(path: target, audio: track, fps_num: Int32(job.preset.fps.numerator),
-                                                       fps_den: Int32(job.preset.fps.denominator), frames: Int64(job.timeline.frameCount), fingerprint: tag)
-                    return segue_sound_chunk(&config, &error)
-                }
-            }
-        }
-        guard status == 0 else {
+        do {
+            try writeSound(job, to: file.temporary, fingerprint: fingerprint)
+        } catch {
             file.discard()
-            throw ExportError.encoder(path: path, reason: "making the sound chunk: \(error.text)")
+            throw ExportError.encoder(path: path, reason: "making the sound chunk: \(error)")
         }
         try file.commit()
         return SoundResult(path: path, seconds: Exporter.seconds(since: start))
+    }
+
+    /// Writes `job`'s sound chunk to `path`. The track's segments of about a minute (one AAC encoder
+    /// each, see soundtrack.c) are encoded on as many of the job's threads as there are
+    /// segments, each thread mixing the whole track and encoding its own segments into a file
+    /// of its own; their packets are then merged in order. The loudness is measured once.
+    static func writeSound(_ job: Job, to path: String, fingerprint: String) throws {
+        let soundtrack = job.soundtrack
+        let fps = (num: Int32(job.preset.fps.numerator), den: Int32(job.preset.fps.denominator))
+        let frames = Int64(job.timeline.frameCount)
+        let parts = max(1, min(Int(segue_sound_segments(frames, fps.num, fps.den)), job.threads, 64))
+        @Sendable func write(_ target: String, part: Int, tail: String?) throws {
+            var error = SegueAVError()
+            let status = target.withCString { target in
+                fingerprint.withCString { tag in
+                    withOptionalCString(tail) { tail in
+                        soundtrack.withConfig { track in
+                            var config = SegueSoundChunkConfig(path: target, audio: track, fps_num: fps.num, fps_den: fps.den, frames: frames,
+                                                               fingerprint: tag, part: Int32(part), parts: Int32(parts), tail: tail)
+                            return segue_sound_chunk(&config, &error)
+                        }
+                    }
+                }
+            }
+            guard status == 0 else { throw SoundChunkFailure(text: error.text) }
+        }
+        guard parts > 1 else { return try write(path, part: 0, tail: nil) }
+        var error = SegueAVError()
+        var buffer = [CChar](repeating: 0, count: 512)
+        let measured = soundtrack.withConfig { track in segue_sound_tail(track, frames, fps.num, fps.den, &buffer, Int32(buffer.count), &error) }
+        guard measured == 0 else { throw SoundChunkFailure(text: error.text) }
+        let tail = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let files = (0..<parts).map { "\(path).part-\($0 + 1)-of-\(parts)" }
+        defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
+        _ = try parallelMap(Array(files.enumerated()), threads: parts) { part in try write(part.element, part: part.offset, tail: tail) }
+        let names = files.map { strdup($0) }
+        defer { names.forEach { free($0) } }
+        let merged = names.map { UnsafePointer($0) }.withUnsafeBufferPointer { pointers in
+            fingerprint.withCString { tag in
+                path.withCString { target in
+                    var config = SegueSoundChunkConfig(path: target, audio: nil, fps_num: fps.num, fps_den: fps.den, frames: frames,
+                                                       fingerprint: tag, part: 0, parts: 0, tail: nil)
+                    return segue_sound_chunk_merge(&config, pointers.baseAddress, Int32(parts), &error)
+                }
+            }
+        }
+        guard merged == 0 else { throw SoundChunkFailure(text: error.text) }
+    }
+
+    /// FFmpeg's account of a sound chunk that could not be made.
+    struct SoundChunkFailure: Error, CustomStringConvertible {
+        var text: String
+        var description: String { text }
     }
 
     /// The frames of chunk `part` of a video of `frames` frames.
