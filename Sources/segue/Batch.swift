@@ -150,7 +150,7 @@ struct Batch: ParsableCommand {
                 }
                 return row
             }
-            if !options.quiet { print(Batch.table(rows), terminator: "") }
+            if !options.quiet { Batch.printTable(rows) }
             if !prepared.problems.isEmpty || !manifestProblems.isEmpty { throw BatchFailed(code: 2) }
             return
         }
@@ -187,7 +187,7 @@ struct Batch: ParsableCommand {
                 throw ExportError.output(path: report, reason: "cannot write the report: \(error.localizedDescription)")
             }
         }
-        if !options.quiet { print(Batch.table(outcomes), terminator: "") }
+        if !options.quiet { Batch.printTable(outcomes) }
         for outcome in outcomes where outcome.status == .failed {
             FileHandle.standardError.write(Data("segue: error: job \(outcome.job) (\(outcome.name)) failed: \(outcome.reason ?? "")\n".utf8))
         }
@@ -221,16 +221,22 @@ struct Batch: ParsableCommand {
         var shared: [SharedInput]
     }
 
-    /// The summary: one row per job with its output, frames, seconds, status and reason.
-    static func table(_ outcomes: [JobOutcome]) -> String {
-        let rows = [["job", "output", "frames", "seconds", "status", "reason"]] + outcomes.map {
-            ["\($0.job) \($0.name)", $0.output, $0.frames.map(String.init) ?? "-", $0.seconds.map { String(format: "%.2f", $0) } ?? "-",
-             $0.status.rawValue, $0.reason ?? ""]
+    /// Prints the summary to stdout, one line per job with its output, frames, seconds, status
+    /// and reason, as each line is made: the table of a million jobs is never one text.
+    static func printTable(_ outcomes: [JobOutcome]) {
+        func cells(_ o: JobOutcome) -> [String] {
+            ["\(o.job) \(o.name)", o.output, o.frames.map(String.init) ?? "-", o.seconds.map { String(format: "%.2f", $0) } ?? "-",
+             o.status.rawValue, o.reason ?? ""]
         }
-        let widths = (0..<5).map { c in rows.map { $0[c].count }.max()! }
-        return rows.map { row in
-            (0..<5).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[5]
-        }.map { $0.trimmingCharacters(in: .whitespaces) + "\n" }.joined()
+        let header = ["job", "output", "frames", "seconds", "status", "reason"]
+        var widths = header.prefix(5).map(\.count)
+        for outcome in outcomes {
+            for (c, cell) in cells(outcome).prefix(5).enumerated() { widths[c] = max(widths[c], cell.count) }
+        }
+        for row in [header] + outcomes.lazy.map(cells) {
+            let line = (0..<5).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[5]
+            print(line.trimmingCharacters(in: .whitespaces))
+        }
     }
 }
 
