@@ -2,8 +2,9 @@
  * the video goes, encoded.
  *
  * An AAC track longer than a minute is encoded in segments of SEGMENT_PACKETS packets,
- * each by an encoder of its own: fed from SEGMENT_PREROLL frames before its first packet (so
- * that its psychoacoustic state and block switching have settled on the same sound) to
+ * each by an encoder of its own: fed from SEGMENT_PREROLL frames before its first packet (a
+ * fresh encoder's rate control settles within them: at a seam, 8 frames left three to ten
+ * times one encoder's error, 64 leave the same; docs/chunks.md, "Sound in segments") to
  * SEGMENT_POSTROLL frames after its last, then flushed, keeping only its own packets. AAC
  * frames are decoded independently, and the two encoders at a seam coded the same samples,
  * so the decoded seam is an ordinary frame boundary. The segments' packets depend only on the
