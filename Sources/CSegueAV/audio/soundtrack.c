@@ -199,11 +199,9 @@ static int segments_feed(SegueEncoder *e, Soundtrack *t, int64_t f, AVFrame *fra
     return 0;
 }
 
-/* Whether this soundtrack has segments left to write. */
+/* Whether this soundtrack has segments left to write: one open, or one of its own from `next` on. */
 static int segments_left(const Soundtrack *t) {
-    if (t->opened > 0) return 1;
-    for (int s = t->next; s < t->segments; s++) if (s % t->parts == t->part) return 1;
-    return 0;
+    return t->opened > 0 || t->next + ((t->part - t->next % t->parts) + t->parts) % t->parts < t->segments;
 }
 
 /* Makes the soundtrack up to `until` samples of its time (never past the video's end). */

@@ -7,7 +7,8 @@
 final class PresetMemo {
     private struct Key: Hashable {
         var name: String
-        var keys: [String]
+        var underlying: [String]
+        var settings: [String]
         var values: [ConfigNode]
         /// The values of the variables the preset itself uses, and only those.
         var vars: [String: String]
@@ -33,7 +34,7 @@ final class PresetMemo {
             Shared(try Preset.load(name, overrides: overrides, underlying: underlying, settings: settings, vars: vars, library: library))
         }
         guard let used = usedVariables(of: name) else { return try read() }
-        let key = Key(name: name, keys: (underlying + [(key: "\u{0}", value: ConfigNode(.mapping([]), origin: .builtIn))] + settings).map(\.key),
+        let key = Key(name: name, underlying: underlying.map(\.key), settings: settings.map(\.key),
                       values: (underlying + settings).map(\.value), vars: vars.filter { used.contains($0.key) })
         if let known = loaded[key] { return try known.get() }
         let result = Result { try read() }
