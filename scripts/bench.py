@@ -16,6 +16,8 @@ p.add_argument("--export-baseline", help="another segue binary: the exports (--o
 p.add_argument("--only", help="only the exports whose names start with these, comma-separated (text10,story10,clips,...; a comma followed by a space belongs to a name: 'story4 stories-cube, deterministic'), and no compose rates")
 p.add_argument("--compose-only", action="store_true", help="the compose rates (and the instruction count) without the exports")
 p.add_argument("--xfade-only", action="store_true", help="only the xfade catalogue's compose rates against FFmpeg's own xfade")
+p.add_argument("--xfade-ffmpeg", help="the FFmpeg whose xfade the catalogue is measured against (default: FFmpeg's newest release, "
+               "PyPI's imageio-ffmpeg, installed into a virtual environment under --work; Debian 12's FFmpeg 5.1 lacks 12 of the names)")
 p.add_argument("--luma-only", action="store_true", help="only the compose rates of transitions of the user's own: luma wipes beside a wipe and a crossfade, a GLSL file beside its native port")
 p.add_argument("--rows", type=int, default=200, help="rows of the template workload (a 6-second 540x960 card per row)")
 p.add_argument("--chunk-size", default="540x960", help="canvas of the chunks workload (a 10-minute story in 8 chunks)")
@@ -601,14 +603,35 @@ def exports_table():
     print("less: the clips and photos filled into the frame and joined by plain cuts, no cubes)")
 
 
+def newest_ffmpeg():
+    """FFmpeg's newest release as PyPI's imageio-ffmpeg ships it (a static build), installed once
+    into a virtual environment under --work: the same FFmpeg the tests compare with."""
+    if args.xfade_ffmpeg:
+        return args.xfade_ffmpeg
+    venv = os.path.join(args.work, "venv")
+    python = os.path.join(venv, "bin", "python3")
+    if not os.path.exists(python):
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    if subprocess.run([python, "-c", "import imageio_ffmpeg"], capture_output=True).returncode != 0:
+        subprocess.run([python, "-m", "pip", "install", "--quiet", "imageio-ffmpeg"], check=True)
+    return subprocess.run([python, "-c", "import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
 def xfade_table():
     """Each transition ported from FFmpeg's xfade composed at 1080x1920 on one thread (--format
     null), against FFmpeg's xfade on the same two photos (planar RGB read raw, one filter thread,
     -f null), alternated round by round: frames per second, and their ratio."""
-    names = ["fade", "wipeleft", "wipeup", "wipetl", "slideleft", "coverleft", "revealleft", "circlecrop", "rectcrop", "distance",
-             "fadeblack", "fadewhite", "fadegrays", "fadefast", "fadeslow", "radial", "smoothleft", "smoothup", "circleopen",
-             "circleclose", "vertopen", "horzopen", "dissolve", "pixelize", "diagtl", "hlslice", "vuslice", "hblur", "squeezeh",
-             "squeezev", "zoomin", "hlwind", "vuwind"]
+    # FFmpeg's whole list, in the order `ffmpeg -h filter=xfade` gives it.
+    names = ["fade", "wipeleft", "wiperight", "wipeup", "wipedown", "slideleft", "slideright", "slideup", "slidedown", "circlecrop",
+             "rectcrop", "distance", "fadeblack", "fadewhite", "radial", "smoothleft", "smoothright", "smoothup", "smoothdown",
+             "circleopen", "circleclose", "vertopen", "vertclose", "horzopen", "horzclose", "dissolve", "pixelize", "diagtl", "diagtr",
+             "diagbl", "diagbr", "hlslice", "hrslice", "vuslice", "vdslice", "hblur", "fadegrays", "wipetl", "wipetr", "wipebl", "wipebr",
+             "squeezeh", "squeezev", "zoomin", "fadefast", "fadeslow", "hlwind", "hrwind", "vuwind", "vdwind", "coverleft", "coverright",
+             "coverup", "coverdown", "revealleft", "revealright", "revealup", "revealdown"]
+    if args.only:
+        names = [n for n in names if asked(n)]
+    ffmpeg = newest_ffmpeg()
     frames, seconds = 60, 2
     raw = []
     for i, photo in enumerate(photos[:2]):
@@ -618,7 +641,8 @@ def xfade_table():
                             "-frames:v", "1", "-pix_fmt", "gbrp", "-f", "rawvideo", path], check=True)
         raw.append(path)
     print()
-    print(f"{'xfade catalogue, 1080x1920, 1 thread (median of %d)' % args.compose_runs:<52} {'segue fps':>9} {'ffmpeg fps':>10} {'ratio':>6}")
+    version = subprocess.run([ffmpeg, "-version"], capture_output=True, text=True).stdout.split()[2]
+    print(f"{'xfade catalogue, 1080x1920, 1 thread (median of %d)' % args.compose_runs:<52} {'segue fps':>9} {'ffmpeg fps':>10} {'ratio':>6}  (FFmpeg {version})")
     for name in names:
         ours, theirs = [], []
         for r in range(args.compose_runs):
@@ -630,7 +654,7 @@ def xfade_table():
                     ours.append(float(re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err).group(1)))
                 else:
                     start = time.monotonic()
-                    subprocess.run(["ffmpeg", "-v", "error", "-threads", "1", "-filter_threads", "1", "-filter_complex_threads", "1",
+                    subprocess.run([ffmpeg, "-v", "error", "-threads", "1", "-filter_threads", "1", "-filter_complex_threads", "1",
                                     *[a for path in raw for a in ("-stream_loop", "-1", "-f", "rawvideo", "-pix_fmt", "gbrp", "-s", f"{W}x{H}", "-r", str(FPS), "-i", path)],
                                     "-filter_complex", f"[0][1]xfade=transition={name}:duration={seconds}:offset=0,trim=end_frame={frames}",
                                     "-f", "null", "-"], check=True)

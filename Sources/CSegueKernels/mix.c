@@ -123,3 +123,106 @@ void segue_mix_luma(uint32_t *out, const uint32_t *a, const uint32_t *b, const u
     LumaMix m = { out, a, b, matte, edge, ramp, scale, count };
     luma_mix_run(&m);
 }
+
+typedef struct {
+    uint32_t *out;
+    const uint32_t *a, *b;
+    float ka, kga, kgb, kb, p, q;
+    ptrdiff_t count;
+} GrayMix;
+
+/* A level 0...255 from a float, rounded half up (what Swift's UInt32(min(max(v, 0), 255) + 0.5) gives). */
+INLINE uint32_t gray_level(float v) {
+    float c = v > 0 ? (v < 255 ? v : 255) : 0;
+    return (uint32_t)(c + 0.5f);
+}
+
+/* Each colour channel: (a ka + grays) + b kb, grays = gray(a) kga + gray(b) kgb with gray the
+ * mean of R, G and B, truncated; alpha a p + b q. Float arithmetic in this order, unfused. */
+INLINE void gray_mix(const GrayMix *m) {
+    for (ptrdiff_t i = 0; i < m->count; i++) {
+        uint32_t p = m->a[i], q = m->b[i];
+        float ga = (float)(((p & 255) + (p >> 8 & 255) + (p >> 16 & 255)) / 3);
+        float gb = (float)(((q & 255) + (q >> 8 & 255) + (q >> 16 & 255)) / 3);
+        float grays = ga * m->kga + gb * m->kgb;
+        uint32_t r = 0;
+        for (int s = 0; s < 24; s += 8) r |= gray_level((float)(p >> s & 255) * m->ka + grays + (float)(q >> s & 255) * m->kb) << s;
+        m->out[i] = r | gray_level((float)(p >> 24) * m->p + (float)(q >> 24) * m->q) << 24;
+    }
+}
+
+AT_EACH_WIDTH(gray_mix, GrayMix)
+
+void segue_mix_grays(uint32_t *out, const uint32_t *a, const uint32_t *b, const float k[6], int count) {
+    GrayMix m = { out, a, b, k[0], k[1], k[2], k[3], k[4], k[5], count };
+    gray_mix_run(&m);
+}
+
+typedef struct {
+    uint8_t *out;
+    const uint32_t *s, *inverse;
+    ptrdiff_t span, count;
+} BoxMeans;
+
+/* Each channel's mean over its box: the difference of two prefix sums d (< 2^18) times
+ * inverse (<= 2^24), plus 2^23, over 2^24, in 32-bit parts: inverse = h 2^12 + l, and
+ * (d h 2^12 + d l + 2^23) >> 24 = (d h + ((d l + 2^23) >> 12)) >> 12 exactly. */
+INLINE void box_means(const BoxMeans *m) {
+    /* In locals: bytes stored through `out` could alias the struct's fields otherwise. */
+    uint8_t *restrict out = m->out;
+    const uint32_t *restrict s = m->s, *restrict inverse = m->inverse;
+    ptrdiff_t span = m->span, count = m->count;
+    for (ptrdiff_t i = 0; i < count; i++) {
+        uint32_t d = s[i + span] - s[i], inv = inverse[i];
+        out[i] = (uint8_t)((d * (inv >> 12) + ((d * (inv & 4095) + (1u << 23)) >> 12)) >> 12);
+    }
+}
+
+AT_EACH_WIDTH(box_means, BoxMeans)
+
+typedef struct {
+    uint32_t *out;
+    const uint32_t *a, *b;
+    uint32_t k;
+    ptrdiff_t count;
+} ConstantMix;
+
+INLINE void constant_mix(const ConstantMix *m) {
+    for (ptrdiff_t i = 0; i < m->count; i++) m->out[i] = lerp(m->a[i], m->b[i], m->k);
+}
+
+AT_EACH_WIDTH(constant_mix, ConstantMix)
+
+/* Prefix sums of a row's channels, 4 a column from column 0 (all zero) to `width`, then the
+ * last repeated `size` columns more: a box reaching past the row's end sums to its end. */
+static void prefix_sums(uint32_t *s, const uint32_t *row, int width, int size) {
+    memset(s, 0, 4 * sizeof *s);
+#ifdef X86_SIMD
+    /* The four channels in one vector (SSE2, x86-64's baseline): one add a pixel. */
+    __m128i acc = _mm_setzero_si128(), zero = _mm_setzero_si128();
+    for (int x = 0; x < width; x++) {
+        __m128i p = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)row[x]), zero), zero);
+        acc = _mm_add_epi32(acc, p);
+        _mm_storeu_si128((__m128i *)(s + 4 * (x + 1)), acc);
+    }
+#else
+    uint32_t acc[4] = { 0, 0, 0, 0 };
+    for (int x = 0; x < width; x++)
+        for (int c = 0; c < 4; c++) s[(x + 1) * 4 + c] = acc[c] += row[x] >> (8 * c) & 255;
+#endif
+    for (int x = width + 1; x <= width + size; x++) memcpy(s + 4 * x, s + 4 * width, 4 * sizeof *s);
+}
+
+void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int size, const uint32_t *inverse,
+                     uint32_t k, uint32_t *scratch) {
+    ptrdiff_t columns = (ptrdiff_t)width + size + 1;
+    uint32_t *sums = scratch, *means = scratch + 4 * columns;
+    const uint32_t *pages[2] = { a, b };
+    for (int page = 0; page < 2; page++) {
+        prefix_sums(sums, pages[page], width, size);
+        BoxMeans m = { (uint8_t *)(means + page * (ptrdiff_t)width), sums, inverse, 4 * (ptrdiff_t)size, 4 * (ptrdiff_t)width };
+        box_means_run(&m);
+    }
+    ConstantMix m = { out, means, means + width, k, width };
+    constant_mix_run(&m);
+}

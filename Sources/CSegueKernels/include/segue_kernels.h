@@ -77,6 +77,17 @@ void segue_mix_linear(uint32_t *out, const uint32_t *a, const uint32_t *b, uint3
  * channels that differ more mix at their own pace. */
 void segue_mix_table(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint16_t table[256], int count);
 
+/* xfade's fadegrays: each colour channel of out[i] = (a k[0] + grays) + b k[3], grays = gray(a) k[1] +
+ * gray(b) k[2] with gray the mean of R, G and B (truncated); alpha = a k[4] + b k[5]; in float,
+ * clamped to 0...255 and rounded half up. */
+void segue_mix_grays(uint32_t *out, const uint32_t *a, const uint32_t *b, const float k[6], int count);
+
+/* xfade's hblur for one row: each page's mean of the `size` pixels from x (fewer at the right
+ * edge: n of them), each channel (sum inverse[4 x + channel] + 2^23) / 2^24, with inverse[4 x + c]
+ * = 2^24 / n; the two means mixed at k / 256. `scratch` holds 4 (width + size + 1) + 2 width numbers. */
+void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int size, const uint32_t *inverse,
+                     uint32_t k, uint32_t *scratch);
+
 /* A warped picture's projective map, row vectors: canvas point (px, py) samples texel
  * position (px m11 + py m21 + m31, px m12 + py m22 + m32) / w, w = px m13 + py m23 + m33
  * (at least 1e-12), with texel centers at whole numbers. */

@@ -112,13 +112,14 @@ public struct Compositor: Sendable {
     }
 
     /// A per-pixel transition's page: `items` drawn over a transparent canvas into a picture
-    /// of their own.
-    func offscreen(_ items: [DrawItem], canvas: Canvas) -> FrameBuffer {
+    /// of their own. A kept picture that already holds the same drawing (a still page, as most
+    /// are, from one frame to the next) is used as it is.
+    func offscreen(_ items: [DrawItem], canvas: Canvas) -> KeptPage {
         var clear = canvas
         clear.background = .clear
-        let page = spares.page(width: canvas.width, height: canvas.height)
-        render(items, canvas: clear, into: page)
-        return page
+        let (page, drawn) = spares.page(width: canvas.width, height: canvas.height, drawing: items)
+        if !drawn { render(items, canvas: clear, into: page) }
+        return KeptPage(picture: page, drawing: items)
     }
 
     /// Renders into a new frame.
@@ -136,7 +137,7 @@ enum CompiledItem: Sendable {
     case group(items: [CompiledItem], rows: Range<Int>, columns: Range<Int>, k: UInt32)
     /// A per-pixel transition's rows, written from its two pages' pictures (kept alive here),
     /// laid over the frame at opacity k / 256.
-    case pixels(PixelRows, pages: PagePictures, pictures: [FrameBuffer], k: UInt32)
+    case pixels(PixelRows, pages: PagePictures, pictures: [KeptPage], k: UInt32)
 
     /// Prepares `items` for drawing on `canvas`, edges they share joined (see
     /// `joinSharedEdges`); items with no area on the canvas are left out. A per-pixel
@@ -159,7 +160,8 @@ enum CompiledItem: Sendable {
                 let k = UInt32((min(max(item.opacity, 0), 1) * 256).rounded())
                 guard k > 0 else { return nil }
                 let a = compositor.offscreen(from, canvas: canvas), b = compositor.offscreen(to, canvas: canvas)
-                let pages = PagePictures(a: UnsafePointer(a.pixels), b: UnsafePointer(b.pixels), width: canvas.width, height: canvas.height)
+                let pages = PagePictures(a: UnsafePointer(a.picture.pixels), b: UnsafePointer(b.picture.pixels),
+                                         width: canvas.width, height: canvas.height)
                 return .pixels(mix.mixer.rows(progress: mix.progress, width: canvas.width, height: canvas.height),
                                pages: pages, pictures: [a, b], k: k)
             }
@@ -370,6 +372,12 @@ final class BandBuffers: @unchecked Sendable {   // used by one worker at a time
     deinit { for buffer in buffers { buffer.deallocate() } }
 }
 
+/// A per-pixel transition's page picture and the items drawn in it.
+struct KeptPage: Sendable {
+    let picture: FrameBuffer
+    let drawing: [DrawItem]
+}
+
 /// The `BandBuffers` of a compositor's workers between frames: each worker takes a set for
 /// a frame and gives it back after.
 final class SpareBuffers: Sendable {
@@ -386,17 +394,24 @@ final class SpareBuffers: Sendable {
 
     /// The per-pixel transitions' page pictures kept from frame to frame: allocated for each
     /// frame, 8 MB each at 1080x1920, their pages faulted in anew, they took most of a frame's
-    /// time. What a page held before is drawn over wholly (its background too).
-    private let pages = Locked<[FrameBuffer]>([])
+    /// time. What a page held before is drawn over wholly (its background too), unless it
+    /// holds the same drawing: then it is not drawn again (a still page's copy was a third of
+    /// a wipe's time). A picture is taken by one frame at a time.
+    private let pages = Locked<[KeptPage]>([])
 
-    func page(width: Int, height: Int) -> FrameBuffer {
-        pages.withLock { pages in
-            pages.removeAll { $0.width != width || $0.height != height }
-            return pages.popLast()
-        } ?? FrameBuffer(width: width, height: height)
+    /// A picture for `drawing`, and whether it already holds it.
+    func page(width: Int, height: Int, drawing: [DrawItem]) -> (FrameBuffer, drawn: Bool) {
+        let kept = pages.withLock { pages -> (FrameBuffer, drawn: Bool)? in
+            pages.removeAll { $0.picture.width != width || $0.picture.height != height }
+            if let same = pages.lastIndex(where: { DrawItem.drawSame($0.drawing, drawing) }) {
+                return (pages.remove(at: same).picture, true)
+            }
+            return pages.popLast().map { ($0.picture, false) }
+        }
+        return kept ?? (FrameBuffer(width: width, height: height), false)
     }
 
-    func give(pages given: [FrameBuffer]) {
+    func give(pages given: [KeptPage]) {
         pages.withLock { pages in
             pages.append(contentsOf: given)
             if pages.count > 4 { pages.removeFirst(pages.count - 4) }

@@ -18,9 +18,15 @@ public struct CornerWipe: PixelTransition {
         // wider and taller toward the screen's middle, as xfade's `x <= z` has it.
         let xs: (Float, Float) = corner.isLeft ? (0, w * p + 1) : (w * (1 - p) + 1, w)
         let ys: (Float, Float) = corner.isTop ? (0, h * p + 1) : (h * (1 - p) + 1, h)
+        // A row wholly in the rectangle's rows mixes by the columns' weights, made once a frame;
+        // one wholly outside is the incoming page's.
+        let inColumns = PagePictures.columnWeights(width) { x in Xfade.coverage(x, xs.0, xs.1) }
+        let full = inColumns.map { 1 - $0 }
         return { y, pages, out in
             let inRow = Xfade.coverage(y, ys.0, ys.1)
-            pages.mix(y, into: out) { x in 1 - inRow * Xfade.coverage(x, xs.0, xs.1) }
+            if inRow == 0 { out.update(from: pages.b(y), count: width); return }
+            if inRow == 1 { pages.mix(y, into: out, weights: full); return }
+            inColumns.withUnsafeBufferPointer { c in pages.mix(y, into: out) { x in 1 - inRow * c[x] } }
         }
     }
 }

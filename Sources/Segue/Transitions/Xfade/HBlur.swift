@@ -1,3 +1,5 @@
+import CSegueKernels
+
 /// FFmpeg xfade's `hblur`: both pages blur sideways, more and more until halfway, while they
 /// crossfade, then sharpen again. Ported from vf_xfade.c (a box over the next `size` pixels
 /// of the row, fewer near its right end).
@@ -15,30 +17,14 @@ public struct HBlur: PixelTransition {
         let p = Xfade.progress(progress)
         let size = max(1, min(width, Int(1 + Float(width / 2) * (p <= 0.5 ? p * 2 : (1 - p) * 2))))
         let k = UInt32(PagePictures.fixed(1 - p))
+        // Each row's means come from prefix sums (C: segue_mix_hblur). The reciprocal of each
+        // column's count (the box's pixels, fewer near the row's end) is made once a frame, one
+        // for each channel, so that no pixel divides.
+        let inverse = (0..<4 * width).map { i in UInt32((1 << 24) / min(size, width - i / 4)) }
         return { y, pages, out in
-            let a = pages.a(y), b = pages.b(y)
-            // Each channel's sum in its own 32-bit lane (R and B in one word, G and A in the
-            // other), divided by a reciprocal in 2^-24ths: no division a pixel.
-            @inline(__always) func rb(_ v: UInt32) -> UInt64 { UInt64(v & 255) | UInt64(v >> 16 & 255) << 32 }
-            @inline(__always) func ga(_ v: UInt32) -> UInt64 { UInt64(v >> 8 & 255) | UInt64(v >> 24) << 32 }
-            @inline(__always) func pixel(_ rb: UInt64, _ ga: UInt64, _ inverse: UInt64) -> UInt32 {
-                @inline(__always) func lane(_ sum: UInt64, _ shift: UInt64) -> UInt32 {
-                    UInt32(((sum >> shift & 0xFFFF_FFFF) * inverse + (1 << 23)) >> 24)
-                }
-                return lane(rb, 0) | lane(ga, 0) << 8 | lane(rb, 32) << 16 | lane(ga, 32) << 24
-            }
-            var aRB: UInt64 = 0, aGA: UInt64 = 0, bRB: UInt64 = 0, bGA: UInt64 = 0
-            for x in 0..<size { aRB &+= rb(a[x]); aGA &+= ga(a[x]); bRB &+= rb(b[x]); bGA &+= ga(b[x]) }
-            var count = UInt64(size), inverse = (1 << 24) / count
-            for x in 0..<width {
-                out[x] = PagePictures.lerp(pixel(aRB, aGA, inverse), pixel(bRB, bGA, inverse), k)
-                if x + size < width {
-                    aRB = aRB &+ rb(a[x + size]) &- rb(a[x]); aGA = aGA &+ ga(a[x + size]) &- ga(a[x])
-                    bRB = bRB &+ rb(b[x + size]) &- rb(b[x]); bGA = bGA &+ ga(b[x + size]) &- ga(b[x])
-                } else {
-                    aRB &-= rb(a[x]); aGA &-= ga(a[x]); bRB &-= rb(b[x]); bGA &-= ga(b[x])
-                    count -= 1
-                    if count > 0 { inverse = (1 << 24) / count }
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 4 * (width + size + 1) + 2 * width) { scratch in
+                inverse.withUnsafeBufferPointer { inverse in
+                    segue_mix_hblur(out, pages.a(y), pages.b(y), Int32(width), Int32(size), inverse.baseAddress!, k, scratch.baseAddress!)
                 }
             }
         }

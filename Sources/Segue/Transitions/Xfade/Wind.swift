@@ -14,7 +14,8 @@ public struct Wind: PixelTransition {
 
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
         let p = Xfade.progress(progress), w = Float(width), h = Float(height)
-        let weight: @Sendable (Float, Float) -> Float = { along, r in
+        // A nested function, not a closure value: inlined into each pixel's loop.
+        @Sendable @inline(__always) func weight(_ along: Float, _ r: Float) -> Float {
             Xfade.smoothstep(0, -0.2, along * (1 - 0.2) + 0.2 * r - (1 - p) * (1 + 0.2))
         }
         switch values[Self.direction] {
