@@ -226,3 +226,52 @@ void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int wi
     ConstantMix m = { out, means, means + width, k, width };
     constant_mix_run(&m);
 }
+
+typedef struct {
+    uint32_t *out;
+    const uint32_t *a, *b;
+    const float *ax, *ay, *bx, *by, *w;
+    ptrdiff_t width, height, count;
+    uint32_t outside;
+} WarpMix;
+
+/* A picture's bilinear sample at texel position (x, y) (texel centres at whole numbers),
+ * clamped to the edges, at 1/256 texel; `outside` where either is NaN. Without branches and
+ * with 32-bit indices, so that the loop vectorises (gathers). */
+INLINE uint32_t clamped_sample(const uint32_t *restrict t, int32_t width, int32_t height, float x, float y, uint32_t outside) {
+    int nan = x != x || y != y;
+    float right = (float)(width - 1), bottom = (float)(height - 1);
+    float cx = x > 0 ? (x < right ? x : right) : 0, cy = y > 0 ? (y < bottom ? y : bottom) : 0;
+    int32_t X = (int32_t)(cx * 256 + 0.5f), Y = (int32_t)(cy * 256 + 0.5f);
+    int32_t i = X >> 8, j = Y >> 8;
+    int32_t di = i + 1 < width ? 1 : 0, dj = j + 1 < height ? width : 0;
+    int32_t k = j * width + i;
+    uint32_t s = bilinear(t[k], t[k + di], t[k + dj], t[k + dj + di], (uint32_t)X & 255, (uint32_t)Y & 255);
+    return nan ? outside : s;
+}
+
+INLINE void warp_mix(const WarpMix *m) {
+    uint32_t *restrict out = m->out;
+    const uint32_t *restrict a = m->a, *restrict b = m->b;
+    const float *restrict ax = m->ax, *restrict ay = m->ay, *restrict bx = m->bx, *restrict by = m->by, *restrict w = m->w;
+    int32_t width = (int32_t)m->width, height = (int32_t)m->height;
+    uint32_t outside = m->outside;
+    ptrdiff_t count = m->count;
+    /* The samples are gathers the vectoriser cannot bound; only `out` is written. */
+#ifdef __clang__
+#pragma clang loop vectorize(assume_safety)
+#endif
+    for (ptrdiff_t i = 0; i < count; i++) {
+        uint32_t p = clamped_sample(a, width, height, ax[i], ay[i], outside);
+        uint32_t q = clamped_sample(b, width, height, bx[i], by[i], outside);
+        out[i] = lerp(p, q, fixed_weight(w[i]));
+    }
+}
+
+AT_EACH_WIDTH(warp_mix, WarpMix)
+
+void segue_mix_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *ax, const float *ay,
+                      const float *bx, const float *by, const float *w, uint32_t outside, int count) {
+    WarpMix m = { out, a, b, ax, ay, bx, by, w, width, height, count, outside };
+    warp_mix_run(&m);
+}

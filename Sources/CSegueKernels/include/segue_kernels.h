@@ -88,6 +88,13 @@ void segue_mix_grays(uint32_t *out, const uint32_t *a, const uint32_t *b, const 
 void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int size, const uint32_t *inverse,
                      uint32_t k, uint32_t *scratch);
 
+/* Two whole pictures (width x height), each sampled where a pixel's transition asks: out[i] = the
+ * bilinear samples of a at (ax[i], ay[i]) and of b at (bx[i], by[i]) (texel positions, centres at
+ * whole numbers, clamped to the edges, to 1/256 texel; `outside` where a coordinate is NaN), mixed
+ * by w[i] as segue_mix_weights mixes. */
+void segue_mix_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *ax, const float *ay,
+                      const float *bx, const float *by, const float *w, uint32_t outside, int count);
+
 /* A warped picture's projective map, row vectors: canvas point (px, py) samples texel
  * position (px m11 + py m21 + m31, px m12 + py m22 + m32) / w, w = px m13 + py m23 + m33
  * (at least 1e-12), with texel centers at whole numbers. */

@@ -2,7 +2,7 @@ import Foundation
 
 /// gl-transitions' `angular` by Fernando Kuteken (MIT): a clock hand sweeps round the centre,
 /// uncovering the next picture. Ported from angular.glsl.
-public struct GLAngular: GLTransition {
+public struct GLAngular: GLMask {
     public static let file = "angular", authors = "Fernando Kuteken"
     public static let summary = "A clock hand sweeps round, uncovering the next picture (gl-transitions angular)."
     public static let family = TransitionFamily.masks
@@ -12,11 +12,13 @@ public struct GLAngular: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let pi: Float = 3.141592653589, offset = values.float(Self.startingAngle) * pi / 180
-        return { uv in
-            let turned = GLSL.fract((atan2f(uv.y - 0.5, uv.x - 0.5) + offset + pi) / (2 * pi))
-            return GLSL.mix(f.from(uv), f.to(uv), GLSL.step(turned, f.progress))
-        }
+    public func frame(_ f: GLFrame) -> (offset: Float, progress: Float) {
+        (values.float(Self.startingAngle) * 3.141592653589 / 180, f.progress)
+    }
+
+    @inline(__always) public func weight(_ uv: SIMD2<Float>, _ k: (offset: Float, progress: Float)) -> Float {
+        let pi: Float = 3.141592653589
+        let turned = GLSL.fract((atan2f(uv.y - 0.5, uv.x - 0.5) + k.offset + pi) / (2 * pi))
+        return GLSL.step(turned, k.progress)
     }
 }

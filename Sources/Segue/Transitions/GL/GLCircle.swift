@@ -1,6 +1,6 @@
 /// gl-transitions' `circle` by Fernando Kuteken (MIT): the picture closes to a point in a
 /// circle over a plain colour, and the next opens out of it. Ported from circle.glsl.
-public struct GLCircle: GLTransition {
+public struct GLCircle: GLWarp {
     public static let file = "circle", authors = "Fernando Kuteken"
     public static let summary = "The picture closes into a circle over a colour, and the next opens out of it (gl-transitions circle)."
     public static let family = TransitionFamily.masks
@@ -11,12 +11,15 @@ public struct GLCircle: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let center = values.vector2(Self.center), c = values.vector3(Self.backColor), back = vec4(c.x, c.y, c.z, 1)
-        let radius = Float(8).squareRoot() * abs(f.progress - 0.5), first = f.progress < 0.5
-        return { uv in
-            if GLSL.distance(uv, center) > radius { return back }
-            return first ? f.from(uv) : f.to(uv)
-        }
+    public func frame(_ f: GLFrame) -> (center: SIMD2<Float>, back: SIMD4<Float>, radius: Float, first: Bool) {
+        let c = values.vector3(Self.backColor)
+        return (values.vector2(Self.center), vec4(c.x, c.y, c.z, 1), Float(8).squareRoot() * abs(f.progress - 0.5), f.progress < 0.5)
     }
+
+    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (center: SIMD2<Float>, back: SIMD4<Float>, radius: Float, first: Bool)) -> GLSamples {
+        if GLSL.distance(uv, k.center) > k.radius { return .outside }
+        return GLSamples(uv, weight: k.first ? 0 : 1)
+    }
+
+    public func outside(_ k: (center: SIMD2<Float>, back: SIMD4<Float>, radius: Float, first: Bool)) -> SIMD4<Float> { k.back }
 }

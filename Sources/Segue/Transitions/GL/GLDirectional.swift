@@ -1,6 +1,6 @@
 /// gl-transitions' `Directional` by Gaëtan Renaudeau (MIT): the incoming picture pushes the
 /// outgoing one out toward `direction`. Ported from Directional.glsl.
-public struct GLDirectional: GLTransition {
+public struct GLDirectional: GLWarp {
     public static let file = "Directional", authors = "Gaëtan Renaudeau"
     public static let summary = "The next picture pushes the last one out (gl-transitions Directional)."
     public static let family = TransitionFamily.displacements
@@ -11,12 +11,15 @@ public struct GLDirectional: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let d = values.vector2(Self.direction), s = vec2(GLSL.sign(d.x), GLSL.sign(d.y))
-        return { uv in
-            let p = uv + f.progress * s, q = GLSL.fract(p)
-            let shown: Float = p.x >= 0 && p.x <= 1 && p.y >= 0 && p.y <= 1 ? 1 : 0
-            return GLSL.mix(f.to(q), f.from(q), shown)
-        }
+    public func frame(_ f: GLFrame) -> (shift: SIMD2<Float>, progress: Float) {
+        let d = values.vector2(Self.direction)
+        return (vec2(GLSL.sign(d.x), GLSL.sign(d.y)), f.progress)
+    }
+
+    /// The GLSL mixes the other way round: mix(to(q), from(q), shown).
+    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (shift: SIMD2<Float>, progress: Float)) -> GLSamples {
+        let p = uv + k.progress * k.shift, q = GLSL.fract(p)
+        let shown: Float = p.x >= 0 && p.x <= 1 && p.y >= 0 && p.y <= 1 ? 1 : 0
+        return GLSamples(q, weight: 1 - shown)
     }
 }

@@ -1,7 +1,7 @@
 /// gl-transitions' `directionalwarp` by pschroen (MIT): a straight front crosses diagonally,
 /// the outgoing picture shrinking into the centre behind it and the next growing out. Ported
 /// from directionalwarp.glsl.
-public struct GLDirectionalWarp: GLTransition {
+public struct GLDirectionalWarp: GLWarp {
     public static let file = "directionalwarp", authors = "pschroen"
     public static let summary = "A front crosses at an angle, warping one picture into the next (gl-transitions directionalwarp)."
     public static let family = TransitionFamily.displacements
@@ -12,11 +12,12 @@ public struct GLDirectionalWarp: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let front = GLDirectionalWipe.front(values.vector2(Self.direction), values.float(Self.smoothness), f.progress)
-        return { uv in
-            let m = front(uv)
-            return GLSL.mix(f.from((uv - 0.5) * (1 - m) + 0.5), f.to((uv - 0.5) * m + 0.5), m)
-        }
+    public func frame(_ f: GLFrame) -> GLDirectionalWipe.Front {
+        GLDirectionalWipe.Front(values.vector2(Self.direction), values.float(Self.smoothness), f.progress)
+    }
+
+    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ front: GLDirectionalWipe.Front) -> GLSamples {
+        let m = front.passed(uv)
+        return GLSamples(from: (uv - 0.5) * (1 - m) + 0.5, to: (uv - 0.5) * m + 0.5, weight: m)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// gl-transitions' `Dreamy` by mikolalysenko (MIT): the pictures cross-fade, each rippling up
 /// and down in waves. Ported from Dreamy.glsl.
-public struct GLDreamy: GLTransition {
+public struct GLDreamy: GLWarp {
     public static let file = "Dreamy", authors = "mikolalysenko"
     public static let summary = "A wavy dissolve, as in a dream sequence (gl-transitions Dreamy)."
     public static let family = TransitionFamily.displacements
@@ -11,8 +11,10 @@ public struct GLDreamy: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        func offset(_ progress: Float, _ x: Float) -> vec2 { vec2(0, 0.03 * progress * cosf(10 * (progress + x))) }
-        return { p in GLSL.mix(f.from(p + offset(f.progress, p.x)), f.to(p + offset(1 - f.progress, p.x)), f.progress) }
+    public func frame(_ f: GLFrame) -> Float { f.progress }
+
+    @inline(__always) public func samples(_ p: SIMD2<Float>, _ progress: Float) -> GLSamples {
+        @inline(__always) func offset(_ progress: Float, _ x: Float) -> vec2 { vec2(0, 0.03 * progress * cosf(10 * (progress + x))) }
+        return GLSamples(from: p + offset(progress, p.x), to: p + offset(1 - progress, p.x), weight: progress)
     }
 }

@@ -1,6 +1,6 @@
 /// gl-transitions' `randomsquares` by gre (MIT): a grid of squares, each turning over at a
 /// pseudo-random moment (the shaders' sine hash). Ported from randomsquares.glsl.
-public struct GLRandomSquares: GLTransition {
+public struct GLRandomSquares: GLMask {
     public static let file = "randomsquares", authors = "gre"
     public static let summary = "Squares of a grid turn to the next picture in random order (gl-transitions randomsquares)."
     public static let family = TransitionFamily.masks
@@ -12,11 +12,12 @@ public struct GLRandomSquares: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let size = values.vector2(Self.size), smoothness = values.float(Self.smoothness), front = f.progress * (1 + smoothness)
-        return { p in
-            let r = GLSL.rand((size * p).rounded(.down))
-            return GLSL.mix(f.from(p), f.to(p), GLSL.smoothstep(0, -smoothness, r - front))
-        }
+    public func frame(_ f: GLFrame) -> (size: SIMD2<Float>, smoothness: Float, front: Float) {
+        let smoothness = values.float(Self.smoothness)
+        return (values.vector2(Self.size), smoothness, f.progress * (1 + smoothness))
+    }
+
+    @inline(__always) public func weight(_ p: SIMD2<Float>, _ k: (size: SIMD2<Float>, smoothness: Float, front: Float)) -> Float {
+        GLSL.smoothstep(0, -k.smoothness, GLSL.rand((k.size * p).rounded(.down)) - k.front)
     }
 }

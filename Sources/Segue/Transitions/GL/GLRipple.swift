@@ -2,7 +2,7 @@ import Foundation
 
 /// gl-transitions' `ripple` by gre (MIT): rings ripple out from the centre of the outgoing
 /// picture as the next fades in. Ported from ripple.glsl.
-public struct GLRipple: GLTransition {
+public struct GLRipple: GLWarp {
     public static let file = "ripple", authors = "gre"
     public static let summary = "Rings ripple across the picture as the next fades in (gl-transitions ripple)."
     public static let family = TransitionFamily.displacements
@@ -13,13 +13,13 @@ public struct GLRipple: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let amplitude = values.float(Self.amplitude), speed = values.float(Self.speed), p = f.progress
-        let fade = GLSL.smoothstep(0.2, 1, p)
-        return { uv in
-            let dir = uv - 0.5, dist = GLSL.length(dir)
-            let offset = dir * (sinf(p * dist * amplitude - p * speed) + 0.5) / 30 * p
-            return GLSL.mix(f.from(uv + offset), f.to(uv), fade)
-        }
+    public func frame(_ f: GLFrame) -> (amplitude: Float, speed: Float, p: Float, fade: Float) {
+        (values.float(Self.amplitude), values.float(Self.speed), f.progress, GLSL.smoothstep(0.2, 1, f.progress))
+    }
+
+    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (amplitude: Float, speed: Float, p: Float, fade: Float)) -> GLSamples {
+        let dir = uv - 0.5, dist = GLSL.length(dir)
+        let offset = dir * (sinf(k.p * dist * k.amplitude - k.p * k.speed) + 0.5) / 30 * k.p
+        return GLSamples(from: uv + offset, to: uv, weight: k.fade)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// gl-transitions' `Swirl` by Sergey Kosarevsky (MIT): the picture twists about its centre and
 /// untwists into the next. Ported from Swirl.glsl.
-public struct GLSwirl: GLTransition {
+public struct GLSwirl: GLWarp {
     public static let file = "Swirl", authors = "Sergey Kosarevsky"
     public static let summary = "The picture twists into a whirl and out of it as the next (gl-transitions Swirl)."
     public static let family = TransitionFamily.displacements
@@ -11,19 +11,20 @@ public struct GLSwirl: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let t = f.progress, radius: Float = 1
-        let a = t <= 0.5 ? GLSL.mix(0, 1, t / 0.5) : GLSL.mix(1, 0, (t - 0.5) / 0.5)
-        return { uv in
-            var q = uv - 0.5
-            let dist = GLSL.length(q)
-            if dist < radius {
-                let percent = (radius - dist) / radius, theta = percent * percent * a * 8 * 3.14159
-                let s = sinf(theta), c = cosf(theta)
-                q = vec2(GLSL.dot(q, vec2(c, -s)), GLSL.dot(q, vec2(s, c)))
-            }
-            q += 0.5
-            return GLSL.mix(f.from(q), f.to(q), t)
+    public func frame(_ f: GLFrame) -> (t: Float, a: Float) {
+        let t = f.progress
+        return (t, t <= 0.5 ? GLSL.mix(0, 1, t / 0.5) : GLSL.mix(1, 0, (t - 0.5) / 0.5))
+    }
+
+    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (t: Float, a: Float)) -> GLSamples {
+        let radius: Float = 1
+        var q = uv - 0.5
+        let dist = GLSL.length(q)
+        if dist < radius {
+            let percent = (radius - dist) / radius, theta = percent * percent * k.a * 8 * 3.14159
+            let s = sinf(theta), c = cosf(theta)
+            q = vec2(GLSL.dot(q, vec2(c, -s)), GLSL.dot(q, vec2(s, c)))
         }
+        return GLSamples(q + 0.5, weight: k.t)
     }
 }

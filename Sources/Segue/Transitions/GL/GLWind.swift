@@ -1,6 +1,6 @@
 /// gl-transitions' `wind` by gre (MIT): a ragged soft front blows across, each row a little
 /// ahead or behind at random. Ported from wind.glsl (its random numbers the shader's sine hash).
-public struct GLWind: GLTransition {
+public struct GLWind: GLMask {
     public static let file = "wind", authors = "gre"
     public static let summary = "A ragged front blown across the screen (gl-transitions wind)."
     public static let family = TransitionFamily.masks
@@ -11,12 +11,12 @@ public struct GLWind: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let size = values.float(Self.size), reversed = values[Self.reversed]
-        return { uv in
-            let x = reversed ? 1 - uv.x : uv.x, r = GLSL.rand(vec2(0, uv.y))
-            let m = GLSL.smoothstep(0, -size, x * (1 - size) + size * r - f.progress * (1 + size))
-            return GLSL.mix(f.from(uv), f.to(uv), m)
-        }
+    public func frame(_ f: GLFrame) -> (size: Float, reversed: Bool, progress: Float) {
+        (values.float(Self.size), values[Self.reversed], f.progress)
+    }
+
+    @inline(__always) public func weight(_ uv: SIMD2<Float>, _ k: (size: Float, reversed: Bool, progress: Float)) -> Float {
+        let x = k.reversed ? 1 - uv.x : uv.x, r = GLSL.rand(vec2(0, uv.y))
+        return GLSL.smoothstep(0, -k.size, x * (1 - k.size) + k.size * r - k.progress * (1 + k.size))
     }
 }

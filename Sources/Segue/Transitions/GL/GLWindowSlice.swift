@@ -1,6 +1,6 @@
 /// gl-transitions' `windowslice` by gre (MIT): slats, each opening from its left, the wave of
 /// openings sweeping across. Ported from windowslice.glsl.
-public struct GLWindowSlice: GLTransition {
+public struct GLWindowSlice: GLMask {
     public static let file = "windowslice", authors = "gre"
     public static let summary = "Vertical slats open one after another across the screen (gl-transitions windowslice)."
     public static let family = TransitionFamily.masks
@@ -11,11 +11,12 @@ public struct GLWindowSlice: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let count = values.float(Self.count), smoothness = values.float(Self.smoothness)
-        return { p in
-            let pr = GLSL.smoothstep(-smoothness, 0, p.x - f.progress * (1 + smoothness))
-            return GLSL.mix(f.from(p), f.to(p), GLSL.step(pr, GLSL.fract(count * p.x)))
-        }
+    public func frame(_ f: GLFrame) -> (count: Float, smoothness: Float, progress: Float) {
+        (values.float(Self.count), values.float(Self.smoothness), f.progress)
+    }
+
+    @inline(__always) public func weight(_ p: SIMD2<Float>, _ k: (count: Float, smoothness: Float, progress: Float)) -> Float {
+        let pr = GLSL.smoothstep(-k.smoothness, 0, p.x - k.progress * (1 + k.smoothness))
+        return GLSL.step(pr, GLSL.fract(k.count * p.x))
     }
 }

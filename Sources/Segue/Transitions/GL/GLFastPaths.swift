@@ -1,0 +1,111 @@
+import CSegueKernels
+
+/// A gl-transitions port whose every pixel is the two pages at `uv` mixed by a weight (its GLSL
+/// is `mix(getFromColor(uv), getToColor(uv), w)` with w in 0...1): only the weight is worked
+/// out per pixel, in Swift, and the pages are mixed by the C kernel the xfade masks use, in
+/// 256ths. What the frame shares is worked out once (`frame(_:)`).
+public protocol GLMask: GLTransition {
+    associatedtype Frame
+    /// What every pixel of the frame shares (the uniforms read, the progress's functions).
+    func frame(_ f: GLFrame) -> Frame
+    /// How much of the incoming page shows at `uv` (0...1).
+    func weight(_ uv: SIMD2<Float>, _ k: Frame) -> Float
+}
+
+/// What a warp's pixel takes from the two pages: the outgoing page at `from`, the incoming at
+/// `to` (uv, GL's way round; NaN for neither: the warp's `outside` colour), mixed by `weight`.
+public struct GLSamples {
+    public var from: SIMD2<Float>
+    public var to: SIMD2<Float>
+    public var weight: Float
+
+    @inline(__always) public init(from: SIMD2<Float>, to: SIMD2<Float>, weight: Float) {
+        self.from = from
+        self.to = to
+        self.weight = weight
+    }
+
+    /// Both pages at `uv`.
+    @inline(__always) public init(_ uv: SIMD2<Float>, weight: Float) { self.init(from: uv, to: uv, weight: weight) }
+
+    /// The warp's `outside` colour.
+    public static var outside: GLSamples { GLSamples(vec2(.nan, .nan), weight: 0) }
+}
+
+/// A gl-transitions port whose every pixel is one sample of each page, wherever it lies, mixed
+/// by a weight (`mix(getFromColor(p), getToColor(q), w)`, w in 0...1), or a colour of its own:
+/// the sample positions are worked out per pixel in Swift, and the C kernel samples (bilinear,
+/// in 256ths, as the compositor does) and mixes.
+public protocol GLWarp: GLTransition {
+    associatedtype Frame
+    func frame(_ f: GLFrame) -> Frame
+    func samples(_ uv: SIMD2<Float>, _ k: Frame) -> GLSamples
+    /// The colour of a pixel whose samples are NaN (opaque black unless the port says).
+    func outside(_ k: Frame) -> SIMD4<Float>
+}
+
+extension GLWarp {
+    public func outside(_ k: Frame) -> SIMD4<Float> { vec4(0, 0, 0, 1) }
+}
+
+extension GLFrame {
+    /// Each column's u, (x + 0.5) / width: made once a frame, not divided for each pixel.
+    static func columns(_ width: Int) -> [Float] { (0..<width).map { (Float($0) + 0.5) / Float(width) } }
+}
+
+extension GLTransition where Self: GLMask {
+    public func shader(_ f: GLFrame) -> GLShader {
+        let k = frame(f), me = self
+        return { uv in GLSL.mix(f.from(uv), f.to(uv), me.weight(uv, k)) }
+    }
+
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let me = self, p = Float(progress), ratio = Float(width) / Float(height), us = GLFrame.columns(width)
+        return { y, pages, out in
+            let k = me.frame(GLFrame(pages: pages, progress: p, ratio: ratio))
+            let v = 1 - (Float(y) + 0.5) / Float(height)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: width) { weights in
+                us.withUnsafeBufferPointer { us in
+                    for x in 0..<width { weights[x] = me.weight(vec2(us[x], v), k) }
+                }
+                segue_mix_weights(out, pages.a(y), pages.b(y), weights.baseAddress!, Int32(width))
+            }
+        }
+    }
+}
+
+extension GLTransition where Self: GLWarp {
+    public func shader(_ f: GLFrame) -> GLShader {
+        let k = frame(f), me = self, outside = outside(k)
+        @inline(__always) func sample(_ uv: vec2, _ page: (vec2) -> vec4) -> vec4 { uv.x.isNaN || uv.y.isNaN ? outside : page(uv) }
+        return { uv in
+            let s = me.samples(uv, k)
+            return GLSL.mix(sample(s.from, f.from), sample(s.to, f.to), s.weight)
+        }
+    }
+
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let me = self, p = Float(progress), ratio = Float(width) / Float(height), w = Float(width), h = Float(height)
+        let us = GLFrame.columns(width)
+        return { y, pages, out in
+            let k = me.frame(GLFrame(pages: pages, progress: p, ratio: ratio))
+            let v = 1 - (Float(y) + 0.5) / h
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 5 * width) { buffer in
+                let ax = buffer.baseAddress!, ay = ax + width, bx = ay + width, by = bx + width, weights = by + width
+                us.withUnsafeBufferPointer { us in
+                    for x in 0..<width {
+                        let s = me.samples(vec2(us[x], v), k)
+                        // GL's uv to texel positions: centres at whole numbers, rows from the top.
+                        ax[x] = s.from.x * w - 0.5
+                        ay[x] = (1 - s.from.y) * h - 0.5
+                        bx[x] = s.to.x * w - 0.5
+                        by[x] = (1 - s.to.y) * h - 0.5
+                        weights[x] = s.weight
+                    }
+                }
+                segue_mix_warped(out, pages.a, pages.b, Int32(width), Int32(height), ax, ay, bx, by, weights,
+                                 GLFrame.pixel(me.outside(k)), Int32(width))
+            }
+        }
+    }
+}
