@@ -432,6 +432,11 @@ def preview_workload(story10):
     return dict(first=first, updates=updates, rendered=rendered, frames=frame_times, memory=memory)
 
 
+# The twelve cuts of story13: xfade's and gl-transitions' ports, masks, mixes and displacements.
+STORY13_CUTS = ["wipetl", "circleopen", "radial", "smoothleft", "dissolve", "pixelize", "hblur", "zoomin",
+                "gl:crosswarp", "gl:heart", "gl:directionalwipe", "gl:Directional"]
+
+
 def exports_table():
     """The export rounds, the exports table and the memory figures."""
     print(f"exports, {args.runs} alternated rounds each", file=sys.stderr)
@@ -467,6 +472,16 @@ def exports_table():
             story += f"    transition: {{kind: {cuts[i % len(cuts)]}, duration: 0.5}}\n"
     story_export("story10 (motion, 6 kinds of cut)", "story10", story, round(FPS * (1.5 * 10 + 0.5 * 9)))
     story10 = story
+
+    # story13: thirteen photos (the twelve of nature, the first again) joined by twelve of the
+    # transitions ported from FFmpeg's xfade and gl-transitions, holds still.
+    new_cuts = STORY13_CUTS
+    story = "preset: crossfade\nset: {encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: fill}\nslides:\n"
+    for i, photo in enumerate((nature * 2)[:13]):
+        story += f"  - image: {photo}\n    hold: 1.5\n"
+        if i < 12:
+            story += f"    transition: {{kind: '{new_cuts[i]}', duration: 0.5}}\n"
+    story_export("story13 (12 new transitions)", "story13", story, round(FPS * (1.5 * 13 + 0.5 * 12)))
 
     # text10: story10 with a styled title on every slide (popping in, riding on the page) and
     # captions all through, the spoken word highlighted: text is drawn once per look.

@@ -30,7 +30,8 @@ struct PixelTransitionThreadsTests {
     @Test("a per-pixel transition's frame is the same bytes on 1, 2 and 5 compositor threads",
           arguments: ["wipetl", "luma", "circleopen", "radial", "dissolve", "fadeblack", "fadegrays", "fadefast", "distance",
                       "pixelize", "hblur", "squeezev", "zoomin", "hlwind", "vuwind", "circlecrop",
-                      "gl:InvertedPageCurl", "gl:CrossZoom", "gl:ripple", "gl:FilmBurn"])
+                      "gl:InvertedPageCurl", "gl:CrossZoom", "gl:ripple", "gl:FilmBurn", "gl:crosswarp", "gl:heart",
+                      "gl:rotate_scale_fade", "gl:circle", "gl:fadegrayscale", "gl:dissolve"])
     func anyThreads(name: String) throws {
         let transition = try #require(Self.catalogue.first { $0.name == name }?.transition)
         let check = EndCheck(), pages = check.pages()
@@ -42,5 +43,23 @@ struct PixelTransitionThreadsTests {
         let compositor = Compositor(threads: 2)
         _ = compositor.render(transition.cut(from: pages[1], to: pages[2], progress: 0.8, bounds: check.canvas.bounds), canvas: check.canvas)
         #expect(bytes(compositor.render(scene, canvas: check.canvas)) == frames[0], "\(name) after another frame")
+    }
+
+    /// A page's picture is kept from one frame to the next and drawn again only when the page
+    /// draws differently: moved, faded, another picture. Each frame of one compositor must be
+    /// what a new compositor draws; a kept picture reused for a page that changed would not be.
+    @Test("a per-pixel transition's kept page pictures: a page that moves, fades or changes picture is drawn anew",
+          arguments: ["wipeleft", "gl:crosswarp", "fadegrays"])
+    func keptPages(name: String) throws {
+        let transition = try #require(Self.catalogue.first { $0.name == name }?.transition)
+        let check = EndCheck(), pages = check.pages(), compositor = Compositor(threads: 2)
+        for step in 0..<8 {
+            var from = pages[step % 3 == 2 ? 2 : 0], to = pages[1]
+            if step >= 4 { to.position.x += Double(step) * 3 }
+            if step == 6 { from.opacity = 0.5 }
+            let scene = transition.cut(from: from, to: to, progress: 0.3 + 0.05 * Double(step), bounds: check.canvas.bounds)
+            let same = bytes(compositor.render(scene, canvas: check.canvas)) == bytes(Compositor(threads: 1).render(scene, canvas: check.canvas))
+            #expect(same, "\(name) frame \(step)")
+        }
     }
 }

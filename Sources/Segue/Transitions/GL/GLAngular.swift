@@ -12,7 +12,7 @@ public struct GLAngular: GLMask {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> (offset: Float, progress: Float) {
+    public func frame(_ f: GLUniforms) -> (offset: Float, progress: Float) {
         (values.float(Self.startingAngle) * 3.141592653589 / 180, f.progress)
     }
 

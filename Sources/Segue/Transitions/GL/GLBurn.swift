@@ -1,6 +1,6 @@
 /// gl-transitions' `burn` by gre (MIT): the pictures cross-fade through a glowing colour.
 /// Ported from burn.glsl.
-public struct GLBurn: GLTransition {
+public struct GLBurn: GLMix {
     public static let file = "burn", authors = "gre"
     public static let summary = "A cross-fade through a glowing colour (gl-transitions burn)."
     public static let family = TransitionFamily.mixes
@@ -10,9 +10,12 @@ public struct GLBurn: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
+    public func frame(_ f: GLUniforms) -> (glowA: SIMD4<Float>, glowB: SIMD4<Float>, p: Float) {
         let c = values.vector3(Self.color), p = f.progress
-        let glowA = vec4(p * c.x, p * c.y, p * c.z, 1), glowB = vec4((1 - p) * c.x, (1 - p) * c.y, (1 - p) * c.z, 1)
-        return { uv in GLSL.mix(f.from(uv) + glowA, f.to(uv) + glowB, p) }
+        return (vec4(p * c.x, p * c.y, p * c.z, 1), vec4((1 - p) * c.x, (1 - p) * c.y, (1 - p) * c.z, 1), p)
+    }
+
+    @inline(__always) public func mix(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: (glowA: SIMD4<Float>, glowB: SIMD4<Float>, p: Float)) -> SIMD4<Float> {
+        GLSL.mix(a + k.glowA, b + k.glowB, k.p)
     }
 }

@@ -11,7 +11,7 @@ public struct GLCircle: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> (center: SIMD2<Float>, back: SIMD4<Float>, radius: Float, first: Bool) {
+    public func frame(_ f: GLUniforms) -> (center: SIMD2<Float>, back: SIMD4<Float>, radius: Float, first: Bool) {
         let c = values.vector3(Self.backColor)
         return (values.vector2(Self.center), vec4(c.x, c.y, c.z, 1), Float(8).squareRoot() * abs(f.progress - 0.5), f.progress < 0.5)
     }

@@ -1,6 +1,6 @@
 /// gl-transitions' `colorphase` by gre (MIT): red, green, blue and alpha each cross over in a
 /// window of their own. Ported from colorphase.glsl.
-public struct GLColorPhase: GLTransition {
+public struct GLColorPhase: GLMix {
     public static let file = "colorphase", authors = "gre"
     public static let summary = "Each colour channel crosses over at its own time (gl-transitions colorphase)."
     public static let family = TransitionFamily.mixes
@@ -13,12 +13,10 @@ public struct GLColorPhase: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
+    public func frame(_ f: GLUniforms) -> SIMD4<Float> {
         let from = values[Self.fromStep].map(Float.init), to = values[Self.toStep].map(Float.init)
-        let k = vec4((0..<4).map { GLSL.smoothstep(from[$0], to[$0], f.progress) })
-        return { uv in
-            let a = f.from(uv)
-            return a + (f.to(uv) - a) * k
-        }
+        return vec4((0..<4).map { GLSL.smoothstep(from[$0], to[$0], f.progress) })
     }
+
+    @inline(__always) public func mix(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: SIMD4<Float>) -> SIMD4<Float> { a + (b - a) * k }
 }

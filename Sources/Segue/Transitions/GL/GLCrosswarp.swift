@@ -10,7 +10,7 @@ public struct GLCrosswarp: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> Float { f.progress }
+    public func frame(_ f: GLUniforms) -> Float { f.progress }
 
     @inline(__always) public func samples(_ p: SIMD2<Float>, _ progress: Float) -> GLSamples {
         let x = GLSL.smoothstep(0, 1, progress * 2 + p.x - 1)

@@ -11,7 +11,7 @@ public struct GLDirectional: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> (shift: SIMD2<Float>, progress: Float) {
+    public func frame(_ f: GLUniforms) -> (shift: SIMD2<Float>, progress: Float) {
         let d = values.vector2(Self.direction)
         return (vec2(GLSL.sign(d.x), GLSL.sign(d.y)), f.progress)
     }

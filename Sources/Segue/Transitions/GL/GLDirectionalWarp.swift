@@ -12,7 +12,7 @@ public struct GLDirectionalWarp: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> GLDirectionalWipe.Front {
+    public func frame(_ f: GLUniforms) -> GLDirectionalWipe.Front {
         GLDirectionalWipe.Front(values.vector2(Self.direction), values.float(Self.smoothness), f.progress)
     }
 

@@ -11,7 +11,7 @@ public struct GLDirectionalWipe: GLMask {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> (front: Front, started: Float) {
+    public func frame(_ f: GLUniforms) -> (front: Front, started: Float) {
         (Front(values.vector2(Self.direction), values.float(Self.smoothness), f.progress), f.progress > 0 ? 1 : 0)
     }
 
@@ -19,7 +19,7 @@ public struct GLDirectionalWipe: GLMask {
 
     /// The straight soft front of directionalwipe and directionalwarp: 1 where it has passed
     /// (the next picture shows), 0 ahead of it, moving toward `direction`.
-    public struct Front {
+    public struct Front: Sendable {
         let v: vec2, edge: Float, smoothness: Float
 
         init(_ direction: vec2, _ smoothness: Float, _ progress: Float) {

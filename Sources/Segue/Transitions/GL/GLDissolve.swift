@@ -3,7 +3,7 @@ import Foundation
 /// gl-transitions' `dissolve` by hjm1fb (MIT): the picture burns away, its darkest parts first,
 /// a hot rim at the burning edge. Ported from dissolve.glsl. (Its noise functions are never
 /// called by the shader and are left out.)
-public struct GLDissolve: GLTransition {
+public struct GLDissolve: GLMix {
     public static let file = "dissolve", authors = "hjm1fb"
     public static let summary = "The picture burns away from its darkest parts, with a hot rim (gl-transitions dissolve)."
     public static let family = TransitionFamily.mixes
@@ -17,20 +17,23 @@ public struct GLDissolve: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let width = values.float(Self.lineWidth), spread = values.vector3(Self.spread), hot = values.vector3(Self.hot)
-        let power = values.float(Self.power), intensity = values.float(Self.intensity), p = f.progress
-        let started = GLSL.step(0.0001, p)
-        return { uv in
-            let from = f.from(uv), to = f.to(uv)
-            // The file reads straight colours; opaque pages are the same premultiplied.
-            let show = 0.5 + 0.5 * (0.299 * from.x + 0.587 * from.y + 0.114 * from.z) - p
-            if show < 0.001 { return to }
-            let factor = 1 - GLSL.smoothstep(0, width, show)
-            let c = GLSL.mix(spread, hot, factor)
-            let burn = vec3(powf(c.x, power), powf(c.y, power), powf(c.z, power)) * intensity * from.w
-            let rgb = GLSL.mix(vec3(from.x, from.y, from.z), burn, factor * started)
-            return vec4(rgb.x, rgb.y, rgb.z, from.w)
-        }
+    public struct Frame: Sendable {
+        let width: Float, spread: vec3, hot: vec3, power: Float, intensity: Float, p: Float, started: Float
+    }
+
+    public func frame(_ f: GLUniforms) -> Frame {
+        Frame(width: values.float(Self.lineWidth), spread: values.vector3(Self.spread), hot: values.vector3(Self.hot),
+              power: values.float(Self.power), intensity: values.float(Self.intensity), p: f.progress, started: GLSL.step(0.0001, f.progress))
+    }
+
+    @inline(__always) public func mix(_ from: SIMD4<Float>, _ to: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: Frame) -> SIMD4<Float> {
+        // The file reads straight colours; opaque pages are the same premultiplied.
+        let show = 0.5 + 0.5 * (0.299 * from.x + 0.587 * from.y + 0.114 * from.z) - k.p
+        if show < 0.001 { return to }
+        let factor = 1 - GLSL.smoothstep(0, k.width, show)
+        let c = GLSL.mix(k.spread, k.hot, factor)
+        let burn = vec3(powf(c.x, k.power), powf(c.y, k.power), powf(c.z, k.power)) * k.intensity * from.w
+        let rgb = GLSL.mix(vec3(from.x, from.y, from.z), burn, factor * k.started)
+        return vec4(rgb.x, rgb.y, rgb.z, from.w)
     }
 }

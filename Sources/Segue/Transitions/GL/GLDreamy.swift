@@ -11,7 +11,7 @@ public struct GLDreamy: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> Float { f.progress }
+    public func frame(_ f: GLUniforms) -> Float { f.progress }
 
     @inline(__always) public func samples(_ p: SIMD2<Float>, _ progress: Float) -> GLSamples {
         @inline(__always) func offset(_ progress: Float, _ x: Float) -> vec2 { vec2(0, 0.03 * progress * cosf(10 * (progress + x))) }

@@ -1,6 +1,6 @@
 /// gl-transitions' `fadecolor` by gre (MIT): the picture fades to a colour, the next out of it.
 /// Ported from fadecolor.glsl.
-public struct GLFadeColor: GLTransition {
+public struct GLFadeColor: GLMix {
     public static let file = "fadecolor", authors = "gre"
     public static let summary = "A fade through a colour, black by default (gl-transitions fadecolor)."
     public static let family = TransitionFamily.mixes
@@ -11,9 +11,12 @@ public struct GLFadeColor: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let c = values.vector3(Self.color), color = vec4(c.x, c.y, c.z, 1), phase = values.float(Self.colorPhase), p = f.progress
-        let out = GLSL.smoothstep(1 - phase, 0, p), into = GLSL.smoothstep(phase, 1, p)
-        return { uv in GLSL.mix(GLSL.mix(color, f.from(uv), out), GLSL.mix(color, f.to(uv), into), p) }
+    public func frame(_ f: GLUniforms) -> (color: SIMD4<Float>, out: Float, into: Float, p: Float) {
+        let c = values.vector3(Self.color), phase = values.float(Self.colorPhase), p = f.progress
+        return (vec4(c.x, c.y, c.z, 1), GLSL.smoothstep(1 - phase, 0, p), GLSL.smoothstep(phase, 1, p), p)
+    }
+
+    @inline(__always) public func mix(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: (color: SIMD4<Float>, out: Float, into: Float, p: Float)) -> SIMD4<Float> {
+        GLSL.mix(GLSL.mix(k.color, a, k.out), GLSL.mix(k.color, b, k.into), k.p)
     }
 }

@@ -1,6 +1,6 @@
 /// gl-transitions' `fadegrayscale` by gre (MIT): the picture fades to grey as it gives way to
 /// the next, which gains its colours back. Ported from fadegrayscale.glsl.
-public struct GLFadeGrayscale: GLTransition {
+public struct GLFadeGrayscale: GLMix {
     public static let file = "fadegrayscale", authors = "gre"
     public static let summary = "A cross-fade through grey (gl-transitions fadegrayscale)."
     public static let family = TransitionFamily.mixes
@@ -10,13 +10,13 @@ public struct GLFadeGrayscale: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
+    public func frame(_ f: GLUniforms) -> (out: Float, into: Float, p: Float) {
         let intensity = values.float(Self.intensity), p = f.progress
-        let out = GLSL.smoothstep(1 - intensity, 0, p), into = GLSL.smoothstep(intensity, 1, p)
-        func gray(_ c: vec4) -> vec4 { let v = 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z; return vec4(v, v, v, 1) }
-        return { uv in
-            let a = f.from(uv), b = f.to(uv)
-            return GLSL.mix(GLSL.mix(gray(a), a, out), GLSL.mix(gray(b), b, into), p)
-        }
+        return (GLSL.smoothstep(1 - intensity, 0, p), GLSL.smoothstep(intensity, 1, p), p)
+    }
+
+    @inline(__always) public func mix(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: (out: Float, into: Float, p: Float)) -> SIMD4<Float> {
+        @inline(__always) func gray(_ c: vec4) -> vec4 { let v = 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z; return vec4(v, v, v, 1) }
+        return GLSL.mix(GLSL.mix(gray(a), a, k.out), GLSL.mix(gray(b), b, k.into), k.p)
     }
 }

@@ -5,11 +5,39 @@ import CSegueKernels
 /// out per pixel, in Swift, and the pages are mixed by the C kernel the xfade masks use, in
 /// 256ths. What the frame shares is worked out once (`frame(_:)`).
 public protocol GLMask: GLTransition {
-    associatedtype Frame
-    /// What every pixel of the frame shares (the uniforms read, the progress's functions).
-    func frame(_ f: GLFrame) -> Frame
+    associatedtype Frame: Sendable
+    /// What every pixel of the frame shares (the uniforms read, the progress's functions),
+    /// worked out once a frame.
+    func frame(_ f: GLUniforms) -> Frame
     /// How much of the incoming page shows at `uv` (0...1).
     func weight(_ uv: SIMD2<Float>, _ k: Frame) -> Float
+}
+
+/// What a frame's pixels share: the progress, and the canvas's ratio (width over height) and size.
+public struct GLUniforms: Sendable {
+    public let progress: Float
+    public let ratio: Float
+    public let width: Int
+    public let height: Int
+
+    init(progress: Float, width: Int, height: Int) {
+        self.progress = progress
+        ratio = Float(width) / Float(height)
+        self.width = width
+        self.height = height
+    }
+
+    init(_ f: GLFrame) { self.init(progress: f.progress, width: f.pages.width, height: f.pages.height) }
+}
+
+/// A gl-transitions port that reads each page only at `uv` itself (a texel's centre, where GL's
+/// bilinear sample is the texel) and works its colour out from the two: the texels are handed
+/// to it as they are, with no sampling.
+public protocol GLMix: GLTransition {
+    associatedtype Frame: Sendable
+    func frame(_ f: GLUniforms) -> Frame
+    /// The pixel at `uv` from the outgoing page's colour there (`a`) and the incoming's (`b`).
+    func mix(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: Frame) -> SIMD4<Float>
 }
 
 /// What a warp's pixel takes from the two pages: the outgoing page at `from`, the incoming at
@@ -37,8 +65,8 @@ public struct GLSamples {
 /// the sample positions are worked out per pixel in Swift, and the C kernel samples (bilinear,
 /// in 256ths, as the compositor does) and mixes.
 public protocol GLWarp: GLTransition {
-    associatedtype Frame
-    func frame(_ f: GLFrame) -> Frame
+    associatedtype Frame: Sendable
+    func frame(_ f: GLUniforms) -> Frame
     func samples(_ uv: SIMD2<Float>, _ k: Frame) -> GLSamples
     /// The colour of a pixel whose samples are NaN (opaque black unless the port says).
     func outside(_ k: Frame) -> SIMD4<Float>
@@ -55,14 +83,13 @@ extension GLFrame {
 
 extension GLTransition where Self: GLMask {
     public func shader(_ f: GLFrame) -> GLShader {
-        let k = frame(f), me = self
+        let k = frame(GLUniforms(f)), me = self
         return { uv in GLSL.mix(f.from(uv), f.to(uv), me.weight(uv, k)) }
     }
 
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
-        let me = self, p = Float(progress), ratio = Float(width) / Float(height), us = GLFrame.columns(width)
+        let me = self, us = GLFrame.columns(width), k = frame(GLUniforms(progress: Float(progress), width: width, height: height))
         return { y, pages, out in
-            let k = me.frame(GLFrame(pages: pages, progress: p, ratio: ratio))
             let v = 1 - (Float(y) + 0.5) / Float(height)
             withUnsafeTemporaryAllocation(of: Float.self, capacity: width) { weights in
                 us.withUnsafeBufferPointer { us in
@@ -76,7 +103,7 @@ extension GLTransition where Self: GLMask {
 
 extension GLTransition where Self: GLWarp {
     public func shader(_ f: GLFrame) -> GLShader {
-        let k = frame(f), me = self, outside = outside(k)
+        let k = frame(GLUniforms(f)), me = self, outside = outside(k)
         @inline(__always) func sample(_ uv: vec2, _ page: (vec2) -> vec4) -> vec4 { uv.x.isNaN || uv.y.isNaN ? outside : page(uv) }
         return { uv in
             let s = me.samples(uv, k)
@@ -85,10 +112,9 @@ extension GLTransition where Self: GLWarp {
     }
 
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
-        let me = self, p = Float(progress), ratio = Float(width) / Float(height), w = Float(width), h = Float(height)
-        let us = GLFrame.columns(width)
+        let me = self, w = Float(width), h = Float(height), us = GLFrame.columns(width)
+        let k = frame(GLUniforms(progress: Float(progress), width: width, height: height)), outside = GLFrame.pixel(outside(k))
         return { y, pages, out in
-            let k = me.frame(GLFrame(pages: pages, progress: p, ratio: ratio))
             let v = 1 - (Float(y) + 0.5) / h
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 5 * width) { buffer in
                 let ax = buffer.baseAddress!, ay = ax + width, bx = ay + width, by = bx + width, weights = by + width
@@ -104,7 +130,25 @@ extension GLTransition where Self: GLWarp {
                     }
                 }
                 segue_mix_warped(out, pages.a, pages.b, Int32(width), Int32(height), ax, ay, bx, by, weights,
-                                 GLFrame.pixel(me.outside(k)), Int32(width))
+                                 outside, Int32(width))
+            }
+        }
+    }
+}
+
+extension GLTransition where Self: GLMix {
+    public func shader(_ f: GLFrame) -> GLShader {
+        let k = frame(GLUniforms(f)), me = self
+        return { uv in me.mix(f.from(uv), f.to(uv), uv, k) }
+    }
+
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let me = self, h = Float(height), us = GLFrame.columns(width)
+        let k = frame(GLUniforms(progress: Float(progress), width: width, height: height))
+        return { y, pages, out in
+            let v = 1 - (Float(y) + 0.5) / h, a = pages.a(y), b = pages.b(y)
+            us.withUnsafeBufferPointer { us in
+                for x in 0..<width { out[x] = GLFrame.pixel(me.mix(GLFrame.color(a[x]), GLFrame.color(b[x]), vec2(us[x], v), k)) }
             }
         }
     }

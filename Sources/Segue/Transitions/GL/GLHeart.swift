@@ -9,7 +9,7 @@ public struct GLHeart: GLMask {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> Float { f.progress }
+    public func frame(_ f: GLUniforms) -> Float { f.progress }
 
     @inline(__always) public func weight(_ uv: SIMD2<Float>, _ size: Float) -> Float {
         guard size != 0 else { return 0 }

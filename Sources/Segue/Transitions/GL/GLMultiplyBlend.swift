@@ -1,6 +1,6 @@
 /// gl-transitions' `multiply_blend` by Fernando Kuteken (MIT): the pictures pass through their
 /// product, as layers in multiply mode. Ported from multiply_blend.glsl.
-public struct GLMultiplyBlend: GLTransition {
+public struct GLMultiplyBlend: GLMix {
     public static let file = "multiply_blend", authors = "Fernando Kuteken"
     public static let summary = "A cross-fade through the pictures multiplied (gl-transitions multiply_blend)."
     public static let family = TransitionFamily.mixes
@@ -9,11 +9,9 @@ public struct GLMultiplyBlend: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let p = f.progress
-        return { uv in
-            let a = f.from(uv), b = f.to(uv)
-            return p < 0.5 ? GLSL.mix(a, a * b, 2 * p) : GLSL.mix(a * b, b, 2 * p - 1)
-        }
+    public func frame(_ f: GLUniforms) -> Float { f.progress }
+
+    @inline(__always) public func mix(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ uv: SIMD2<Float>, _ p: Float) -> SIMD4<Float> {
+        p < 0.5 ? GLSL.mix(a, a * b, 2 * p) : GLSL.mix(a * b, b, 2 * p - 1)
     }
 }

@@ -12,7 +12,7 @@ public struct GLPinwheel: GLMask {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> (turned: Float, progress: Float) { (f.progress * values.float(Self.speed), f.progress) }
+    public func frame(_ f: GLUniforms) -> (turned: Float, progress: Float) { (f.progress * values.float(Self.speed), f.progress) }
 
     /// The GLSL mixes the other way round: mix(to, from, step(signed, 0.5)).
     @inline(__always) public func weight(_ p: SIMD2<Float>, _ k: (turned: Float, progress: Float)) -> Float {

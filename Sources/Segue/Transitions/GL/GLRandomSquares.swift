@@ -12,7 +12,7 @@ public struct GLRandomSquares: GLMask {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> (size: SIMD2<Float>, smoothness: Float, front: Float) {
+    public func frame(_ f: GLUniforms) -> (size: SIMD2<Float>, smoothness: Float, front: Float) {
         let smoothness = values.float(Self.smoothness)
         return (values.vector2(Self.size), smoothness, f.progress * (1 + smoothness))
     }

@@ -13,7 +13,7 @@ public struct GLRipple: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> (amplitude: Float, speed: Float, p: Float, fade: Float) {
+    public func frame(_ f: GLUniforms) -> (amplitude: Float, speed: Float, p: Float, fade: Float) {
         (values.float(Self.amplitude), values.float(Self.speed), f.progress, GLSL.smoothstep(0.2, 1, f.progress))
     }
 

@@ -17,7 +17,7 @@ public struct GLRotateScaleFade: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> (center: SIMD2<Float>, back: SIMD4<Float>, c: Float, s: Float, scale: Float, p: Float) {
+    public func frame(_ f: GLUniforms) -> (center: SIMD2<Float>, back: SIMD4<Float>, c: Float, s: Float, scale: Float, p: Float) {
         let center = values.vector2(Self.center), p = f.progress
         let back = vec4(values[Self.backColor].map(Float.init))
         let angle = 2 * 3.14159265359 * values.float(Self.rotations) * p

@@ -11,7 +11,7 @@ public struct GLSwirl: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> (t: Float, a: Float) {
+    public func frame(_ f: GLUniforms) -> (t: Float, a: Float) {
         let t = f.progress
         return (t, t <= 0.5 ? GLSL.mix(0, 1, t / 0.5) : GLSL.mix(1, 0, (t - 0.5) / 0.5))
     }

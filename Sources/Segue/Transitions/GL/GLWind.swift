@@ -11,7 +11,7 @@ public struct GLWind: GLMask {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> (size: Float, reversed: Bool, progress: Float) {
+    public func frame(_ f: GLUniforms) -> (size: Float, reversed: Bool, progress: Float) {
         (values.float(Self.size), values[Self.reversed], f.progress)
     }
 

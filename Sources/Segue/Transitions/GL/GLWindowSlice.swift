@@ -11,7 +11,7 @@ public struct GLWindowSlice: GLMask {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLFrame) -> (count: Float, smoothness: Float, progress: Float) {
+    public func frame(_ f: GLUniforms) -> (count: Float, smoothness: Float, progress: Float) {
         (values.float(Self.count), values.float(Self.smoothness), f.progress)
     }
 
