@@ -37,3 +37,19 @@ public struct PagePictures: @unchecked Sendable {   // read-only while the rows 
     /// Row `y` of the incoming page.
     @inline(__always) public func b(_ y: Int) -> UnsafePointer<UInt32> { b + y * width }
 }
+
+/// Texel arithmetic the compositor's warps and the per-pixel transitions share.
+enum Texels {
+    /// Four texels mixed by their overlap with the sample's pixel: weights in 256ths that sum
+    /// to exactly 256, so the lanes of a packed pixel cannot overflow.
+    @inline(__always)
+    static func bilinear(_ p00: UInt32, _ p01: UInt32, _ p10: UInt32, _ p11: UInt32, _ fx: Int, _ fy: Int) -> UInt32 {
+        let w11 = UInt32(truncatingIfNeeded: (fx &* fy &+ 128) >> 8)
+        let w01 = UInt32(truncatingIfNeeded: fx) &- w11, w10 = UInt32(truncatingIfNeeded: fy) &- w11
+        let w00 = 256 &- UInt32(truncatingIfNeeded: fx) &- UInt32(truncatingIfNeeded: fy) &+ w11
+        let m: UInt32 = 0x00FF00FF
+        let rb = ((p00 & m) &* w00 &+ (p01 & m) &* w01 &+ (p10 & m) &* w10 &+ (p11 & m) &* w11 &+ 0x00800080) >> 8
+        let ag = ((p00 >> 8) & m) &* w00 &+ ((p01 >> 8) & m) &* w01 &+ ((p10 >> 8) & m) &* w10 &+ ((p11 >> 8) & m) &* w11 &+ 0x00800080
+        return (rb & m) | (ag & 0xFF00FF00)
+    }
+}

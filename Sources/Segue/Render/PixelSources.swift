@@ -98,20 +98,7 @@ struct WarpSource: PixelSource {
         let row0 = texels + iy &* stride
         let row1 = fy < highY ? row0 + stride : row0
         let ix1 = fx < highX ? ix &+ 1 : ix
-        return WarpSource.bilinear(row0[ix], row0[ix1], row1[ix], row1[ix1], fx & 255, fy & 255)
-    }
-
-    /// Four texels mixed by their overlap with the sample's pixel: weights in 256ths that sum
-    /// to exactly 256, so the lanes of a packed pixel cannot overflow.
-    @inline(__always)
-    static func bilinear(_ p00: UInt32, _ p01: UInt32, _ p10: UInt32, _ p11: UInt32, _ fx: Int, _ fy: Int) -> UInt32 {
-        let w11 = UInt32(truncatingIfNeeded: (fx &* fy &+ 128) >> 8)
-        let w01 = UInt32(truncatingIfNeeded: fx) &- w11, w10 = UInt32(truncatingIfNeeded: fy) &- w11
-        let w00 = 256 &- UInt32(truncatingIfNeeded: fx) &- UInt32(truncatingIfNeeded: fy) &+ w11
-        let m: UInt32 = 0x00FF00FF
-        let rb = ((p00 & m) &* w00 &+ (p01 & m) &* w01 &+ (p10 & m) &* w10 &+ (p11 & m) &* w11 &+ 0x00800080) >> 8
-        let ag = ((p00 >> 8) & m) &* w00 &+ ((p01 >> 8) & m) &* w01 &+ ((p10 >> 8) & m) &* w10 &+ ((p11 >> 8) & m) &* w11 &+ 0x00800080
-        return (rb & m) | (ag & 0xFF00FF00)
+        return Texels.bilinear(row0[ix], row0[ix1], row1[ix], row1[ix1], fx & 255, fy & 255)
     }
 
     /// The texel position of pixel (x, y)'s center, in 1/65536 texel, texel centers at whole numbers.

@@ -56,23 +56,19 @@ public struct GLFrame {
     @inline(__always) public func to(_ uv: SIMD2<Float>) -> SIMD4<Float> { Self.sample(pages.b, pages.width, pages.height, uv) }
 
     /// A texture's bilinear sample at `uv` (GL's: texel centres at half pixels, rows from the
-    /// bottom, clamped at the edges).
+    /// bottom, clamped at the edges), at 1/256 texel with weights in 256ths, as GL's fixed-
+    /// function filtering and Segue's compositor sample: the four texels mixed as packed
+    /// integers and the one result made numbers (four conversions a sample, not sixteen).
     @inline(__always)
     static func sample(_ texels: UnsafePointer<UInt32>, _ width: Int, _ height: Int, _ uv: vec2) -> vec4 {
         let w = Float(width), h = Float(height)
-        // Kept to a pixel beyond the edges (which clamp to them anyway); NaN to the corner.
-        let x = GLSL.clamp(uv.x * w - 0.5, -1, w), y = GLSL.clamp((1 - uv.y) * h - 0.5, -1, h)
-        // Floors by truncation (x and y lie in -1...size): `rounded(.down)` is a call into libm
-        // for each on x86-64's baseline, two a sample.
-        let tx = Int(x), ty = Int(y)
-        let xi = Float(tx) > x ? tx - 1 : tx, yi = Float(ty) > y ? ty - 1 : ty
-        let fx = x - Float(xi), fy = y - Float(yi)
-        let i0 = min(max(xi, 0), width - 1), i1 = min(max(xi + 1, 0), width - 1)
-        let j0 = min(max(yi, 0), height - 1), j1 = min(max(yi + 1, 0), height - 1)
-        let top = texels + j0 * width, bottom = texels + j1 * width
-        let upper = GLSL.mix(color(top[i0]), color(top[i1]), fx)
-        let lower = GLSL.mix(color(bottom[i0]), color(bottom[i1]), fx)
-        return GLSL.mix(upper, lower, fy)
+        // Clamped to the edge texels' centres (NaN to the first).
+        let x = GLSL.clamp(uv.x * w - 0.5, 0, w - 1), y = GLSL.clamp((1 - uv.y) * h - 0.5, 0, h - 1)
+        let X = Int(x * 256 + 0.5), Y = Int(y * 256 + 0.5)
+        let i = X >> 8, j = Y >> 8
+        let i1 = min(i + 1, width - 1), j1 = min(j + 1, height - 1)
+        let top = texels + j * width, bottom = texels + j1 * width
+        return color(Texels.bilinear(top[i], top[i1], bottom[i], bottom[i1], X & 255, Y & 255))
     }
 
     /// A premultiplied RGBA pixel as four numbers 0...1.
