@@ -18,6 +18,7 @@ p.add_argument("--compose-only", action="store_true", help="the compose rates (a
 p.add_argument("--xfade-only", action="store_true", help="only the xfade catalogue's compose rates against FFmpeg's own xfade")
 p.add_argument("--xfade-ffmpeg", help="the FFmpeg whose xfade the catalogue is measured against (default: FFmpeg's newest release, "
                "PyPI's imageio-ffmpeg, installed into a virtual environment under --work; Debian 12's FFmpeg 5.1 lacks 12 of the names)")
+p.add_argument("--gl-only", action="store_true", help="only the gl-transitions ports' compose rates, each beside its GLSL file run by llvmpipe on one thread")
 p.add_argument("--luma-only", action="store_true", help="only the compose rates of transitions of the user's own: luma wipes beside a wipe and a crossfade, a GLSL file beside its native port")
 p.add_argument("--rows", type=int, default=200, help="rows of the template workload (a 6-second 540x960 card per row)")
 p.add_argument("--chunk-size", default="540x960", help="canvas of the chunks workload (a 10-minute story in 8 chunks)")
@@ -678,6 +679,34 @@ def xfade_table():
         print(f"{name:<52} {a:>9.1f} {b:>10.1f} {a / b:>6.2f}")
 
 
+def gl_table():
+    """Each gl-transitions port composed at 1080x1920 on one thread (--format null, a 0.5 s
+    transition: 15 frames), beside the same GLSL file (Tests/Reference/gl-transitions) run by
+    Mesa's llvmpipe on one thread (LP_NUM_THREADS=1), alternated round by round: frames per
+    second, and the port's rate over llvmpipe's. llvmpipe compiles the shader to vector code
+    that runs several pixels at once: it shows what the same math costs on this CPU."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Reference", "gl-transitions")
+    listed = subprocess.run([args.segue, "transitions"], capture_output=True, text=True, check=True).stdout
+    ports = [line.split()[0] for line in listed.splitlines() if line.startswith("gl:")]
+    if args.only:
+        ports = [n for n in ports if asked(n)]
+    rates = {n: ([], []) for n in ports}
+    for r in range(args.compose_runs):
+        for name in (ports if r % 2 == 0 else ports[::-1]):
+            for which in ((0, 1) if r % 2 == 0 else (1, 0)):
+                kind = ["--set", f"transition.kind={name}"] if which == 0 else \
+                    ["--set", "transition.kind=glsl", "--set", f"transition.file={os.path.join(folder, name[3:] + '.glsl')}"]
+                _, _, err = run([args.segue, "render", "--preset", "crossfade", "--set", "hold=0", "--set", "transition.duration=0.5", *kind,
+                                 "--size", f"{W}x{H}", "--threads", "1", "--format", "null", photos[0], photos[1], "-o", "-"],
+                                env={"LP_NUM_THREADS": "1"})
+                rates[name][which].append(float(re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err).group(1)))
+    print()
+    print(f"{'gl-transitions ports, 1080x1920, 1 thread (median of %d)' % args.compose_runs:<52} {'segue fps':>9} {'llvmpipe':>9} {'ratio':>6}")
+    for name in ports:
+        a, b = statistics.median(rates[name][0]), statistics.median(rates[name][1])
+        print(f"{name:<52} {a:>9.1f} {b:>9.1f} {a / b:>6.2f}")
+
+
 CROSSWARP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Reference", "gl-transitions", "crosswarp.glsl")
 
 
@@ -713,6 +742,9 @@ def luma_table():
 
 if args.xfade_only:
     xfade_table()
+    sys.exit(0)
+if args.gl_only:
+    gl_table()
     sys.exit(0)
 if args.luma_only:
     luma_table()
