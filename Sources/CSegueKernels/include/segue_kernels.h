@@ -95,6 +95,20 @@ void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int wi
 void segue_mix_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *ax, const float *ay,
                       const float *bx, const float *by, const float *w, uint32_t outside, int count);
 
+/* The taps of a separable filter one way: `count` offsets (in pixels, from the filtered pixel)
+ * and their integer weights. */
+typedef struct {
+    const int32_t *offsets;
+    const uint32_t *weights;
+    int count;
+} SegueFilterTaps;
+
+/* Row y of both pages filtered (rows' taps, then columns', offsets clamped to the picture; each
+ * channel's weighted sum times `scale`, rounded, at most 255) and the two mixed at k / 256.
+ * The sums must stay below 2^31. `scratch` holds 10 width numbers. */
+void segue_mix_filtered(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, int y, const SegueFilterTaps *rows,
+                        const SegueFilterTaps *columns, float scale, uint32_t k, uint32_t *scratch);
+
 /* A warped picture's projective map, row vectors: canvas point (px, py) samples texel
  * position (px m11 + py m21 + m31, px m12 + py m22 + m32) / w, w = px m13 + py m23 + m33
  * (at least 1e-12), with texel centers at whole numbers. */
