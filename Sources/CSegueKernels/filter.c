@@ -6,39 +6,26 @@
  */
 #include "pixels.h"
 
-typedef struct {
-    uint32_t *sum;
-    const uint8_t *row;
-    uint32_t weight;
-    ptrdiff_t count;
-} RowTap;
+/* sum[i] += weight * from[i] over `count` numbers, for each kind of `from`: a picture's row as
+ * bytes (the rows' taps) or the sums so far (the columns'). */
+#define WEIGHTED_ADD(NAME, SOURCE)                                                 \
+    typedef struct {                                                               \
+        uint32_t *sum;                                                             \
+        const SOURCE *from;                                                        \
+        uint32_t weight;                                                           \
+        ptrdiff_t count;                                                           \
+    } NAME##Args;                                                                  \
+    INLINE void NAME(const NAME##Args *m) {                                        \
+        uint32_t *restrict sum = m->sum;                                           \
+        const SOURCE *restrict from = m->from;                                     \
+        uint32_t weight = m->weight;                                               \
+        ptrdiff_t count = m->count;                                                \
+        for (ptrdiff_t i = 0; i < count; i++) sum[i] += weight * from[i];          \
+    }                                                                              \
+    AT_EACH_WIDTH(NAME, NAME##Args)
 
-INLINE void row_tap(const RowTap *m) {
-    uint32_t *restrict sum = m->sum;
-    const uint8_t *restrict row = m->row;
-    uint32_t weight = m->weight;
-    ptrdiff_t count = m->count;
-    for (ptrdiff_t i = 0; i < count; i++) sum[i] += weight * row[i];
-}
-
-AT_EACH_WIDTH(row_tap, RowTap)
-
-typedef struct {
-    uint32_t *sum;
-    const uint32_t *from;
-    uint32_t weight;
-    ptrdiff_t count;
-} ColumnTap;
-
-INLINE void column_tap(const ColumnTap *m) {
-    uint32_t *restrict sum = m->sum;
-    const uint32_t *restrict from = m->from;
-    uint32_t weight = m->weight;
-    ptrdiff_t count = m->count;
-    for (ptrdiff_t i = 0; i < count; i++) sum[i] += weight * from[i];
-}
-
-AT_EACH_WIDTH(column_tap, ColumnTap)
+WEIGHTED_ADD(row_tap, uint8_t)
+WEIGHTED_ADD(column_tap, uint32_t)
 
 typedef struct {
     uint8_t *out;
@@ -69,7 +56,7 @@ static void filter_row(uint32_t *out, const uint32_t *page, int width, int heigh
     for (int t = 0; t < rows->count; t++) {
         int j = y + rows->offsets[t];
         j = j < 0 ? 0 : (j >= height ? height - 1 : j);
-        RowTap m = { across, (const uint8_t *)(page + (ptrdiff_t)j * width), rows->weights[t], n };
+        row_tapArgs m = { across, (const uint8_t *)(page + (ptrdiff_t)j * width), rows->weights[t], n };
         row_tap_run(&m);
     }
     memset(sum, 0, (size_t)n * sizeof *sum);
@@ -83,7 +70,7 @@ static void filter_row(uint32_t *out, const uint32_t *page, int width, int heigh
         for (int x = 0; x < lo; x++)
             for (int c = 0; c < 4; c++) sum[4 * x + c] += weight * across[c];
         if (hi > lo) {
-            ColumnTap m = { sum + 4 * (ptrdiff_t)lo, across + 4 * ((ptrdiff_t)lo + offset), weight, 4 * (ptrdiff_t)(hi - lo) };
+            column_tapArgs m = { sum + 4 * (ptrdiff_t)lo, across + 4 * ((ptrdiff_t)lo + offset), weight, 4 * (ptrdiff_t)(hi - lo) };
             column_tap_run(&m);
         }
         for (int x = hi; x < width; x++)
@@ -99,5 +86,5 @@ void segue_mix_filtered(uint32_t *out, const uint32_t *a, const uint32_t *b, int
     uint32_t *fa = scratch + 8 * (ptrdiff_t)width, *fb = fa + width;
     filter_row(fa, a, width, height, y, rows, columns, scale, across, sum);
     filter_row(fb, b, width, height, y, rows, columns, scale, across, sum);
-    for (int x = 0; x < width; x++) out[x] = lerp(fa[x], fb[x], k);
+    segue_mix_constant(out, fa, fb, k, width);
 }

@@ -193,6 +193,11 @@ INLINE void constant_mix(const ConstantMix *m) {
 
 AT_EACH_WIDTH(constant_mix, ConstantMix)
 
+void segue_mix_constant(uint32_t *out, const uint32_t *a, const uint32_t *b, uint32_t k, int count) {
+    ConstantMix m = { out, a, b, k, count };
+    constant_mix_run(&m);
+}
+
 /* Prefix sums of a row's channels, 4 a column from column 0 (all zero) to `width`, then the
  * last repeated `size` columns more: a box reaching past the row's end sums to its end. */
 static void prefix_sums(uint32_t *s, const uint32_t *row, int width, int size) {
@@ -223,8 +228,7 @@ void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int wi
         BoxMeans m = { (uint8_t *)(means + page * (ptrdiff_t)width), sums, inverse, 4 * (ptrdiff_t)size, 4 * (ptrdiff_t)width };
         box_means_run(&m);
     }
-    ConstantMix m = { out, means, means + width, k, width };
-    constant_mix_run(&m);
+    segue_mix_constant(out, means, means + width, k, width);
 }
 
 typedef struct {

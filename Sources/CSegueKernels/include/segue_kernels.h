@@ -59,6 +59,10 @@ void segue_fade_row(uint32_t *row, const uint32_t *src, int count, uint32_t k);
  * pictures mixed by a weight for each pixel (a per-pixel transition's mask). */
 void segue_mix_weighted(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint16_t *w, int count);
 
+/* out[i] = a[i] (256 - k) / 256 + b[i] k / 256 per channel, rounded (k in 0...256): two pictures
+ * mixed by one weight. */
+void segue_mix_constant(uint32_t *out, const uint32_t *a, const uint32_t *b, uint32_t k, int count);
+
 /* segue_mix_weighted with each weight given as a float, clamped to 0...1 (NaN as 0) and kept
  * to 256ths, rounded: so that the loop that computes the weights has no conversions in it. */
 void segue_mix_weights(uint32_t *out, const uint32_t *a, const uint32_t *b, const float *w, int count);

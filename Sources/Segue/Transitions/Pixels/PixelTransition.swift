@@ -47,10 +47,7 @@ extension PagePictures {
         let k = PagePictures.fixed(weight)
         if k == 0 { out.update(from: a(y), count: width); return }
         if k == 256 { out.update(from: b(y), count: width); return }
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: width) { w in
-            w.initialize(repeating: k)
-            segue_mix_weighted(out, a(y), b(y), w.baseAddress!, Int32(width))
-        }
+        segue_mix_constant(out, a(y), b(y), UInt32(k), Int32(width))
     }
 
     /// Row `y` pixel by pixel, each from `pixel(x)` (pixels of either page, from anywhere).
