@@ -31,7 +31,8 @@ struct PixelTransitionThreadsTests {
           arguments: ["wipetl", "luma", "circleopen", "radial", "dissolve", "fadeblack", "fadegrays", "fadefast", "distance",
                       "pixelize", "hblur", "squeezev", "zoomin", "hlwind", "vuwind", "circlecrop",
                       "gl:InvertedPageCurl", "gl:CrossZoom", "gl:ripple", "gl:FilmBurn", "gl:crosswarp", "gl:heart",
-                      "gl:rotate_scale_fade", "gl:circle", "gl:fadegrayscale", "gl:dissolve"])
+                      "gl:rotate_scale_fade", "gl:circle", "gl:fadegrayscale", "gl:dissolve", "gl:squeeze", "gl:DreamyZoom",
+                      "gl:kaleidoscope", "gl:angular", "gl:Swirl"])
     func anyThreads(name: String) throws {
         let transition = try #require(Self.catalogue.first { $0.name == name }?.transition)
         let check = EndCheck(), pages = check.pages()

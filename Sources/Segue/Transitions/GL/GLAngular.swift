@@ -18,7 +18,7 @@ public struct GLAngular: GLMask {
 
     @inline(__always) public func weight(_ uv: SIMD2<Float>, _ k: (offset: Float, progress: Float)) -> Float {
         let pi: Float = 3.141592653589
-        let turned = GLSL.fract((atan2f(uv.y - 0.5, uv.x - 0.5) + k.offset + pi) / (2 * pi))
+        let turned = GLSL.fract((GLSL.atan(uv.y - 0.5, uv.x - 0.5) + k.offset + pi) / (2 * pi))
         return GLSL.step(turned, k.progress)
     }
 }

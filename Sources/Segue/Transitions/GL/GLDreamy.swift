@@ -14,7 +14,7 @@ public struct GLDreamy: GLWarp {
     public func frame(_ f: GLUniforms) -> Float { f.progress }
 
     @inline(__always) public func samples(_ p: SIMD2<Float>, _ progress: Float) -> GLSamples {
-        @inline(__always) func offset(_ progress: Float, _ x: Float) -> vec2 { vec2(0, 0.03 * progress * cosf(10 * (progress + x))) }
+        @inline(__always) func offset(_ progress: Float, _ x: Float) -> vec2 { vec2(0, 0.03 * progress * GLSL.cos(10 * (progress + x))) }
         return GLSamples(from: p + offset(progress, p.x), to: p + offset(1 - progress, p.x), weight: progress)
     }
 }

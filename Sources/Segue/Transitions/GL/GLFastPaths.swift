@@ -111,7 +111,14 @@ extension GLTransition where Self: GLWarp {
         }
     }
 
-    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows { warpRows(progress: progress, width: width, height: height) }
+}
+
+extension GLWarp {
+    /// The frame's rows as the warp writes them: the C kernel samples and mixes the pages
+    /// where `samples` says. A port that does more with its rows (a light added, a second
+    /// mix) calls this from its own `rows`.
+    func warpRows(progress: Double, width: Int, height: Int) -> PixelRows {
         let me = self, w = Float(width), h = Float(height), us = GLFrame.columns(width)
         let k = frame(GLUniforms(progress: Float(progress), width: width, height: height)), outside = GLFrame.pixel(outside(k))
         return { y, pages, out in

@@ -1,8 +1,14 @@
+import CSegueKernels
 import Foundation
 
 /// gl-transitions' `kaleidoscope` by nwoeanhinnogaehr (MIT): the pictures fold into a turning
 /// kaleidoscope and out of it. Ported from kaleidoscope.glsl.
-public struct GLKaleidoscope: GLTransition {
+///
+/// Each pixel is a cross-fade of the pages where it stands, mixed with their cross-fade at the
+/// folded point: the folded one is a warp (both pages sampled at one point, mixed by the
+/// progress), the plain one a constant mix, and the two are mixed by how far the folding has
+/// gone, the same for every pixel.
+public struct GLKaleidoscope: GLWarp {
     public static let file = "kaleidoscope", authors = "nwoeanhinnogaehr"
     public static let summary = "The pictures fold into a turning kaleidoscope and out (gl-transitions kaleidoscope)."
     public static let family = TransitionFamily.displacements
@@ -14,22 +20,54 @@ public struct GLKaleidoscope: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
+    public struct Frame: Sendable {
+        let progress: Float
+        /// How far the picture is folded: 0 at either end, 1 halfway.
+        let folded: Float
+        /// The seven folds' turns, the same for every pixel: their sines and cosines.
+        let sines, cosines: SIMD8<Float>
+    }
+
+    public func frame(_ f: GLUniforms) -> Frame {
         let p = f.progress, angle = values.float(Self.angle)
-        var t = powf(p, values.float(Self.power)) * values.float(Self.speed)
-        // The seven folds' turns are the same for every pixel.
-        let turns = (0..<7).map { _ -> (s: Float, c: Float) in
-            defer { t += angle }
-            return (sinf(t), cosf(t))
+        var t = powf(p, values.float(Self.power)) * values.float(Self.speed), sines = SIMD8<Float>(), cosines = SIMD8<Float>()
+        for i in 0..<7 {
+            (sines[i], cosines[i]) = (sinf(t), cosf(t))
+            t += angle
         }
-        let folded = 1 - 2 * abs(p - 0.5)
+        return Frame(progress: p, folded: 1 - 2 * abs(p - 0.5), sines: sines, cosines: cosines)
+    }
+
+    /// The folded point: both pages sampled there, mixed by the progress.
+    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: Frame) -> GLSamples {
+        var q = uv - 0.5
+        for i in 0..<7 {
+            let s = k.sines[i], c = k.cosines[i], r = vec2(s * q.x + c * q.y, s * q.y - c * q.x)
+            q = vec2(abs(GLSL.mod(r.x, 2) - 1), abs(GLSL.mod(r.y, 2) - 1))
+        }
+        return GLSamples(q, weight: k.progress)
+    }
+
+    public func shader(_ f: GLFrame) -> GLShader {
+        let k = frame(GLUniforms(f)), me = self
         return { uv in
-            var q = uv - 0.5
-            for (s, c) in turns {
-                q = vec2(s * q.x + c * q.y, s * q.y - c * q.x)
-                q = vec2(abs(GLSL.mod(q.x, 2) - 1), abs(GLSL.mod(q.y, 2) - 1))
+            let q = me.samples(uv, k).from
+            return GLSL.mix(GLSL.mix(f.from(uv), f.to(uv), k.progress), GLSL.mix(f.from(q), f.to(q), k.progress), k.folded)
+        }
+    }
+
+    /// The plain cross-fade and the folded one, mixed.
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let warp = warpRows(progress: progress, width: width, height: height)
+        let k = frame(GLUniforms(progress: Float(progress), width: width, height: height))
+        let folded = UInt32(PagePictures.fixed(k.folded))
+        return { y, pages, out in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * width) { rows in
+                let plain = rows.baseAddress!, turned = plain + width
+                pages.mix(y, into: plain, constant: k.progress)
+                warp(y, pages, turned)
+                segue_mix_constant(out, plain, turned, folded, Int32(width))
             }
-            return GLSL.mix(GLSL.mix(f.from(uv), f.to(uv), p), GLSL.mix(f.from(q), f.to(q), p), folded)
         }
     }
 }

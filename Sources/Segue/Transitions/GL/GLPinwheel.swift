@@ -16,7 +16,7 @@ public struct GLPinwheel: GLMask {
 
     /// The GLSL mixes the other way round: mix(to, from, step(signed, 0.5)).
     @inline(__always) public func weight(_ p: SIMD2<Float>, _ k: (turned: Float, progress: Float)) -> Float {
-        let position = atan2f(p.y - 0.5, p.x - 0.5) + k.turned
+        let position = GLSL.atan(p.y - 0.5, p.x - 0.5) + k.turned
         let signed = GLSL.sign(k.progress - GLSL.mod(position, 3.1415 / 4))
         return 1 - GLSL.step(signed, 0.5)
     }

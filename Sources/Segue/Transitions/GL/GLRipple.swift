@@ -19,7 +19,7 @@ public struct GLRipple: GLWarp {
 
     @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (amplitude: Float, speed: Float, p: Float, fade: Float)) -> GLSamples {
         let dir = uv - 0.5, dist = GLSL.length(dir)
-        let offset = dir * (sinf(k.p * dist * k.amplitude - k.p * k.speed) + 0.5) / 30 * k.p
+        let offset = dir * (GLSL.sin(k.p * dist * k.amplitude - k.p * k.speed) + 0.5) / 30 * k.p
         return GLSamples(from: uv + offset, to: uv, weight: k.fade)
     }
 }

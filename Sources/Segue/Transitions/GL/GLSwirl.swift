@@ -22,7 +22,7 @@ public struct GLSwirl: GLWarp {
         let dist = GLSL.length(q)
         if dist < radius {
             let percent = (radius - dist) / radius, theta = percent * percent * k.a * 8 * 3.14159
-            let s = sinf(theta), c = cosf(theta)
+            let (s, c) = GLSL.sincos(theta)
             q = vec2(GLSL.dot(q, vec2(c, -s)), GLSL.dot(q, vec2(s, c)))
         }
         return GLSamples(q + 0.5, weight: k.t)

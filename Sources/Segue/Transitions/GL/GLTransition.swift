@@ -104,10 +104,10 @@ enum GLSL {
         return t * t * (3 - 2 * t)
     }
     @inline(__always) static func step(_ edge: Float, _ x: Float) -> Float { x < edge ? 0 : 1 }
-    @inline(__always) static func fract(_ x: Float) -> Float { x - x.rounded(.down) }
-    @inline(__always) static func fract(_ v: vec2) -> vec2 { v - v.rounded(.down) }
+    @inline(__always) static func fract(_ x: Float) -> Float { x - floor(x) }
+    @inline(__always) static func fract(_ v: vec2) -> vec2 { vec2(fract(v.x), fract(v.y)) }
     /// GLSL's mod: x - y floor(x / y).
-    @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float { x - y * (x / y).rounded(.down) }
+    @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float { x - y * floor(x / y) }
     @inline(__always) static func sign(_ x: Float) -> Float { x > 0 ? 1 : x < 0 ? -1 : 0 }
     @inline(__always) static func length(_ v: vec2) -> Float { (v * v).sum().squareRoot() }
     @inline(__always) static func distance(_ a: vec2, _ b: vec2) -> Float { length(a - b) }

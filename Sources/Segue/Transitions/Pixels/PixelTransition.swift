@@ -68,7 +68,7 @@ extension PagePictures {
 extension PagePictures {
     /// Row `y` as `sum` adds it up from the two pages and a colour (a fade through a colour).
     public func mix(_ y: Int, into out: UnsafeMutablePointer<UInt32>, sum: LinearMix) {
-        sum.constants.withUnsafeBufferPointer { c in segue_mix_linear(out, a(y), b(y), sum.a, sum.b, c.baseAddress!, Int32(width)) }
+        sum.write(out, a(y), b(y), count: width)
     }
 
     /// Row `y` with each channel mixed at its own pace: `table[d]` is how much of the incoming
@@ -92,5 +92,10 @@ public struct LinearMix: Sendable {
         self.b = fixed(Double(b))
         let alpha = color.alpha
         constants = [color.red * alpha, color.green * alpha, color.blue * alpha, alpha].map { fixed($0 * 255 * Double(c)) }
+    }
+
+    /// `count` pixels of `a` and `b` summed into `out` (which must not be either).
+    func write(_ out: UnsafeMutablePointer<UInt32>, _ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, count: Int) {
+        constants.withUnsafeBufferPointer { c in segue_mix_linear(out, a, b, self.a, self.b, c.baseAddress!, Int32(count)) }
     }
 }

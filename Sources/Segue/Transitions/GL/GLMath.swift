@@ -1,0 +1,52 @@
+/// GLSL's `floor`, `atan`, `sin` and `cos` in plain arithmetic: no call into libm, no
+/// conversion to an integer (each a range check in Swift), so that a loop of a port's pixels
+/// can be vectorised. The polynomials are Cephes' single-precision ones (Stephen L. Moshier,
+/// MIT-compatible, as in its `atanf.c` and `sinf.c`): within a few units in the last place of
+/// libm's, as close as a GPU's own `sin` and `atan` come to the true values.
+extension GLSL {
+    /// 1.5 × 2²³: added to a number below 2²² in magnitude, leaves it rounded to a whole one
+    /// in the low bits of the sum.
+    private static let rounder: Float = 12_582_912
+
+    /// The largest whole number not above x. Numbers of 2²² and more in magnitude are taken as
+    /// whole (from 2²³ they are; between, a half would be kept).
+    @inline(__always) static func floor(_ x: Float) -> Float {
+        let r = (x + rounder) - rounder
+        let f = r > x ? r - 1 : r
+        return abs(x) < 4_194_304 ? f : x
+    }
+
+    /// The angle of (x, y) from the x axis, -π...π, as GLSL's `atan(y, x)`.
+    @inline(__always) static func atan(_ y: Float, _ x: Float) -> Float {
+        let ax = abs(x), ay = abs(y)
+        let big = max(ax, ay), small = min(ax, ay)
+        let t = big > 0 ? small / big : 0                        // 0...1
+        // Past tan(π/8), atan(t) = π/4 + atan((t - 1) / (t + 1)).
+        let far = t > 0.414_213_56
+        let u = far ? (t - 1) / (t + 1) : t
+        let z = u * u
+        let poly = (((0.080_537_444_95 * z - 0.138_776_856_0) * z + 0.199_777_106_5) * z - 0.333_329_491_5) * z * u + u
+        var a = far ? poly + pi / 4 : poly
+        a = ay > ax ? pi / 2 - a : a
+        a = x < 0 ? pi - a : a
+        return y < 0 ? -a : a
+    }
+
+    /// sin x and cos x at once.
+    @inline(__always) static func sincos(_ x: Float) -> (sin: Float, cos: Float) {
+        // The nearest multiple of π/2, its quadrant in the rounded sum's low bits.
+        let q = x * (2 / pi) + rounder
+        let k = q - rounder
+        let quadrant = q.bitPattern & 3
+        // x - kπ/2 in three parts (Cody and Waite), exact for |k| up to about 2¹².
+        let r = ((x - k * 1.570_312_5) - k * 4.837_512_969_970_703e-4) - k * 7.549_789_954_891_2e-8
+        let z = r * r
+        let s = ((-1.951_529_589_1e-4 * z + 8.332_160_873_6e-3) * z - 1.666_665_461_1e-1) * z * r + r
+        let c = ((2.443_315_711_809_948e-5 * z - 1.388_731_625_493_765e-3) * z + 4.166_664_568_298_827e-2) * z * z - 0.5 * z + 1
+        let sin = quadrant & 1 == 0 ? s : c, cos = quadrant & 1 == 0 ? c : s
+        return (quadrant & 2 == 0 ? sin : -sin, (quadrant &+ 1) & 2 == 0 ? cos : -cos)
+    }
+
+    @inline(__always) static func sin(_ x: Float) -> Float { sincos(x).sin }
+    @inline(__always) static func cos(_ x: Float) -> Float { sincos(x).cos }
+}
