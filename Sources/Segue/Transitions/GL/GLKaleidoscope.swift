@@ -40,12 +40,18 @@ public struct GLKaleidoscope: GLWarp {
 
     /// The folded point: both pages sampled there, mixed by the progress.
     @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: Frame) -> GLSamples {
-        var q = uv - 0.5
-        for i in 0..<7 {
-            let s = k.sines[i], c = k.cosines[i], r = vec2(s * q.x + c * q.y, s * q.y - c * q.x)
-            q = vec2(abs(GLSL.mod(r.x, 2) - 1), abs(GLSL.mod(r.y, 2) - 1))
+        // Written out fold by fold, x and y apart: a loop of vectors here is neither unrolled
+        // nor vectorised across pixels.
+        var x = uv.x - 0.5, y = uv.y - 0.5
+        @inline(__always) func fold(_ s: Float, _ c: Float) {
+            let rx = s * x + c * y, ry = s * y - c * x
+            x = abs(GLSL.mod(rx, 2) - 1)
+            y = abs(GLSL.mod(ry, 2) - 1)
         }
-        return GLSamples(q, weight: k.progress)
+        fold(k.sines[0], k.cosines[0]); fold(k.sines[1], k.cosines[1]); fold(k.sines[2], k.cosines[2])
+        fold(k.sines[3], k.cosines[3]); fold(k.sines[4], k.cosines[4]); fold(k.sines[5], k.cosines[5])
+        fold(k.sines[6], k.cosines[6])
+        return GLSamples(vec2(x, y), weight: k.progress)
     }
 
     public func shader(_ f: GLFrame) -> GLShader {

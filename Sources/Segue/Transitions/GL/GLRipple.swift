@@ -18,8 +18,9 @@ public struct GLRipple: GLWarp {
     }
 
     @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (amplitude: Float, speed: Float, p: Float, fade: Float)) -> GLSamples {
-        let dir = uv - 0.5, dist = GLSL.length(dir)
-        let offset = dir * (GLSL.sin(k.p * dist * k.amplitude - k.p * k.speed) + 0.5) / 30 * k.p
-        return GLSamples(from: uv + offset, to: uv, weight: k.fade)
+        // In x and y apart: a loop of vectors is not vectorised across pixels.
+        let x = uv.x - 0.5, y = uv.y - 0.5, dist = (x * x + y * y).squareRoot()
+        let wave = GLSL.sin(k.p * dist * k.amplitude - k.p * k.speed) + 0.5
+        return GLSamples(from: vec2(uv.x + x * wave / 30 * k.p, uv.y + y * wave / 30 * k.p), to: uv, weight: k.fade)
     }
 }
