@@ -58,3 +58,59 @@ struct GLMathTests {
         #expect(GLSL.sin(0) == 0 && GLSL.cos(0) == 1)
     }
 }
+
+/// The ports whose colour is an affine map of the two texels (`GLAffineMix`, and windowblinds a
+/// row at a time): the C kernel's rows against the same port's `mix` run on every pixel.
+@Suite("gl-transitions' affine mixes")
+struct GLAffineTests {
+    /// Premultiplied pixels, some transparent, the same every run.
+    static func pixels(_ count: Int, seed: UInt32) -> [UInt32] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let alpha = state >> 24 < 64 ? state >> 24 : 255, r = (state >> 4 & 255) * alpha / 255
+            let g = (state >> 12 & 255) * alpha / 255, b = (state >> 16 & 255) * alpha / 255
+            return r | g << 8 | b << 16 | alpha << 24
+        }
+    }
+
+    @Test("each port's kernel rows are its per-pixel mix within one level", arguments: [
+        GLFadeColor() as any GLMix, GLBurn(), GLColorPhase(), GLFadeGrayscale(), GLWindowBlinds(),
+        GLFadeColor().with(GLFadeColor.color, [0.9, 0.2, 0.6]).with(GLFadeColor.colorPhase, 0.7),
+    ])
+    func kernelRows(port: any GLMix) {
+        let width = 97, height = 40, a = Self.pixels(width * height, seed: 1), b = Self.pixels(width * height, seed: 2)
+        func frame(_ rows: PixelRows) -> [UInt32] {
+            a.withUnsafeBufferPointer { a in
+                b.withUnsafeBufferPointer { b in
+                    let pages = PagePictures(a: a.baseAddress!, b: b.baseAddress!, width: width, height: height)
+                    return [UInt32](unsafeUninitializedCapacity: width * height) { out, count in
+                        for y in 0..<height { rows(y, pages, out.baseAddress! + y * width) }
+                        count = width * height
+                    }
+                }
+            }
+        }
+        for progress in [0.1, 0.37, 0.55, 0.8, 0.97] {
+            let fast = frame(port.rows(progress: progress, width: width, height: height))
+            let plain = frame(port.mixRows(progress: progress, width: width, height: height))
+            var worst = 0
+            for (p, q) in zip(fast, plain) {
+                for shift in stride(from: 0, to: 32, by: 8) {
+                    let d = Int(p >> UInt32(shift) & 255) - Int(q >> UInt32(shift) & 255)
+                    worst = max(worst, abs(d))
+                }
+            }
+            #expect(worst <= 1, "\(type(of: port).name) at \(progress): a channel \(worst) levels off")
+        }
+    }
+
+    @Test("a map the kernel's integers cannot hold, or not a number, is refused (the port then mixes per pixel)")
+    func refused() {
+        #expect(GLAffine.map { a, b in a * 9 + b } == nil)
+        #expect(GLAffine.map { a, _ in a + vec4(repeating: .nan) } == nil)
+        let map = GLAffine.map { a, b in a * 0.25 + b * 0.5 + vec4(0, 0, 0, 1) }
+        #expect(map?.count == 36)
+        #expect(map?[0] == 16384 && map?[4] == 32768 && map?[8] == 0 && map?[35] == 255 * 65536)
+    }
+}

@@ -1,6 +1,6 @@
 /// gl-transitions' `burn` by gre (MIT): the pictures cross-fade through a glowing colour.
 /// Ported from burn.glsl.
-public struct GLBurn: GLMix {
+public struct GLBurn: GLAffineMix {
     public static let file = "burn", authors = "gre"
     public static let summary = "A cross-fade through a glowing colour (gl-transitions burn)."
     public static let family = TransitionFamily.mixes

@@ -1,6 +1,6 @@
 /// gl-transitions' `colorphase` by gre (MIT): red, green, blue and alpha each cross over in a
 /// window of their own. Ported from colorphase.glsl.
-public struct GLColorPhase: GLMix {
+public struct GLColorPhase: GLAffineMix {
     public static let file = "colorphase", authors = "gre"
     public static let summary = "Each colour channel crosses over at its own time (gl-transitions colorphase)."
     public static let family = TransitionFamily.mixes

@@ -1,6 +1,6 @@
 /// gl-transitions' `fadecolor` by gre (MIT): the picture fades to a colour, the next out of it.
 /// Ported from fadecolor.glsl.
-public struct GLFadeColor: GLMix {
+public struct GLFadeColor: GLAffineMix {
     public static let file = "fadecolor", authors = "gre"
     public static let summary = "A fade through a colour, black by default (gl-transitions fadecolor)."
     public static let family = TransitionFamily.mixes

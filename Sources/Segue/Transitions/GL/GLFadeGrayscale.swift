@@ -1,6 +1,6 @@
 /// gl-transitions' `fadegrayscale` by gre (MIT): the picture fades to grey as it gives way to
 /// the next, which gains its colours back. Ported from fadegrayscale.glsl.
-public struct GLFadeGrayscale: GLMix {
+public struct GLFadeGrayscale: GLAffineMix {
     public static let file = "fadegrayscale", authors = "gre"
     public static let summary = "A cross-fade through grey (gl-transitions fadegrayscale)."
     public static let family = TransitionFamily.mixes

@@ -149,7 +149,12 @@ extension GLTransition where Self: GLMix {
         return { uv in me.mix(f.from(uv), f.to(uv), uv, k) }
     }
 
-    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows { mixRows(progress: progress, width: width, height: height) }
+}
+
+extension GLMix {
+    /// The frame's rows, `mix` run on each pixel's two texels.
+    func mixRows(progress: Double, width: Int, height: Int) -> PixelRows {
         let me = self, h = Float(height), us = GLFrame.columns(width)
         let k = frame(GLUniforms(progress: Float(progress), width: width, height: height))
         return { y, pages, out in
@@ -158,5 +163,46 @@ extension GLTransition where Self: GLMix {
                 for x in 0..<width { out[x] = GLFrame.pixel(me.mix(GLFrame.color(a[x]), GLFrame.color(b[x]), vec2(us[x], v), k)) }
             }
         }
+    }
+}
+
+/// A `GLMix` whose colour is an affine map of the two texels' channels, the same map for every
+/// pixel of a frame: its `mix` reads no `uv`, and only adds the texels' channels, times numbers
+/// of the frame, to numbers of the frame (a fade through a colour or through gray, a burn). The
+/// map is read off `mix` once a frame, at the texels zero and each unit channel, and the C
+/// kernel applies it in 65536ths; a map too large for the kernel's integers falls back to `mix`.
+public protocol GLAffineMix: GLMix {}
+
+extension GLTransition where Self: GLAffineMix {
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let k = frame(GLUniforms(progress: Float(progress), width: width, height: height)), centre = vec2(0.5, 0.5)
+        guard let map = GLAffine.map({ mix($0, $1, centre, k) }) else { return mixRows(progress: progress, width: width, height: height) }
+        return { y, pages, out in GLAffine.mix(map, pages.a(y), pages.b(y), into: out, count: width) }
+    }
+}
+
+/// Affine maps of two texels' channels, as `segue_mix_affine` applies them.
+enum GLAffine {
+    /// The map `mix` is, read off it at the texels zero and each unit channel: for each channel
+    /// c, what each of the outgoing texel's channels, then the incoming's, adds to it a level,
+    /// and the constant it starts from, in 65536ths; nil if a factor is 8 or more in size
+    /// (or not a number), which the kernel's integers cannot hold.
+    static func map(_ mix: (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>) -> [Int32]? {
+        let zero = vec4(repeating: 0), base = mix(zero, zero)
+        var columns: [vec4] = []
+        for page in 0..<2 {
+            for d in 0..<4 {
+                var unit = zero
+                unit[d] = 1
+                columns.append((page == 0 ? mix(unit, zero) : mix(zero, unit)) - base)
+            }
+        }
+        guard (columns + [base]).allSatisfy({ v in (0..<4).allSatisfy { abs(v[$0]) < 8 } }) else { return nil }
+        return (0..<4).flatMap { c in columns.map { Int32(($0[c] * 65536).rounded()) } + [Int32((base[c] * 255 * 65536).rounded())] }
+    }
+
+    /// `count` pixels of `a` and `b` mixed by `map` into `out`.
+    static func mix(_ map: [Int32], _ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>, count: Int) {
+        map.withUnsafeBufferPointer { segue_mix_affine(out, a, b, $0.baseAddress!, Int32(count)) }
     }
 }
