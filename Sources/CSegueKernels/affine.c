@@ -1,23 +1,23 @@
 /*
- * Two pictures mixed by a fixed affine map of their channels (a gl-transitions port whose colour
- * is a sum of the two pages' channels and a constant: a fade through a colour, a burn, a fade
- * through gray, channels at their own pace).
+ * Two pictures mixed by a fixed affine map of their channels and the products of like channels
+ * (a gl-transitions port whose colour is a sum of the two pages' channels, their products and a
+ * constant: a fade through a colour or through gray, a burn, a multiply blend).
  */
 #include "pixels.h"
 
 typedef struct {
     uint32_t *out;
     const uint32_t *a, *b;
-    int32_t k[36];
+    int32_t k[40];
     ptrdiff_t count;
 } AffineMix;
 
 /* Channel c's level from the texels' channels: written out, so that the loop is vectorised
  * across pixels rather than across a pixel's channels. */
 #define AFFINE_LEVEL(c)                                                                          \
-    int32_t v##c = k[9 * c + 8] + 32768 + ar * k[9 * c] + ag * k[9 * c + 1] + ab * k[9 * c + 2] +        \
-                   aa * k[9 * c + 3] + br * k[9 * c + 4] + bg * k[9 * c + 5] + bb * k[9 * c + 6] +     \
-                   ba * k[9 * c + 7];                                                            \
+    int32_t v##c = k[10 * c + 9] + 32768 + a0 * k[10 * c] + a1 * k[10 * c + 1] + a2 * k[10 * c + 2] +    \
+                   a3 * k[10 * c + 3] + b0 * k[10 * c + 4] + b1 * k[10 * c + 5] + b2 * k[10 * c + 6] + \
+                   b3 * k[10 * c + 7] + a##c * b##c * k[10 * c + 8];                              \
     v##c = v##c < 0 ? 0 : v##c >> 16;                                                            \
     v##c = v##c > 255 ? 255 : v##c;
 
@@ -25,13 +25,13 @@ INLINE void affine_mix(const AffineMix *m) {
     /* In locals: stores through `out` could alias the struct's fields otherwise. */
     uint32_t *restrict out = m->out;
     const uint32_t *restrict a = m->a, *restrict b = m->b;
-    int32_t k[36];
+    int32_t k[40];
     memcpy(k, m->k, sizeof k);
     ptrdiff_t count = m->count;
     for (ptrdiff_t i = 0; i < count; i++) {
         uint32_t p = a[i], q = b[i];
-        int32_t ar = (int32_t)(p & 255), ag = (int32_t)(p >> 8 & 255), ab = (int32_t)(p >> 16 & 255), aa = (int32_t)(p >> 24);
-        int32_t br = (int32_t)(q & 255), bg = (int32_t)(q >> 8 & 255), bb = (int32_t)(q >> 16 & 255), ba = (int32_t)(q >> 24);
+        int32_t a0 = (int32_t)(p & 255), a1 = (int32_t)(p >> 8 & 255), a2 = (int32_t)(p >> 16 & 255), a3 = (int32_t)(p >> 24);
+        int32_t b0 = (int32_t)(q & 255), b1 = (int32_t)(q >> 8 & 255), b2 = (int32_t)(q >> 16 & 255), b3 = (int32_t)(q >> 24);
         AFFINE_LEVEL(0)
         AFFINE_LEVEL(1)
         AFFINE_LEVEL(2)
@@ -46,7 +46,7 @@ INLINE void affine_mix(const AffineMix *m) {
 
 AT_EACH_WIDTH(affine_mix, AffineMix)
 
-void segue_mix_affine(uint32_t *out, const uint32_t *a, const uint32_t *b, const int32_t k[36], int count) {
+void segue_mix_affine(uint32_t *out, const uint32_t *a, const uint32_t *b, const int32_t k[40], int count) {
     AffineMix m = { out, a, b, { 0 }, count };
     memcpy(m.k, k, sizeof m.k);
     affine_mix_run(&m);

@@ -75,7 +75,7 @@ struct GLAffineTests {
     }
 
     @Test("each port's kernel rows are its per-pixel mix within one level", arguments: [
-        GLFadeColor() as any GLMix, GLBurn(), GLColorPhase(), GLFadeGrayscale(), GLWindowBlinds(),
+        GLFadeColor() as any GLMix, GLBurn(), GLColorPhase(), GLFadeGrayscale(), GLWindowBlinds(), GLMultiplyBlend(),
         GLFadeColor().with(GLFadeColor.color, [0.9, 0.2, 0.6]).with(GLFadeColor.colorPhase, 0.7),
     ])
     func kernelRows(port: any GLMix) {
@@ -105,12 +105,14 @@ struct GLAffineTests {
         }
     }
 
-    @Test("a map the kernel's integers cannot hold, or not a number, is refused (the port then mixes per pixel)")
+    @Test("a map the kernel's integers cannot hold, not a number, or a mix that is no such map is refused (the port then mixes per pixel)")
     func refused() {
         #expect(GLAffine.map { a, b in a * 9 + b } == nil)
         #expect(GLAffine.map { a, _ in a + vec4(repeating: .nan) } == nil)
-        let map = GLAffine.map { a, b in a * 0.25 + b * 0.5 + vec4(0, 0, 0, 1) }
-        #expect(map?.count == 36)
-        #expect(map?[0] == 16384 && map?[4] == 32768 && map?[8] == 0 && map?[35] == 255 * 65536)
+        #expect(GLAffine.map { a, b in a * a + b } == nil)
+        #expect(GLAffine.map { a, b in a * vec4(b.z, b.y, b.x, b.w) } == nil)
+        let map = GLAffine.map { a, b in a * 0.25 + b * 0.5 + a * b * 2 + vec4(0, 0, 0, 1) }
+        #expect(map?.count == 40)
+        #expect(map?[0] == 16384 && map?[4] == 32768 && map?[8] == 514 && map?[9] == 0 && map?[39] == 255 * 65536)
     }
 }

@@ -77,10 +77,11 @@ void segue_mix_luma(uint32_t *out, const uint32_t *a, const uint32_t *b, const u
  * at most 255: two pictures and a colour mixed by constants in 65536ths (a fade through black). */
 void segue_mix_linear(uint32_t *out, const uint32_t *a, const uint32_t *b, uint32_t ka, uint32_t kb, const uint32_t c[4], int count);
 
-/* Each channel c (R, G, B, A) of out[i] = (sum over d of a[d] k[9c + d] + b[d] k[9c + 4 + d], plus
- * k[9c + 8] + 32768) / 65536, clamped to 0...255; alpha then at least each colour. An affine map
- * of the two pictures' channels in 65536ths, for sums whose |k| stay below 2^19 (< 8 x 65536). */
-void segue_mix_affine(uint32_t *out, const uint32_t *a, const uint32_t *b, const int32_t k[36], int count);
+/* Each channel c (R, G, B, A) of out[i] = (sum over d of a[d] k[10c + d] + b[d] k[10c + 4 + d], plus
+ * a[c] b[c] k[10c + 8] + k[10c + 9] + 32768) / 65536, clamped to 0...255; alpha then at least each
+ * colour. An affine map of the two pictures' channels and their like channels' products, in
+ * 65536ths, for |k| below 8 x 65536 (8 x 65536 / 255 for the products'). */
+void segue_mix_affine(uint32_t *out, const uint32_t *a, const uint32_t *b, const int32_t k[40], int count);
 
 /* Each channel of out[i] = (a (256 - w) + b w + 128) / 256 with w = table[|a - b|] (in 0...256):
  * channels that differ more mix at their own pace. */

@@ -22,4 +22,20 @@ public struct GLCircle: GLWarp {
     }
 
     public func outside(_ k: (center: SIMD2<Float>, back: SIMD4<Float>, radius: Float, first: Bool)) -> SIMD4<Float> { k.back }
+
+    /// Every sample is the pixel's own texel, or the colour: a row is one page's row with the
+    /// colour outside the circle, nothing sampled.
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let k = frame(GLUniforms(progress: Float(progress), width: width, height: height)), back = GLFrame.pixel(k.back)
+        let us = GLFrame.columns(width), h = Float(height)
+        return { y, pages, out in
+            let page = k.first ? pages.a(y) : pages.b(y), dy = 1 - (Float(y) + 0.5) / h - k.center.y
+            us.withUnsafeBufferPointer { us in
+                for x in 0..<width {
+                    let dx = us[x] - k.center.x
+                    out[x] = (dx * dx + dy * dy).squareRoot() > k.radius ? back : page[x]
+                }
+            }
+        }
+    }
 }

@@ -87,7 +87,12 @@ extension GLTransition where Self: GLMask {
         return { uv in GLSL.mix(f.from(uv), f.to(uv), me.weight(uv, k)) }
     }
 
-    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows { maskRows(progress: progress, width: width, height: height) }
+}
+
+extension GLMask {
+    /// The frame's rows, `weight` worked out for each pixel.
+    func maskRows(progress: Double, width: Int, height: Int) -> PixelRows {
         let me = self, us = GLFrame.columns(width), k = frame(GLUniforms(progress: Float(progress), width: width, height: height))
         return { y, pages, out in
             let v = 1 - (Float(y) + 0.5) / Float(height)
@@ -166,11 +171,12 @@ extension GLMix {
     }
 }
 
-/// A `GLMix` whose colour is an affine map of the two texels' channels, the same map for every
-/// pixel of a frame: its `mix` reads no `uv`, and only adds the texels' channels, times numbers
-/// of the frame, to numbers of the frame (a fade through a colour or through gray, a burn). The
-/// map is read off `mix` once a frame, at the texels zero and each unit channel, and the C
-/// kernel applies it in 65536ths; a map too large for the kernel's integers falls back to `mix`.
+/// A `GLMix` whose colour is an affine map of the two texels' channels and the products of their
+/// like channels, the same map for every pixel of a frame: its `mix` reads no `uv`, and only
+/// adds up the texels' channels and their products (red by red…), times numbers of the frame,
+/// and numbers of the frame (a fade through a colour or through gray, a burn, a multiply blend).
+/// The map is read off `mix` once a frame and the C kernel applies it in 65536ths; a map the
+/// kernel's integers cannot hold, or that `mix` does not follow, falls back to `mix`.
 public protocol GLAffineMix: GLMix {}
 
 extension GLTransition where Self: GLAffineMix {
@@ -181,24 +187,39 @@ extension GLTransition where Self: GLAffineMix {
     }
 }
 
-/// Affine maps of two texels' channels, as `segue_mix_affine` applies them.
+/// Maps of two texels' channels, affine but for the products of like channels, as
+/// `segue_mix_affine` applies them.
 enum GLAffine {
-    /// The map `mix` is, read off it at the texels zero and each unit channel: for each channel
-    /// c, what each of the outgoing texel's channels, then the incoming's, adds to it a level,
-    /// and the constant it starts from, in 65536ths; nil if a factor is 8 or more in size
-    /// (or not a number), which the kernel's integers cannot hold.
+    /// The map `mix` is, read off it at the texels zero, each unit channel and each pair of
+    /// like unit channels: for each channel c, what each of the outgoing texel's channels, then
+    /// the incoming's, adds to it a level, then their c channels' product, then the constant it
+    /// starts from, in 65536ths. Nil where a factor is too large for the kernel's integers (8 or
+    /// more), or `mix` is not such a map (checked at two other texels).
     static func map(_ mix: (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>) -> [Int32]? {
         let zero = vec4(repeating: 0), base = mix(zero, zero)
-        var columns: [vec4] = []
-        for page in 0..<2 {
-            for d in 0..<4 {
-                var unit = zero
-                unit[d] = 1
-                columns.append((page == 0 ? mix(unit, zero) : mix(zero, unit)) - base)
-            }
+        func unit(_ d: Int) -> vec4 { var u = zero; u[d] = 1; return u }
+        let columns = (0..<4).map { mix(unit($0), zero) - base } + (0..<4).map { mix(zero, unit($0)) - base }
+        var products = vec4(repeating: 0)
+        for c in 0..<4 {
+            let both: Float = mix(unit(c), unit(c))[c]
+            products[c] = both - columns[c][c] - columns[4 + c][c] - base[c]
         }
-        guard (columns + [base]).allSatisfy({ v in (0..<4).allSatisfy { abs(v[$0]) < 8 } }) else { return nil }
-        return (0..<4).flatMap { c in columns.map { Int32(($0[c] * 65536).rounded()) } + [Int32((base[c] * 255 * 65536).rounded())] }
+        func applied(_ a: vec4, _ b: vec4) -> vec4 {
+            var v = base + products * a * b
+            for d in 0..<4 { v += columns[d] * a[d] + columns[4 + d] * b[d] }
+            return v
+        }
+        let a = vec4(0.3, 0.6, 0.9, 1), b = vec4(0.8, 0.1, 0.5, 0.7)
+        let misses: [vec4] = [applied(a, b) - mix(a, b), applied(b, a) - mix(b, a)]
+        let factors: [vec4] = columns + [base, products]
+        guard misses.allSatisfy({ ($0 * $0).sum() < 1e-10 }), factors.allSatisfy({ v in (0..<4).allSatisfy { abs(v[$0]) < 8 } }) else { return nil }
+        var map: [Int32] = []
+        for c in 0..<4 {
+            for column in columns { map.append(Int32((column[c] * 65536).rounded())) }
+            map.append(Int32((products[c] * 65536 / 255).rounded()))
+            map.append(Int32((base[c] * 255 * 65536).rounded()))
+        }
+        return map
     }
 
     /// `count` pixels of `a` and `b` mixed by `map` into `out`.

@@ -1,6 +1,6 @@
 /// gl-transitions' `multiply_blend` by Fernando Kuteken (MIT): the pictures pass through their
 /// product, as layers in multiply mode. Ported from multiply_blend.glsl.
-public struct GLMultiplyBlend: GLMix {
+public struct GLMultiplyBlend: GLAffineMix {
     public static let file = "multiply_blend", authors = "Fernando Kuteken"
     public static let summary = "A cross-fade through the pictures multiplied (gl-transitions multiply_blend)."
     public static let family = TransitionFamily.mixes

@@ -16,7 +16,22 @@ public struct GLWind: GLMask {
     }
 
     @inline(__always) public func weight(_ uv: SIMD2<Float>, _ k: (size: Float, reversed: Bool, progress: Float)) -> Float {
-        let x = k.reversed ? 1 - uv.x : uv.x, r = GLSL.rand(vec2(0, uv.y))
+        weight(uv.x, GLSL.rand(vec2(0, uv.y)), k)
+    }
+
+    /// The weight at `u` across a row whose random number is `r`.
+    @inline(__always) func weight(_ u: Float, _ r: Float, _ k: (size: Float, reversed: Bool, progress: Float)) -> Float {
+        let x = k.reversed ? 1 - u : u
         return GLSL.smoothstep(0, -k.size, x * (1 - k.size) + k.size * r - k.progress * (1 + k.size))
+    }
+
+    /// A row's random number is the same across it: drawn once a row, not once a pixel.
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let me = self, us = GLFrame.columns(width), h = Float(height)
+        let k = frame(GLUniforms(progress: Float(progress), width: width, height: height))
+        return { y, pages, out in
+            let r = GLSL.rand(vec2(0, 1 - (Float(y) + 0.5) / h))
+            us.withUnsafeBufferPointer { us in pages.mix(y, into: out) { x in me.weight(us[x], r, k) } }
+        }
     }
 }
