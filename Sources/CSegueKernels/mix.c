@@ -254,21 +254,48 @@ INLINE uint32_t clamped_sample(const uint32_t *restrict t, int32_t width, int32_
     return nan ? outside : s;
 }
 
-INLINE void warp_mix(const WarpMix *m) {
+enum { BOTH_PAGES, OUTGOING_PAGE, INCOMING_PAGE };
+
+/* Pixels start..<end of the warp: both pages sampled and mixed, or only the one page the
+ * weights leave (a mix at weight 0 or 256 is exactly that page's sample): half the gathers.
+ * `pages` is a constant where this is inlined, so each loop holds only its own samples. */
+INLINE void warp_span(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int pages) {
     uint32_t *restrict out = m->out;
     const uint32_t *restrict a = m->a, *restrict b = m->b;
     const float *restrict ax = m->ax, *restrict ay = m->ay, *restrict bx = m->bx, *restrict by = m->by, *restrict w = m->w;
     int32_t width = (int32_t)m->width, height = (int32_t)m->height;
     uint32_t outside = m->outside;
-    ptrdiff_t count = m->count;
     /* The samples are gathers the vectoriser cannot bound; only `out` is written. */
 #ifdef __clang__
 #pragma clang loop vectorize(assume_safety)
 #endif
-    for (ptrdiff_t i = 0; i < count; i++) {
-        uint32_t p = clamped_sample(a, width, height, ax[i], ay[i], outside);
-        uint32_t q = clamped_sample(b, width, height, bx[i], by[i], outside);
-        out[i] = lerp(p, q, fixed_weight(w[i]));
+    for (ptrdiff_t i = start; i < end; i++) {
+        if (pages == OUTGOING_PAGE) {
+            out[i] = clamped_sample(a, width, height, ax[i], ay[i], outside);
+        } else if (pages == INCOMING_PAGE) {
+            out[i] = clamped_sample(b, width, height, bx[i], by[i], outside);
+        } else {
+            uint32_t p = clamped_sample(a, width, height, ax[i], ay[i], outside);
+            uint32_t q = clamped_sample(b, width, height, bx[i], by[i], outside);
+            out[i] = lerp(p, q, fixed_weight(w[i]));
+        }
+    }
+}
+
+/* In spans of 64 pixels, each sampling only the pages its weights need. */
+INLINE void warp_mix(const WarpMix *m) {
+    const float *restrict w = m->w;
+    for (ptrdiff_t start = 0; start < m->count; start += 64) {
+        ptrdiff_t end = start + 64 < m->count ? start + 64 : m->count;
+        uint32_t low = 256, high = 0;
+        for (ptrdiff_t i = start; i < end; i++) {
+            uint32_t k = fixed_weight(w[i]);
+            low = k < low ? k : low;
+            high = k > high ? k : high;
+        }
+        if (high == 0) warp_span(m, start, end, OUTGOING_PAGE);
+        else if (low == 256) warp_span(m, start, end, INCOMING_PAGE);
+        else warp_span(m, start, end, BOTH_PAGES);
     }
 }
 

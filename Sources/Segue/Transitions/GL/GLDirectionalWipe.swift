@@ -30,7 +30,7 @@ public struct GLDirectionalWipe: GLMask {
             self.smoothness = smoothness
         }
 
-        @inline(__always) func passed(_ uv: vec2) -> Float { 1 - GLSL.smoothstep(-smoothness, 0, GLSL.dot(v, uv) - edge) }
+        @inline(__always) func passed(_ uv: vec2) -> Float { 1 - GLSL.smoothstep(-smoothness, 0, v.x * uv.x + v.y * uv.y - edge) }
     }
 
     /// The straight soft front of directionalwipe and directionalwarp: 1 where it has passed

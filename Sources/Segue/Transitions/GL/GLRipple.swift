@@ -13,14 +13,15 @@ public struct GLRipple: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLUniforms) -> (amplitude: Float, speed: Float, p: Float, fade: Float) {
-        (values.float(Self.amplitude), values.float(Self.speed), f.progress, GLSL.smoothstep(0.2, 1, f.progress))
+    public func frame(_ f: GLUniforms) -> (amplitude: Float, speed: Float, p: Float, fade: Float, reach: Float) {
+        (values.float(Self.amplitude), values.float(Self.speed), f.progress, GLSL.smoothstep(0.2, 1, f.progress), f.progress / 30)
     }
 
-    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (amplitude: Float, speed: Float, p: Float, fade: Float)) -> GLSamples {
+    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (amplitude: Float, speed: Float, p: Float, fade: Float, reach: Float)) -> GLSamples {
         // In x and y apart: a loop of vectors is not vectorised across pixels.
         let x = uv.x - 0.5, y = uv.y - 0.5, dist = (x * x + y * y).squareRoot()
         let wave = GLSL.sin(k.p * dist * k.amplitude - k.p * k.speed) + 0.5
-        return GLSamples(from: vec2(uv.x + x * wave / 30 * k.p, uv.y + y * wave / 30 * k.p), to: uv, weight: k.fade)
+        let reach = wave * k.reach
+        return GLSamples(from: vec2(uv.x + x * reach, uv.y + y * reach), to: uv, weight: k.fade)
     }
 }

@@ -17,19 +17,26 @@ public struct GLRotateScaleFade: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLUniforms) -> (center: SIMD2<Float>, back: SIMD4<Float>, c: Float, s: Float, scale: Float, p: Float) {
+    /// The centre, the colour around, the turn's cosine and sine over the frame's scale, the progress.
+    public typealias Frame = (center: SIMD2<Float>, back: SIMD4<Float>, c: Float, s: Float, p: Float)
+
+    public func frame(_ f: GLUniforms) -> Frame {
         let center = values.vector2(Self.center), p = f.progress
         let back = vec4(values[Self.backColor].map(Float.init))
         let angle = 2 * 3.14159265359 * values.float(Self.rotations) * p
-        return (center, back, cosf(angle), sinf(angle), GLSL.mix(values.float(Self.scale), 1, 2 * abs(p - 0.5)), p)
+        let scale = GLSL.mix(values.float(Self.scale), 1, 2 * abs(p - 0.5))
+        return (center, back, cosf(angle) / scale, sinf(angle) / scale, p)
     }
 
-    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (center: SIMD2<Float>, back: SIMD4<Float>, c: Float, s: Float, scale: Float, p: Float)) -> GLSamples {
-        let d = uv - k.center, dist = GLSL.length(d), dir = d / dist
-        let q = k.center + vec2(dir.x * k.c - dir.y * k.s, dir.x * k.s + dir.y * k.c) * dist / k.scale
-        if q.x < 0 || q.x > 1 || q.y < 0 || q.y > 1 { return .outside }
-        return GLSamples(q, weight: k.p)
+    /// The file turns the direction to the pixel (the offset over its length) and scales it
+    /// back by that length over the scale: the offset turned and scaled, worked out so, with no
+    /// division or root per pixel (and the centre itself a sample, not the file's 0 / 0).
+    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: Frame) -> GLSamples {
+        let dx = uv.x - k.center.x, dy = uv.y - k.center.y
+        let qx = k.center.x + (dx * k.c - dy * k.s), qy = k.center.y + (dx * k.s + dy * k.c)
+        let away = qx < 0 || qx > 1 || qy < 0 || qy > 1
+        return away ? .outside : GLSamples(vec2(qx, qy), weight: k.p)
     }
 
-    public func outside(_ k: (center: SIMD2<Float>, back: SIMD4<Float>, c: Float, s: Float, scale: Float, p: Float)) -> SIMD4<Float> { k.back }
+    public func outside(_ k: Frame) -> SIMD4<Float> { k.back }
 }
