@@ -26,14 +26,39 @@ public struct GLDissolve: GLMix {
               power: values.float(Self.power), intensity: values.float(Self.intensity), p: f.progress, started: GLSL.step(0.0001, f.progress))
     }
 
-    @inline(__always) public func mix(_ from: SIMD4<Float>, _ to: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: Frame) -> SIMD4<Float> {
+    /// How far the outgoing pixel is from burning (below 0.001: burnt through).
+    @inline(__always) func show(_ from: SIMD4<Float>, _ k: Frame) -> Float {
         // The file reads straight colours; opaque pages are the same premultiplied.
-        let show = 0.5 + 0.5 * (0.299 * from.x + 0.587 * from.y + 0.114 * from.z) - k.p
+        0.5 + 0.5 * (0.299 * from.x + 0.587 * from.y + 0.114 * from.z) - k.p
+    }
+
+    @inline(__always) public func mix(_ from: SIMD4<Float>, _ to: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: Frame) -> SIMD4<Float> {
+        let show = show(from, k)
         if show < 0.001 { return to }
         let factor = 1 - GLSL.smoothstep(0, k.width, show)
         let c = GLSL.mix(k.spread, k.hot, factor)
         let burn = vec3(powf(c.x, k.power), powf(c.y, k.power), powf(c.z, k.power)) * k.intensity * from.w
         let rgb = GLSL.mix(vec3(from.x, from.y, from.z), burn, factor * k.started)
         return vec4(rgb.x, rgb.y, rgb.z, from.w)
+    }
+
+    /// Only the rim is worked out in numbers: a pixel burnt through is the incoming page's and
+    /// one the rim has not reached the outgoing page's, as they are (a texel made numbers and
+    /// back is the same texel).
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let me = self, k = frame(GLUniforms(progress: Float(progress), width: width, height: height)), centre = vec2(0.5, 0.5)
+        return { y, pages, out in
+            let a = pages.a(y), b = pages.b(y)
+            for x in 0..<width {
+                let from = GLFrame.color(a[x]), show = me.show(from, k)
+                if show < 0.001 {
+                    out[x] = b[x]
+                } else if show >= k.width {
+                    out[x] = a[x]
+                } else {
+                    out[x] = GLFrame.pixel(me.mix(from, GLFrame.color(b[x]), centre, k))
+                }
+            }
+        }
     }
 }
