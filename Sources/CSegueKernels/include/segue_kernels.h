@@ -98,6 +98,13 @@ void segue_mix_grays(uint32_t *out, const uint32_t *a, const uint32_t *b, const 
 void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int size, const uint32_t *inverse,
                      uint32_t k, uint32_t *scratch);
 
+/* gl-transitions' kaleidoscope for one row at GL's height v: for each column's u (us[i]), the
+ * point turned by the seven folds' sines and cosines and folded back into the square, as texel
+ * positions (x times width less a half, rows from the top) of both pages, and the progress as
+ * the weight: five runs of `count` floats in `positions`, as segue_mix_warped reads them. */
+void segue_kaleidoscope_row(float *positions, const float *us, float v, float width, float height, float progress,
+                            const float sines[7], const float cosines[7], int count);
+
 /* Two whole pictures (width x height), each sampled where a pixel's transition asks: out[i] = the
  * bilinear samples of a at (ax[i], ay[i]) and of b at (bx[i], by[i]) (texel positions, centres at
  * whole numbers, clamped to the edges, to 1/256 texel; `outside` where a coordinate is NaN), mixed

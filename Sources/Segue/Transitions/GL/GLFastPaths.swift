@@ -70,10 +70,30 @@ public protocol GLWarp: GLTransition {
     func samples(_ uv: SIMD2<Float>, _ k: Frame) -> GLSamples
     /// The colour of a pixel whose samples are NaN (opaque black unless the port says).
     func outside(_ k: Frame) -> SIMD4<Float>
+    /// A row's samples at height `v` for the kernel, each column's u in `us`: texel positions
+    /// (centres at whole numbers, rows from the top) of the outgoing page's sample, x then y,
+    /// the incoming page's, and the weights, five runs of `us.count` numbers from `into`.
+    /// By default `samples` for each pixel; a port whose math is too heavy for Swift's vectors
+    /// writes it in C.
+    func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width: Float, height: Float,
+                   into: UnsafeMutablePointer<Float>)
 }
 
 extension GLWarp {
     public func outside(_ k: Frame) -> SIMD4<Float> { vec4(0, 0, 0, 1) }
+
+    public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width w: Float, height h: Float,
+                          into: UnsafeMutablePointer<Float>) {
+        let count = us.count, ax = into, ay = ax + count, bx = ay + count, by = bx + count, weights = by + count
+        for x in 0..<count {
+            let s = samples(vec2(us[x], v), k)
+            ax[x] = s.from.x * w - 0.5
+            ay[x] = (1 - s.from.y) * h - 0.5
+            bx[x] = s.to.x * w - 0.5
+            by[x] = (1 - s.to.y) * h - 0.5
+            weights[x] = s.weight
+        }
+    }
 }
 
 extension GLFrame {
@@ -129,20 +149,10 @@ extension GLWarp {
         return { y, pages, out in
             let v = 1 - (Float(y) + 0.5) / h
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 5 * width) { buffer in
-                let ax = buffer.baseAddress!, ay = ax + width, bx = ay + width, by = bx + width, weights = by + width
-                us.withUnsafeBufferPointer { us in
-                    for x in 0..<width {
-                        let s = me.samples(vec2(us[x], v), k)
-                        // GL's uv to texel positions: centres at whole numbers, rows from the top.
-                        ax[x] = s.from.x * w - 0.5
-                        ay[x] = (1 - s.from.y) * h - 0.5
-                        bx[x] = s.to.x * w - 0.5
-                        by[x] = (1 - s.to.y) * h - 0.5
-                        weights[x] = s.weight
-                    }
-                }
-                segue_mix_warped(out, pages.a, pages.b, Int32(width), Int32(height), ax, ay, bx, by, weights,
-                                 outside, Int32(width))
+                let ax = buffer.baseAddress!
+                us.withUnsafeBufferPointer { us in me.positions(us, v, k, width: w, height: h, into: ax) }
+                segue_mix_warped(out, pages.a, pages.b, Int32(width), Int32(height), ax, ax + width, ax + 2 * width, ax + 3 * width,
+                                 ax + 4 * width, outside, Int32(width))
             }
         }
     }

@@ -54,6 +54,17 @@ public struct GLKaleidoscope: GLWarp {
         return GLSamples(vec2(x, y), weight: k.progress)
     }
 
+    /// The folds in C: seven of them a pixel are more than Swift's four-wide vectors keep up with.
+    public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width: Float, height: Float,
+                          into: UnsafeMutablePointer<Float>) {
+        withUnsafeBytes(of: k.sines) { sines in
+            withUnsafeBytes(of: k.cosines) { cosines in
+                segue_kaleidoscope_row(into, us.baseAddress!, v, width, height, k.progress, sines.baseAddress!.assumingMemoryBound(to: Float.self),
+                                       cosines.baseAddress!.assumingMemoryBound(to: Float.self), Int32(us.count))
+            }
+        }
+    }
+
     public func shader(_ f: GLFrame) -> GLShader {
         let k = frame(GLUniforms(f)), me = self
         return { uv in
