@@ -51,3 +51,38 @@ void segue_kaleidoscope_row(float *positions, const float *us, float v, float wi
     memcpy(m.cosines, cosines, sizeof m.cosines);
     kaleidoscope_row_run(&m);
 }
+
+typedef struct {
+    uint32_t *out;
+    const uint32_t *a, *b;
+    uint8_t *rim;
+    float progress, line;
+    ptrdiff_t count;
+} DissolveRow;
+
+/* dissolve.glsl (hjm1fb, MIT): how far the outgoing pixel is from burning, from its colour as
+ * the port reads it (each channel times 1/255 as a float); burnt through (below 0.001) it is
+ * the incoming pixel, beyond the rim's width the outgoing one, and on the rim it is marked for
+ * the port to work out. */
+INLINE void dissolve_row(const DissolveRow *m) {
+    uint32_t *restrict out = m->out;
+    const uint32_t *restrict a = m->a, *restrict b = m->b;
+    uint8_t *restrict rim = m->rim;
+    float progress = m->progress, line = m->line, unit = 1.0f / 255.0f;
+    ptrdiff_t count = m->count;
+    for (ptrdiff_t i = 0; i < count; i++) {
+        uint32_t p = a[i];
+        float r = (float)(p & 255) * unit, g = (float)(p >> 8 & 255) * unit, bl = (float)(p >> 16 & 255) * unit;
+        float show = 0.5f + 0.5f * (0.299f * r + 0.587f * g + 0.114f * bl) - progress;
+        int burnt = show < 0.001f, untouched = show >= line;
+        out[i] = burnt ? b[i] : p;
+        rim[i] = (uint8_t)(!burnt && !untouched);
+    }
+}
+
+AT_EACH_WIDTH(dissolve_row, DissolveRow)
+
+void segue_dissolve_row(uint32_t *out, const uint32_t *a, const uint32_t *b, float progress, float line, uint8_t *rim, int count) {
+    DissolveRow m = { out, a, b, rim, progress, line, count };
+    dissolve_row_run(&m);
+}

@@ -105,6 +105,11 @@ void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int wi
 void segue_kaleidoscope_row(float *positions, const float *us, float v, float width, float height, float progress,
                             const float sines[7], const float cosines[7], int count);
 
+/* gl-transitions' dissolve for one row: out[i] is b[i] where the outgoing pixel a[i] has burnt
+ * through, a[i] where the burning rim (`line` wide) has not reached it, and rim[i] is 1 where it
+ * is on the rim (out[i] then a[i], for the port to work out), else 0. */
+void segue_dissolve_row(uint32_t *out, const uint32_t *a, const uint32_t *b, float progress, float line, uint8_t *rim, int count);
+
 /* Two whole pictures (width x height), each sampled where a pixel's transition asks: out[i] = the
  * bilinear samples of a at (ax[i], ay[i]) and of b at (bx[i], by[i]) (texel positions, centres at
  * whole numbers, clamped to the edges, to 1/256 texel; `outside` where a coordinate is NaN), mixed

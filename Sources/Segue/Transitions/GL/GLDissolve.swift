@@ -1,3 +1,4 @@
+import CSegueKernels
 import Foundation
 
 /// gl-transitions' `dissolve` by hjm1fb (MIT): the picture burns away, its darkest parts first,
@@ -44,19 +45,15 @@ public struct GLDissolve: GLMix {
 
     /// Only the rim is worked out in numbers: a pixel burnt through is the incoming page's and
     /// one the rim has not reached the outgoing page's, as they are (a texel made numbers and
-    /// back is the same texel).
+    /// back is the same texel). The C kernel sorts a row's pixels so, with `show`'s arithmetic.
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
         let me = self, k = frame(GLUniforms(progress: Float(progress), width: width, height: height)), centre = vec2(0.5, 0.5)
         return { y, pages, out in
             let a = pages.a(y), b = pages.b(y)
-            for x in 0..<width {
-                let from = GLFrame.color(a[x]), show = me.show(from, k)
-                if show < 0.001 {
-                    out[x] = b[x]
-                } else if show >= k.width {
-                    out[x] = a[x]
-                } else {
-                    out[x] = GLFrame.pixel(me.mix(from, GLFrame.color(b[x]), centre, k))
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width) { rim in
+                segue_dissolve_row(out, a, b, k.p, k.width, rim.baseAddress!, Int32(width))
+                for x in 0..<width where rim[x] != 0 {
+                    out[x] = GLFrame.pixel(me.mix(GLFrame.color(a[x]), GLFrame.color(b[x]), centre, k))
                 }
             }
         }
