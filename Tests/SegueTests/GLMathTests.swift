@@ -116,3 +116,33 @@ struct GLAffineTests {
         #expect(map?[0] == 16384 && map?[4] == 32768 && map?[8] == 514 && map?[9] == 0 && map?[39] == 255 * 65536)
     }
 }
+
+/// Ports whose row positions are written in C (`CSegueKernels/glports.c`) against their Swift
+/// `samples`, number for number.
+@Suite("gl-transitions' rows in C")
+struct GLPortsInCTests {
+    @Test("kaleidoscope's seven folds in C are its Swift samples exactly, at any vector width the CPU has")
+    func kaleidoscope() {
+        let width = 333, height = 500, us = GLFrame.columns(width)
+        for port in [GLKaleidoscope(), GLKaleidoscope().with(GLKaleidoscope.speed, -3).with(GLKaleidoscope.angle, 2.5)] {
+            for progress: Float in [0.1, 0.5, 0.83] {
+                let k = port.frame(GLUniforms(progress: progress, width: width, height: height))
+                for y in [0, 77, height - 1] {
+                    let v = 1 - (Float(y) + 0.5) / Float(height)
+                    var c = [Float](repeating: .nan, count: 5 * width)
+                    us.withUnsafeBufferPointer { us in
+                        c.withUnsafeMutableBufferPointer { port.positions(us, v, k, width: Float(width), height: Float(height), into: $0.baseAddress!) }
+                    }
+                    var misses = 0
+                    for x in 0..<width {
+                        let s = port.samples(vec2(us[x], v), k)
+                        let swift = [s.from.x * Float(width) - 0.5, (1 - s.from.y) * Float(height) - 0.5,
+                                     s.to.x * Float(width) - 0.5, (1 - s.to.y) * Float(height) - 0.5, s.weight]
+                        misses += (0..<5).filter { c[$0 * width + x] != swift[$0] }.count
+                    }
+                    #expect(misses == 0, "progress \(progress), row \(y): \(misses) numbers differ")
+                }
+            }
+        }
+    }
+}
