@@ -27,20 +27,15 @@ public struct GLRandomSquares: GLMask {
         return Frame(size: size, smoothness: smoothness, front: f.progress * (1 + smoothness), squares: squares, columns: columns)
     }
 
+    /// The file's weight, its square's random number drawn for the pixel (`rows` takes it from
+    /// the frame's table instead).
     @inline(__always) public func weight(_ p: SIMD2<Float>, _ k: Frame) -> Float {
-        // The square's corner: floor(size p), as the file has it.
-        let i = GLSL.floor(k.size.x * p.x), j = GLSL.floor(k.size.y * p.y)
-        let r: Float
-        if !k.squares.isEmpty, i >= 0, j >= 0, i < k.size.x, j < k.size.y {
-            r = k.squares[Int(j) * k.columns + Int(i)]
-        } else {
-            r = GLSL.rand(vec2(i, j))
-        }
-        return GLSL.smoothstep(0, -k.smoothness, r - k.front)
+        GLSL.smoothstep(0, -k.smoothness, GLSL.rand(vec2(GLSL.floor(k.size.x * p.x), GLSL.floor(k.size.y * p.y))) - k.front)
     }
 
-    /// A row crosses one row of squares: each square's weight is worked out once a row, and
-    /// each column's square once a frame.
+    /// A row crosses one row of squares: each column's square is found once a frame, its random
+    /// number in the frame's table, and each square's weight worked out once a row where there
+    /// are no more squares across than pixels (else once a pixel, so a row costs its width).
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
         let k = frame(GLUniforms(progress: Float(progress), width: width, height: height)), h = Float(height)
         guard !k.squares.isEmpty else { return maskRows(progress: progress, width: width, height: height) }
@@ -49,9 +44,15 @@ public struct GLRandomSquares: GLMask {
         let cells = GLFrame.columns(width).map { square(k.size.x * $0, k.columns) }
         return { y, pages, out in
             let first = square(k.size.y * (1 - (Float(y) + 0.5) / h), rows) * k.columns
-            let weights = (0..<k.columns).map { GLSL.smoothstep(0, -k.smoothness, k.squares[first + $0] - k.front) }
-            weights.withUnsafeBufferPointer { weights in
-                cells.withUnsafeBufferPointer { cells in pages.mix(y, into: out) { x in weights[cells[x]] } }
+            cells.withUnsafeBufferPointer { cells in
+                if k.columns <= width {
+                    let weights = (0..<k.columns).map { GLSL.smoothstep(0, -k.smoothness, k.squares[first + $0] - k.front) }
+                    weights.withUnsafeBufferPointer { weights in pages.mix(y, into: out) { x in weights[cells[x]] } }
+                } else {
+                    k.squares.withUnsafeBufferPointer { squares in
+                        pages.mix(y, into: out) { x in GLSL.smoothstep(0, -k.smoothness, squares[first + cells[x]] - k.front) }
+                    }
+                }
             }
         }
     }

@@ -11,28 +11,29 @@ public struct GLWindowBlinds: GLMix {
 
     public func frame(_ f: GLUniforms) -> (p: Float, settle: Float) { (f.progress, GLSL.smoothstep(0.8, 1, f.progress)) }
 
-    /// The incoming page's weight on the row at height v: above 1 in the fast bands, where GLSL's
-    /// mix carries the pages on past the incoming one.
-    @inline(__always) func weight(_ v: Float, _ k: (p: Float, settle: Float)) -> Float {
-        let t = GLSL.mod((v * 100 * k.p).rounded(.down), 2) == 0 ? k.p * (2 - 0.5) : k.p
-        return GLSL.mix(t, k.p, k.settle)
+    /// Whether the row at height v is in a fast band, where the pages mix at one and a half times
+    /// the pace.
+    @inline(__always) func fast(_ v: Float, _ k: (p: Float, settle: Float)) -> Bool { GLSL.mod((v * 100 * k.p).rounded(.down), 2) == 0 }
+
+    /// The incoming page's weight in a fast band or a slow one: above 1 in the fast ones, where
+    /// GLSL's mix carries the pages on past the incoming one.
+    @inline(__always) func weight(fast: Bool, _ k: (p: Float, settle: Float)) -> Float {
+        GLSL.mix(fast ? k.p * (2 - 0.5) : k.p, k.p, k.settle)
     }
 
     @inline(__always) public func mix(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: (p: Float, settle: Float)) -> SIMD4<Float> {
-        GLSL.mix(a, b, weight(uv.y, k))
+        GLSL.mix(a, b, weight(fast: fast(uv.y, k), k))
     }
 
-    /// A row's weight is the same across it: each row is the pages mixed by one affine map.
+    /// A row's weight is the same across it, and one of two: each row is the pages mixed by one
+    /// of two affine maps, made once a frame.
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
         let k = frame(GLUniforms(progress: Float(progress), width: width, height: height)), h = Float(height), me = self
+        let maps = [true, false].map { fast in GLAffine.map { GLSL.mix($0, $1, me.weight(fast: fast, k)) } }
+        guard let fastMap = maps[0], let slowMap = maps[1] else { return mixRows(progress: progress, width: width, height: height) }
         return { y, pages, out in
-            let w = me.weight(1 - (Float(y) + 0.5) / h, k)
-            if let map = GLAffine.map({ GLSL.mix($0, $1, w) }) {
-                GLAffine.mix(map, pages.a(y), pages.b(y), into: out, count: width)
-            } else {
-                let a = pages.a(y), b = pages.b(y)
-                for x in 0..<width { out[x] = GLFrame.pixel(GLSL.mix(GLFrame.color(a[x]), GLFrame.color(b[x]), w)) }
-            }
+            let map = me.fast(1 - (Float(y) + 0.5) / h, k) ? fastMap : slowMap
+            GLAffine.mix(map, pages.a(y), pages.b(y), into: out, count: width)
         }
     }
 }
