@@ -86,3 +86,77 @@ void segue_dissolve_row(uint32_t *out, const uint32_t *a, const uint32_t *b, flo
     DissolveRow m = { out, a, b, rim, progress, line, count };
     dissolve_row_run(&m);
 }
+
+typedef struct {
+    float *out;
+    const float *us, *columnsA, *columnsB;
+    float v, width, height, sxA, sxB, reflection, size;
+    int first, reflectsA;
+    ptrdiff_t count;
+} FloorRow;
+
+/* A row's seven runs for segue_sum_warped from each pixel's two page positions (uv): the page
+ * in front where one stands (the outgoing one where both do and `first`), else the floor with
+ * each page's reflection on it (the outgoing page's only where `reflectsA`) where its point,
+ * mirrored (y times -1.2, less 0.02), falls in the square, weighted reflection (1 - y). */
+INLINE void floor_pixel(const FloorRow *m, ptrdiff_t x, float ax, float ay, float bx, float by) {
+    ptrdiff_t n = m->count;
+    float nan = __builtin_nanf(""), w = m->width, h = m->height, reflection = m->reflection;
+    int inA = (ax > 0) & (ay > 0) & (ax < 1) & (ay < 1), inB = (bx > 0) & (by > 0) & (bx < 1) & (by < 1);
+    int showA = inA & (m->first | !inB), showB = inB & !showA, floor = !(showA | showB);
+    float ry = ay * -1.2f + -0.02f, sy = by * -1.2f + -0.02f;
+    int seesA = m->reflectsA & floor & (ax > 0) & (ry > 0) & (ax < 1) & (ry < 1), seesB = floor & (bx > 0) & (sy > 0) & (bx < 1) & (sy < 1);
+    float fromY = floor ? (seesA ? ry : nan) : ay, toY = floor ? (seesB ? sy : nan) : by;
+    m->out[x] = ax * w - 0.5f;
+    m->out[n + x] = (1 - fromY) * h - 0.5f;
+    m->out[2 * n + x] = bx * w - 0.5f;
+    m->out[3 * n + x] = (1 - toY) * h - 0.5f;
+    m->out[4 * n + x] = showA ? 1.0f : seesA ? reflection * (1 + -1.0f * ry) : 0.0f;
+    m->out[5 * n + x] = showB ? 1.0f : seesB ? reflection * (1 + -1.0f * sy) : 0.0f;
+    m->out[6 * n + x] = floor ? 1.0f : 0.0f;
+}
+
+/* swap.glsl (gre, MIT): each page scaled about its side's middle, its rows by its column's factor
+ * (columnsA, columnsB). */
+INLINE void swap_row(const FloorRow *m) {
+    const float *restrict us = m->us, *restrict columnsA = m->columnsA, *restrict columnsB = m->columnsB;
+    float v = m->v, sxA = m->sxA, sxB = m->sxB;
+#ifdef __clang__
+#pragma clang loop vectorize(assume_safety)
+#endif
+    for (ptrdiff_t x = 0; x < m->count; x++) {
+        float u = us[x];
+        floor_pixel(m, x, (u + 0) * sxA + 0, (v + -0.5f) * columnsA[x] + 0.5f, (u + -1) * sxB + 1, (v + -0.5f) * columnsB[x] + 0.5f);
+    }
+}
+
+AT_EACH_WIDTH(swap_row, FloorRow)
+
+void segue_swap_row(float *positions, const float *us, const float *columnsA, const float *columnsB, float v, float width, float height,
+                    float sxA, float sxB, int first, float reflection, int count) {
+    FloorRow m = { positions, us, columnsA, columnsB, v, width, height, sxA, sxB, reflection, 0, first != 0, 1, count };
+    swap_row_run(&m);
+}
+
+/* doorway.glsl (gre, MIT): each column's door (where across it samples the outgoing page, -1
+ * where the doors have opened past it: columnsA; its rows' factor d: columnsB), and the next
+ * page scaled by `size` about the middle. */
+INLINE void doorway_row(const FloorRow *m) {
+    const float *restrict us = m->us, *restrict doorsX = m->columnsA, *restrict doorsY = m->columnsB;
+    float v = m->v, size = m->size;
+#ifdef __clang__
+#pragma clang loop vectorize(assume_safety)
+#endif
+    for (ptrdiff_t x = 0; x < m->count; x++) {
+        float d = doorsY[x];
+        floor_pixel(m, x, doorsX[x], (v + 0 - d / 2) * d + d / 2, (us[x] - 0.5f) * size + 0.5f, (v - 0.5f) * size + 0.5f);
+    }
+}
+
+AT_EACH_WIDTH(doorway_row, FloorRow)
+
+void segue_doorway_row(float *positions, const float *us, const float *doorsX, const float *doorsY, float v, float width, float height,
+                       float size, float reflection, int count) {
+    FloorRow m = { positions, us, doorsX, doorsY, v, width, height, 0, 0, reflection, size, 1, 0, count };
+    doorway_row_run(&m);
+}

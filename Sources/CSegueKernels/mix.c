@@ -306,3 +306,77 @@ void segue_mix_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int w
     WarpMix m = { out, a, b, ax, ay, bx, by, w, width, height, count, outside };
     warp_mix_run(&m);
 }
+
+typedef struct {
+    uint32_t *out;
+    const uint32_t *a, *b;
+    const float *ax, *ay, *bx, *by, *ka, *kb, *kf;
+    ptrdiff_t width, height, count;
+    uint32_t floor;
+} WarpSum;
+
+/* What a span of the sum reads: a page copied (its weight 1, the rest 0: the sum is exactly its
+ * sample), or the sum of the pages it names (either, both or neither) and the floor. */
+enum { SUM_OUTGOING = 1, SUM_INCOMING = 2, SUM_COPY = 4 };
+
+/* Channel s of p wp + q wq + c wc (weights in 256ths), rounded, at most 255. */
+INLINE uint32_t summed(uint32_t p, uint32_t q, uint32_t c, uint32_t wp, uint32_t wq, uint32_t wc, int s) {
+    uint32_t v = (((p >> s) & 255) * wp + ((q >> s) & 255) * wq + ((c >> s) & 255) * wc + 128) >> 8;
+    return (v > 255 ? 255 : v) << s;
+}
+
+INLINE void sum_span(const WarpSum *m, ptrdiff_t start, ptrdiff_t end, int pages) {
+    uint32_t *restrict out = m->out;
+    const uint32_t *restrict a = m->a, *restrict b = m->b;
+    const float *restrict ax = m->ax, *restrict ay = m->ay, *restrict bx = m->bx, *restrict by = m->by;
+    const float *restrict ka = m->ka, *restrict kb = m->kb, *restrict kf = m->kf;
+    int32_t width = (int32_t)m->width, height = (int32_t)m->height;
+    uint32_t floor = m->floor;
+#ifdef __clang__
+#pragma clang loop vectorize(assume_safety)
+#endif
+    for (ptrdiff_t i = start; i < end; i++) {
+        if (pages == (SUM_COPY | SUM_OUTGOING)) {
+            out[i] = clamped_sample(a, width, height, ax[i], ay[i], 0);
+        } else if (pages == (SUM_COPY | SUM_INCOMING)) {
+            out[i] = clamped_sample(b, width, height, bx[i], by[i], 0);
+        } else {
+            uint32_t p = pages & SUM_OUTGOING ? clamped_sample(a, width, height, ax[i], ay[i], 0) : 0;
+            uint32_t q = pages & SUM_INCOMING ? clamped_sample(b, width, height, bx[i], by[i], 0) : 0;
+            uint32_t wp = fixed_weight(ka[i]), wq = fixed_weight(kb[i]), wc = fixed_weight(kf[i]);
+            out[i] = summed(p, q, floor, wp, wq, wc, 0) | summed(p, q, floor, wp, wq, wc, 8) | summed(p, q, floor, wp, wq, wc, 16)
+                   | summed(p, q, floor, wp, wq, wc, 24);
+        }
+    }
+}
+
+/* In spans of 64 pixels, each reading only what its weights need. */
+INLINE void warp_sum(const WarpSum *m) {
+    for (ptrdiff_t start = 0; start < m->count; start += 64) {
+        ptrdiff_t end = start + 64 < m->count ? start + 64 : m->count;
+        int copiesA = 1, copiesB = 1, readsA = 0, readsB = 0;
+        for (ptrdiff_t i = start; i < end; i++) {
+            uint32_t wa = fixed_weight(m->ka[i]), wb = fixed_weight(m->kb[i]), wf = fixed_weight(m->kf[i]);
+            copiesA &= wa == 256 && wb == 0 && wf == 0;
+            copiesB &= wb == 256 && wa == 0 && wf == 0;
+            readsA |= wa != 0;
+            readsB |= wb != 0;
+        }
+        if (copiesA) sum_span(m, start, end, SUM_COPY | SUM_OUTGOING);
+        else if (copiesB) sum_span(m, start, end, SUM_COPY | SUM_INCOMING);
+        else if (readsA && readsB) sum_span(m, start, end, SUM_OUTGOING | SUM_INCOMING);
+        else if (readsA) sum_span(m, start, end, SUM_OUTGOING);
+        else if (readsB) sum_span(m, start, end, SUM_INCOMING);
+        else sum_span(m, start, end, 0);
+    }
+}
+
+AT_EACH_WIDTH(warp_sum, WarpSum)
+
+void segue_sum_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *positions,
+                      uint32_t floor, int count) {
+    const float *p = positions;
+    WarpSum m = { out, a, b, p, p + count, p + 2 * count, p + 3 * count, p + 4 * count, p + 5 * count, p + 6 * count,
+                  width, height, count, floor };
+    warp_sum_run(&m);
+}

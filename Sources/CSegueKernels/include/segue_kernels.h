@@ -105,6 +105,16 @@ void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int wi
 void segue_kaleidoscope_row(float *positions, const float *us, float v, float width, float height, float progress,
                             const float sines[7], const float cosines[7], int count);
 
+/* gl-transitions' swap and doorway for one row at GL's height v, each column's u in us[i]: the
+ * seven runs of `count` floats segue_sum_warped reads, into `positions`. swap: each page's
+ * columns' factors of y (columnsA, columnsB), its factors across (sxA, sxB), and whether the
+ * outgoing page is in front (`first`). doorway: each column's door (where across it samples the
+ * outgoing page, -1 where open; its rows' factor), and the next page's `size`. */
+void segue_swap_row(float *positions, const float *us, const float *columnsA, const float *columnsB, float v, float width, float height,
+                    float sxA, float sxB, int first, float reflection, int count);
+void segue_doorway_row(float *positions, const float *us, const float *doorsX, const float *doorsY, float v, float width, float height,
+                       float size, float reflection, int count);
+
 /* gl-transitions' dissolve for one row: out[i] is b[i] where the outgoing pixel a[i] has burnt
  * through, a[i] where the burning rim (`line` wide) has not reached it, and rim[i] is 1 where it
  * is on the rim (out[i] then a[i], for the port to work out), else 0. */
@@ -116,6 +126,14 @@ void segue_dissolve_row(uint32_t *out, const uint32_t *a, const uint32_t *b, flo
  * by w[i] as segue_mix_weights mixes. */
 void segue_mix_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *ax, const float *ay,
                       const float *bx, const float *by, const float *w, uint32_t outside, int count);
+
+/* Two whole pictures sampled where each pixel asks and added up over a floor colour: out[i] is
+ * a's bilinear sample at (ax, ay) times ka, plus b's at (bx, by) times kb, plus `floor` times kf
+ * (weights 0...1, kept to 256ths as segue_mix_weights keeps them), each channel rounded and at
+ * most 255. A sample with a NaN coordinate is nothing. `positions` holds seven runs of `count`
+ * floats: ax, ay, bx, by (texel positions as segue_mix_warped reads them), ka, kb, kf. */
+void segue_sum_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *positions,
+                      uint32_t floor, int count);
 
 /* The taps of a separable filter one way: `count` offsets (in pixels, from the filtered pixel)
  * and their integer weights. */

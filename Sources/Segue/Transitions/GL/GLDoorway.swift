@@ -1,6 +1,11 @@
+import CSegueKernels
+
 /// gl-transitions' `doorway` by gre (MIT): the outgoing picture opens as two doors onto the
 /// next, which comes forward over its reflection. Ported from doorway.glsl.
-public struct GLDoorway: GLTransition {
+///
+/// A sum (`GLSumWarp`): each pixel is a door, else the next picture, else the black floor with
+/// the next picture's reflection added on it.
+public struct GLDoorway: GLSumWarp {
     public static let file = "doorway", authors = "gre"
     public static let summary = "Two doors open onto the next picture, which comes forward over its reflection (gl-transitions doorway)."
     public static let family = TransitionFamily.displacements
@@ -12,40 +17,58 @@ public struct GLDoorway: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let reflection = values.float(Self.reflection), perspective = values.float(Self.perspective), depth = values.float(Self.depth)
-        let p = f.progress, size = GLSL.mix(1, depth, 1 - p)
-        return { uv in
-            var from = vec2(-1, -1)
-            let slit = 2 * abs(uv.x - 0.5) - p
-            if slit > 0 {
-                from = uv + (uv.x > 0.5 ? -1 : 1) * vec2(0.5 * p, 0)
-                let d = 1 / (1 + perspective * p * (1 - slit))
-                from.y = (from.y - d / 2) * d + d / 2
-            }
-            let to = (uv - 0.5) * size + 0.5
-            if GLSL.inside(from) { return f.from(from) }
-            if GLSL.inside(to) { return f.to(to) }
-            return GLReflection.under(to, reflection, f.to)
-        }
+    public struct Frame: Sendable {
+        let p, reflection, perspective, size: Float
+        /// Each column's door: where it samples the outgoing page across (-1 where the doors
+        /// have opened past it) and the factor its rows are scaled by (its perspective).
+        let doorsX, doorsY: [Float]
+    }
+
+    public func frame(_ f: GLUniforms) -> Frame {
+        let p = f.progress, perspective = values.float(Self.perspective)
+        let doors = GLFrame.columns(f.width).map { Self.door($0, p, perspective) }
+        return Frame(p: p, reflection: values.float(Self.reflection), perspective: perspective,
+                     size: GLSL.mix(1, values.float(Self.depth), 1 - p), doorsX: doors.map(\.x), doorsY: doors.map(\.d))
+    }
+
+    /// Column u's door: where across it samples the outgoing page (-1 where the doors have
+    /// opened past it), and the factor its rows are scaled by.
+    @inline(__always) static func door(_ u: Float, _ p: Float, _ perspective: Float) -> (x: Float, d: Float) {
+        let slit = 2 * abs(u - 0.5) - p
+        guard slit > 0 else { return (-1, 0) }
+        return (u + (u > 0.5 ? -1 : 1) * (0.5 * p), 1 / (1 + perspective * p * (1 - slit)))
+    }
+
+    /// The door's row: GL's (y - d/2) d + d/2.
+    @inline(__always) static func doorY(_ v: Float, _ d: Float) -> Float { (v - d / 2) * d + d / 2 }
+
+    @inline(__always) public func sums(_ uv: SIMD2<Float>, _ k: Frame) -> GLSums {
+        let door = Self.door(uv.x, k.p, k.perspective)
+        let from = door.x == -1 ? vec2(-1, -1) : vec2(door.x, Self.doorY(uv.y + 0, door.d))
+        let to = (uv - 0.5) * k.size + 0.5
+        if GLSL.inside(from) { return GLSums(from: from, to: to, fromWeight: 1, toWeight: 0, floorWeight: 0) }
+        if GLSL.inside(to) { return GLSums(from: from, to: to, fromWeight: 0, toWeight: 1, floorWeight: 0) }
+        let b = GLReflection.mirror(to)
+        return GLSums(from: vec2(.nan, .nan), to: b, fromWeight: 0, toWeight: GLReflection.weight(b, k.reflection), floorWeight: 1)
+    }
+
+    /// A row's sums in C (`segue_doorway_row`), from the columns' doors: the same numbers `sums`
+    /// gives, with no branch a pixel.
+    public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width w: Float, height h: Float,
+                          into: UnsafeMutablePointer<Float>) {
+        segue_doorway_row(into, us.baseAddress!, k.doorsX, k.doorsY, v, w, h, k.size, k.reflection, Int32(us.count))
     }
 }
 
-/// The black floor with a picture's reflection on it, of doorway and swap.
+/// The black floor of doorway and swap, with a picture's reflection on it.
 enum GLReflection {
-    static let black = vec4(0, 0, 0, 1)
-
-    /// The reflection of the picture `sample` shows, placed at `p`, on black.
-    @inline(__always)
-    static func under(_ p: vec2, _ reflection: Float, _ sample: (SIMD2<Float>) -> SIMD4<Float>) -> vec4 {
-        black + mirrored(p, reflection, sample)
-    }
-
-    /// What the reflection of a picture at `p` adds to the floor (nothing outside it).
-    @inline(__always)
-    static func mirrored(_ p: vec2, _ reflection: Float, _ sample: (SIMD2<Float>) -> SIMD4<Float>) -> vec4 {
+    /// Where the floor shows the picture that stands at `p` (NaN where it shows none of it).
+    @inline(__always) static func mirror(_ p: vec2) -> vec2 {
         let q = p * vec2(1, -1.2) + vec2(0, -0.02)
-        guard GLSL.inside(q) else { return .zero }
-        return GLSL.mix(black, sample(q), reflection * GLSL.mix(1, 0, q.y))
+        return GLSL.inside(q) ? q : vec2(.nan, .nan)
     }
+
+    /// How much of the picture the floor shows at `q` (none outside it): on black, GL's
+    /// mix(black, picture, reflection × mix(1, 0, q.y)) adds the picture's colour times that.
+    @inline(__always) static func weight(_ q: vec2, _ reflection: Float) -> Float { q.x.isNaN ? 0 : reflection * GLSL.mix(1, 0, q.y) }
 }

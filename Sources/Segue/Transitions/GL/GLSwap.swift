@@ -1,6 +1,11 @@
+import CSegueKernels
+
 /// gl-transitions' `swap` by gre (MIT): the two pictures swing past each other in depth,
 /// over their reflections. Ported from swap.glsl.
-public struct GLSwap: GLTransition {
+///
+/// A sum (`GLSumWarp`): each pixel is a page where one stands there (the one in front first),
+/// else the black floor with the pages' reflections added on it.
+public struct GLSwap: GLSumWarp {
     public static let file = "swap", authors = "gre"
     public static let summary = "The pictures swing past each other in depth over their reflections (gl-transitions swap)."
     public static let family = TransitionFamily.displacements
@@ -12,21 +17,42 @@ public struct GLSwap: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let reflection = values.float(Self.reflection), perspective = values.float(Self.perspective), depth = values.float(Self.depth)
-        let p = f.progress
-        let sizeA = GLSL.mix(1, depth, p), perspA = perspective * p
-        let sizeB = GLSL.mix(1, depth, 1 - p), perspB = perspective * (1 - p)
-        return { uv in
-            let from = (uv + vec2(0, -0.5)) * vec2(sizeA / (1 - perspective * p), sizeA / (1 - sizeA * perspA * uv.x)) + vec2(0, 0.5)
-            let to = (uv + vec2(-1, -0.5)) * vec2(sizeB / (1 - perspective * (1 - p)), sizeB / (1 - sizeB * perspB * (0.5 - uv.x))) + vec2(1, 0.5)
-            if p < 0.5 {
-                if GLSL.inside(from) { return f.from(from) }
-                if GLSL.inside(to) { return f.to(to) }
-            }
-            if GLSL.inside(to) { return f.to(to) }
-            if GLSL.inside(from) { return f.from(from) }
-            return GLReflection.under(from, reflection, f.from) + GLReflection.mirrored(to, reflection, f.to)
-        }
+    public struct Frame: Sendable {
+        let p, reflection, perspective, sizeA, perspA, sizeB, perspB: Float
+        /// Each column's factor of y, for the outgoing page and the incoming: a page's rows
+        /// are scaled column by column (its perspective).
+        let scalesA, scalesB: [Float]
+    }
+
+    public func frame(_ f: GLUniforms) -> Frame {
+        let p = f.progress, depth = values.float(Self.depth), perspective = values.float(Self.perspective)
+        let sizeA = GLSL.mix(1, depth, p), perspA = perspective * p, sizeB = GLSL.mix(1, depth, 1 - p), perspB = perspective * (1 - p)
+        let us = GLFrame.columns(f.width)
+        return Frame(p: p, reflection: values.float(Self.reflection), perspective: perspective, sizeA: sizeA, perspA: perspA, sizeB: sizeB,
+                     perspB: perspB, scalesA: us.map { Self.scaleA($0, sizeA, perspA) }, scalesB: us.map { Self.scaleB($0, sizeB, perspB) })
+    }
+
+    @inline(__always) static func scaleA(_ u: Float, _ size: Float, _ persp: Float) -> Float { size / (1 - size * persp * u) }
+    @inline(__always) static func scaleB(_ u: Float, _ size: Float, _ persp: Float) -> Float { size / (1 - size * persp * (0.5 - u)) }
+
+    @inline(__always) public func sums(_ uv: SIMD2<Float>, _ k: Frame) -> GLSums {
+        let from = (uv + vec2(0, -0.5)) * vec2(k.sizeA / (1 - k.perspective * k.p), Self.scaleA(uv.x, k.sizeA, k.perspA)) + vec2(0, 0.5)
+        let to = (uv + vec2(-1, -0.5)) * vec2(k.sizeB / (1 - k.perspective * (1 - k.p)), Self.scaleB(uv.x, k.sizeB, k.perspB))
+            + vec2(1, 0.5)
+        let inA = GLSL.inside(from), inB = GLSL.inside(to)
+        // Where both stand, the one in front: the outgoing page in the first half.
+        if inA && (k.p < 0.5 || !inB) { return GLSums(from: from, to: to, fromWeight: 1, toWeight: 0, floorWeight: 0) }
+        if inB { return GLSums(from: from, to: to, fromWeight: 0, toWeight: 1, floorWeight: 0) }
+        let a = GLReflection.mirror(from), b = GLReflection.mirror(to)
+        return GLSums(from: a, to: b, fromWeight: GLReflection.weight(a, k.reflection), toWeight: GLReflection.weight(b, k.reflection),
+                      floorWeight: 1)
+    }
+
+    /// A row's sums in C (`segue_swap_row`), from the columns' factors: the same numbers `sums`
+    /// gives, with no branch a pixel.
+    public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width w: Float, height h: Float,
+                          into: UnsafeMutablePointer<Float>) {
+        let sxA = k.sizeA / (1 - k.perspective * k.p), sxB = k.sizeB / (1 - k.perspective * (1 - k.p))
+        segue_swap_row(into, us.baseAddress!, k.scalesA, k.scalesB, v, w, h, sxA, sxB, k.p < 0.5 ? 1 : 0, k.reflection, Int32(us.count))
     }
 }

@@ -1,0 +1,101 @@
+import CSegueKernels
+import Foundation
+import Testing
+@testable import Segue
+
+/// The ports that add samples up over a floor (`GLSumWarp`: swap, doorway) and their kernel.
+@Suite("gl-transitions' sums over a floor")
+struct GLSumsTests {
+    static let ports: [any GLSumWarp] = [
+        GLSwap(), GLSwap().with(GLSwap.perspective, -0.7).with(GLSwap.reflection, 1).with(GLSwap.depth, 1.7),
+        GLDoorway(), GLDoorway().with(GLDoorway.perspective, -1.5).with(GLDoorway.reflection, 0.9).with(GLDoorway.depth, 7),
+    ]
+
+    @Test("a port's rows, written x and y apart, are its per-pixel sums: the same weights, and the same positions wherever a weight reads them",
+          arguments: ports)
+    func rowsAreSums(port: any GLSumWarp) {
+        func check<P: GLSumWarp>(_ port: P) {
+            let width = 241, height = 430, us = GLFrame.columns(width), w = Float(width), h = Float(height)
+            for progress: Float in [0.05, 0.3, 0.5, 0.71, 0.96] {
+                let k = port.frame(GLUniforms(progress: progress, width: width, height: height))
+                var floors = 0, pages = 0
+                for y in stride(from: 0, to: height, by: 13) {
+                    let v = 1 - (Float(y) + 0.5) / h
+                    var rows = [Float](repeating: 7, count: 7 * width), sums = rows
+                    us.withUnsafeBufferPointer { us in
+                        rows.withUnsafeMutableBufferPointer { port.positions(us, v, k, width: w, height: h, into: $0.baseAddress!) }
+                        sums.withUnsafeMutableBufferPointer { into in
+                            for x in 0..<width { GLSums.write(port.sums(vec2(us[x], v), k), at: x, count: width, width: w, height: h, into: into.baseAddress!) }
+                        }
+                    }
+                    var misses: [String] = []
+                    for x in 0..<width {
+                        let weights = (4..<7).map { rows[$0 * width + x] }
+                        if weights != (4..<7).map({ sums[$0 * width + x] }) { misses.append("x \(x): weights \(weights)") }
+                        for (page, weight) in [(0, weights[0]), (1, weights[1])] where weight != 0 {
+                            let i = 2 * page * width + x
+                            if rows[i] != sums[i] || rows[i + width] != sums[i + width] { misses.append("x \(x): page \(page)'s position") }
+                        }
+                        floors += weights[2] == 1 ? 1 : 0
+                        pages += weights[2] == 0 ? 1 : 0
+                    }
+                    #expect(misses.isEmpty, "\(P.name) at \(progress), row \(y): \(misses.prefix(4))")
+                }
+                // Both kinds of pixel occur, so that both were compared.
+                if progress > 0.2 && progress < 0.8 { #expect(floors > 0 && pages > 0, "\(P.name) at \(progress): \(floors) floor, \(pages) page") }
+            }
+        }
+        check(port)
+    }
+
+    /// Channel `shift` of the sum, written out: p wp + q wq + c wc over 256, rounded, at most 255.
+    static func summed(_ p: UInt32, _ q: UInt32, _ c: UInt32, _ w: [UInt32], _ shift: UInt32) -> UInt32 {
+        min(255, ((p >> shift & 255) * w[0] + (q >> shift & 255) * w[1] + (c >> shift & 255) * w[2] + 128) >> 8) << shift
+    }
+
+    /// A bilinear sample at texel position (x, y), clamped to the picture; nothing for NaN.
+    static func sample(_ t: [UInt32], _ width: Int, _ height: Int, _ x: Float, _ y: Float) -> UInt32 {
+        guard !x.isNaN, !y.isNaN else { return 0 }
+        let cx = x > 0 ? min(x, Float(width - 1)) : 0, cy = y > 0 ? min(y, Float(height - 1)) : 0
+        let X = Int(cx * 256 + 0.5), Y = Int(cy * 256 + 0.5), i = X >> 8, j = Y >> 8
+        let i1 = min(i + 1, width - 1), j1 = min(j + 1, height - 1)
+        return Texels.bilinear(t[j * width + i], t[j * width + i1], t[j1 * width + i], t[j1 * width + i1], X & 255, Y & 255)
+    }
+
+    @Test("the kernel's every pixel is the two samples and the floor added up, written out: where a run copies a page, reads one, or both")
+    func kernel() {
+        let width = 37, height = 23, count = 640, floor: UInt32 = 0xFF10_2030
+        let a = GLAffineTests.pixels(width * height, seed: 5), b = GLAffineTests.pixels(width * height, seed: 6)
+        var state: UInt32 = 99
+        func random() -> Float {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Float(state >> 8) / Float(1 << 24)
+        }
+        // Runs of 64: a page copied (weights 1, 0, 0), only one page read, both, neither, mixed.
+        var runs = [Float](repeating: 0, count: 7 * count)
+        for i in 0..<count {
+            let kind = i / 64 % 6
+            let position = [random() * 44 - 3, random() * 30 - 3, random() * 44 - 3, random() * 30 - 3]
+            let weights: [Float] = switch kind {
+            case 0: [1, 0, 0]
+            case 1: [0, 1, 0]
+            case 2: [random(), 0, 1]
+            case 3: [0, random() * 1.2, random()]
+            case 4: [0, 0, 1]
+            default: [random(), random(), i % 3 == 0 ? 1 : 0]
+            }
+            for (n, value) in (position + weights).enumerated() { runs[n * count + i] = value }
+            if i % 29 == 0 { runs[count + i] = .nan }
+        }
+        var out = [UInt32](repeating: 0, count: count)
+        segue_sum_warped(&out, a, b, Int32(width), Int32(height), runs, floor, Int32(count))
+        var misses = 0
+        for i in 0..<count {
+            let w = (4..<7).map { UInt32(PagePictures.fixed(runs[$0 * count + i])) }
+            let p = Self.sample(a, width, height, runs[i], runs[count + i]), q = Self.sample(b, width, height, runs[2 * count + i], runs[3 * count + i])
+            let expected = [0, 8, 16, 24].reduce(UInt32(0)) { $0 | Self.summed(p, q, floor, w, $1) }
+            misses += out[i] == expected ? 0 : 1
+        }
+        #expect(misses == 0, "\(misses) of \(count) pixels differ")
+    }
+}
