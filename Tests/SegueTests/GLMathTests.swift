@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Segue
 
-/// The ports' libm-free `floor`, `atan`, `sin` and `cos` (`GLMath.swift`) against libm's, over
+/// The ports' libm-free `floor`, `atan`, `acos`, `sin` and `cos` (`GLMath.swift`) against libm's, over
 /// the ranges the ports use: a port that swapped libm for them must not move a pixel by more
 /// than a GPU's own functions would.
 @Suite("GLSL's functions in plain arithmetic")
@@ -45,6 +45,17 @@ struct GLMathTests {
         for (y, x) in [(0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (-1, -1), (0, 0)] as [(Float, Float)] {
             #expect(abs(GLSL.atan(y, x) - atan2f(y, x)) < 4e-7, "atan(\(y), \(x))")
         }
+    }
+
+    @Test("acos within 4e-7 of libm's over -1...1, its ends and middle exact")
+    func arccosines() {
+        var worst: Float = 0
+        for i in 0...40_000 {
+            let x = Float(i) / 20_000 - 1
+            worst = max(worst, abs(GLSL.acos(x) - acosf(x)))
+        }
+        #expect(worst < 4e-7, "worst error \(worst)")
+        #expect(GLSL.acos(1) == 0 && GLSL.acos(-1) == GLSL.pi && GLSL.acos(0) == GLSL.pi / 2)
     }
 
     @Test("sin and cos within 1e-6 of libm's for angles up to ±2000")

@@ -99,3 +99,34 @@ struct GLSumsTests {
         #expect(misses == 0, "\(misses) of \(count) pixels differ")
     }
 }
+
+/// A port whose rows skip its shader where the shader's answer is known (a page's texel where it
+/// stands) against the shader run on every pixel: the same bytes.
+@Suite("gl-transitions' rows that skip the shader")
+struct GLShortcutRowsTests {
+    @Test("InvertedPageCurl's rows are its shader's pixels exactly, ahead of the curl, on it, in its shadow and behind it")
+    func pageCurl() {
+        let width = 180, height = 320, port = GLInvertedPageCurl()
+        let a = GLAffineTests.pixels(width * height, seed: 11), b = GLAffineTests.pixels(width * height, seed: 12)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                let pages = PagePictures(a: a.baseAddress!, b: b.baseAddress!, width: width, height: height)
+                for progress in [0.02, 0.2, 0.45, 0.7, 0.93] {
+                    let rows = port.rows(progress: progress, width: width, height: height)
+                    let shader = port.shader(GLFrame(pages: pages, progress: Float(progress), ratio: Float(width) / Float(height)))
+                    var row = [UInt32](repeating: 0, count: width), misses = 0, copied = 0
+                    for y in 0..<height {
+                        rows(y, pages, &row)
+                        let v = 1 - (Float(y) + 0.5) / Float(height)
+                        for x in 0..<width {
+                            misses += row[x] == GLFrame.pixel(shader(vec2((Float(x) + 0.5) / Float(width), v))) ? 0 : 1
+                            copied += row[x] == a[y * width + x] || row[x] == b[y * width + x] | 0xFF00_0000 ? 1 : 0
+                        }
+                    }
+                    #expect(misses == 0, "at \(progress): \(misses) pixels differ")
+                    #expect(copied > 0, "at \(progress): no page's texel seen")
+                }
+            }
+        }
+    }
+}

@@ -19,13 +19,31 @@ public struct GLInvertedPageCurl: GLTransition {
         @inline(__always) func callAsFunction(_ v: vec3) -> vec3 { x * v.x + y * v.y + z * v.z }
     }
 
+    /// What a frame's pixels share: how far the page has curled, the cylinder, and the turns
+    /// into its frame and back.
+    struct Curl {
+        static let radius = 1 / GLSL.pi / 2
+        let amount, cylinderCenter, cylinderAngle: Float
+        let rotation, back: Matrix
+
+        init(progress: Float) {
+            let pi = GLSL.pi, angle = 100 * pi / 180
+            amount = progress * (1.5 - -0.16) + -0.16
+            cylinderCenter = amount
+            cylinderAngle = 2 * pi * amount
+            rotation = Matrix(x: vec3(cosf(-angle), sinf(-angle), 0), y: vec3(-sinf(-angle), cosf(-angle), 0), z: vec3(-0.801, 0.89, 1))
+            back = Matrix(x: vec3(cosf(angle), sinf(angle), 0), y: vec3(-sinf(angle), cosf(angle), 0), z: vec3(0.985, 0.985, 1))
+        }
+
+        /// How far the pixel at uv lies from the cylinder's axis, across it (GL's `yc`): the
+        /// turned point's y, worked out alone.
+        @inline(__always) func height(_ u: Float, _ v: Float) -> Float { rotation.x.y * u + rotation.y.y * v + rotation.z.y * 1 - cylinderCenter }
+    }
+
     public func shader(_ f: GLFrame) -> GLShader {
-        let pi = GLSL.pi, radius = 1 / pi / 2, scale: Float = 512, sharpness: Float = 3
-        let amount = f.progress * (1.5 - -0.16) + -0.16
-        let cylinderCenter = amount, cylinderAngle = 2 * pi * amount
-        let angle = 100 * pi / 180
-        let rotation = Matrix(x: vec3(cosf(-angle), sinf(-angle), 0), y: vec3(-sinf(-angle), cosf(-angle), 0), z: vec3(-0.801, 0.89, 1))
-        let back = Matrix(x: vec3(cosf(angle), sinf(angle), 0), y: vec3(-sinf(angle), cosf(angle), 0), z: vec3(0.985, 0.985, 1))
+        let pi = GLSL.pi, radius = Curl.radius, scale: Float = 512, sharpness: Float = 3, curl = Curl(progress: f.progress)
+        let amount = curl.amount, cylinderCenter = curl.cylinderCenter, cylinderAngle = curl.cylinderAngle
+        let rotation = curl.rotation, back = curl.back
 
         func hit(_ angle: Float, _ point: vec3) -> vec3 { back(vec3(point.x, angle / (2 * pi), point.z)) }
         func outside(_ q: vec3) -> Bool { q.x < 0 || q.y < 0 || q.x > 1 || q.y > 1 }
@@ -45,7 +63,7 @@ public struct GLInvertedPageCurl: GLTransition {
             return min(dx, dy)
         }
         func seeThrough(_ yc: Float, _ p: vec2) -> vec4 {
-            let angle = pi - (acosf(GLSL.clamp(yc / radius, -1, 1)) - cylinderAngle)
+            let angle = pi - (GLSL.acos(GLSL.clamp(yc / radius, -1, 1)) - cylinderAngle)
             let q = hit(angle, rotation(vec3(p.x, p.y, 1)))
             if yc <= 0 && outside(q) { return f.to(p) }
             if yc > 0 { return f.from(p) }
@@ -62,7 +80,7 @@ public struct GLInvertedPageCurl: GLTransition {
         }
         func behind(_ p: vec2, _ yc: Float, _ point: vec3) -> vec4 {
             let yc = -radius - radius - yc
-            let angle = (acosf(GLSL.clamp(yc / radius, -1, 1)) + cylinderAngle) - pi
+            let angle = (GLSL.acos(GLSL.clamp(yc / radius, -1, 1)) + cylinderAngle) - pi
             let q = hit(angle, point)
             let shadow = yc < 0 && !outside(q) && (angle < pi || amount > 0.5) ? shade(q, yc) : 0
             let to = f.to(p)
@@ -72,7 +90,7 @@ public struct GLInvertedPageCurl: GLTransition {
             let point = rotation(vec3(p.x, p.y, 1)), yc = point.y - cylinderCenter
             if yc < -radius { return behind(p, yc, point) }
             if yc > radius { return f.from(p) }
-            let angle = (acosf(GLSL.clamp(yc / radius, -1, 1)) + cylinderAngle) - pi
+            let angle = (GLSL.acos(GLSL.clamp(yc / radius, -1, 1)) + cylinderAngle) - pi
             let turned = GLSL.mod(angle, 2 * pi)
             if (turned > pi && amount < 0.5) || (turned > pi / 2 && amount < 0) { return seeThrough(yc, p) }
             let q = hit(angle, point)
@@ -83,6 +101,30 @@ public struct GLInvertedPageCurl: GLTransition {
             let other = yc < 0 ? vec4(0, 0, 0, shade(q, yc)) : f.from(p)
             color = antiAlias(color, other, radius - abs(yc))
             return antiAlias(color, seeThroughWithShadow(yc, p, q), toEdge(q))
+        }
+    }
+
+    /// Away from the cylinder each pixel is a page's texel where it stands (the outgoing page
+    /// ahead of the curl; the next one behind it, opaque, beyond the curl's shadow), as the
+    /// shader gives them; only the curl and its shadow are worked out pixel by pixel.
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let me = self, p = Float(progress), ratio = Float(width) / Float(height), us = GLFrame.columns(width)
+        let curl = Curl(progress: p), radius = Curl.radius
+        return { y, pages, out in
+            let shader = me.shader(GLFrame(pages: pages, progress: p, ratio: ratio))
+            let v = 1 - (Float(y) + 0.5) / Float(height), a = pages.a(y), b = pages.b(y)
+            us.withUnsafeBufferPointer { us in
+                for x in 0..<width {
+                    let yc = curl.height(us[x], v)
+                    if yc > radius {
+                        out[x] = a[x]
+                    } else if yc < -radius && -radius - radius - yc >= 0 {
+                        out[x] = b[x] | 0xFF00_0000
+                    } else {
+                        out[x] = GLFrame.pixel(shader(vec2(us[x], v)))
+                    }
+                }
+            }
         }
     }
 }

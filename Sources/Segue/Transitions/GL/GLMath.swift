@@ -1,7 +1,7 @@
-/// GLSL's `floor`, `atan`, `sin` and `cos` in plain arithmetic: no call into libm, no
+/// GLSL's `floor`, `atan`, `acos`, `sin` and `cos` in plain arithmetic: no call into libm, no
 /// conversion to an integer (each a range check in Swift), so that a loop of a port's pixels
 /// can be vectorised. The polynomials are Cephes' single-precision ones (Stephen L. Moshier,
-/// MIT-compatible, as in its `atanf.c` and `sinf.c`): within a few units in the last place of
+/// MIT-compatible, as in its `atanf.c`, `asinf.c` and `sinf.c`): within a few units in the last place of
 /// libm's, as close as a GPU's own `sin` and `atan` come to the true values.
 extension GLSL {
     /// 1.5 × 2²³: added to a number below 2²² in magnitude, leaves it rounded to a whole one
@@ -30,6 +30,17 @@ extension GLSL {
         a = ay > ax ? pi / 2 - a : a
         a = x < 0 ? pi - a : a
         return y < 0 ? -a : a
+    }
+
+    /// The angle 0...π whose cosine is x, for x in -1...1 (as GLSL's `acos`): from the arcsine
+    /// of x where |x| ≤ 0.5, else of sqrt((1 - |x|) / 2), half the angle from the nearer end.
+    @inline(__always) static func acos(_ x: Float) -> Float {
+        let far = abs(x) > 0.5
+        let s = far ? (0.5 - 0.5 * abs(x)).squareRoot() : x
+        let z = s * s
+        let asin = ((((0.042_163_199_048 * z + 0.024_181_311_049) * z + 0.045_470_025_998) * z + 0.074_953_002_686) * z
+            + 0.166_667_524_22) * z * s + s
+        return far ? (x < 0 ? pi - 2 * asin : 2 * asin) : pi / 2 - asin
     }
 
     /// sin x and cos x at once.
