@@ -30,12 +30,6 @@ typedef struct {
     ptrdiff_t count;
 } FloatMix;
 
-/* The weight clamped to 0...1 (NaN to 0) and kept to 256ths, rounded. */
-INLINE uint32_t fixed_weight(float w) {
-    float c = w > 0 ? (w < 1 ? w : 1) : 0;
-    return (uint32_t)(c * 256 + 0.5f);
-}
-
 INLINE void float_mix(const FloatMix *m) {
     for (ptrdiff_t i = 0; i < m->count; i++) m->out[i] = lerp(m->a[i], m->b[i], fixed_weight(m->w[i]));
 }
@@ -238,21 +232,6 @@ typedef struct {
     ptrdiff_t width, height, count;
     uint32_t outside;
 } WarpMix;
-
-/* A picture's bilinear sample at texel position (x, y) (texel centres at whole numbers),
- * clamped to the edges, at 1/256 texel; `outside` where either is NaN. Without branches and
- * with 32-bit indices, so that the loop vectorises (gathers). */
-INLINE uint32_t clamped_sample(const uint32_t *restrict t, int32_t width, int32_t height, float x, float y, uint32_t outside) {
-    int nan = x != x || y != y;
-    float right = (float)(width - 1), bottom = (float)(height - 1);
-    float cx = x > 0 ? (x < right ? x : right) : 0, cy = y > 0 ? (y < bottom ? y : bottom) : 0;
-    int32_t X = (int32_t)(cx * 256 + 0.5f), Y = (int32_t)(cy * 256 + 0.5f);
-    int32_t i = X >> 8, j = Y >> 8;
-    int32_t di = i + 1 < width ? 1 : 0, dj = j + 1 < height ? width : 0;
-    int32_t k = j * width + i;
-    uint32_t s = bilinear(t[k], t[k + di], t[k + dj], t[k + dj + di], (uint32_t)X & 255, (uint32_t)Y & 255);
-    return nan ? outside : s;
-}
 
 enum { BOTH_PAGES, OUTGOING_PAGE, INCOMING_PAGE };
 

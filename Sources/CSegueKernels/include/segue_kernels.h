@@ -115,6 +115,20 @@ void segue_swap_row(float *positions, const float *us, const float *columnsA, co
 void segue_doorway_row(float *positions, const float *us, const float *doorsX, const float *doorsY, float v, float width, float height,
                        float size, float reflection, int count);
 
+/* gl-transitions' CrossZoom for one row at GL's height v, each column's u in us[i]: each pixel
+ * the weighted mean of 41 samples along its line to the centre (cx, cy), from `offsets[i]`
+ * (the shader's random number), times `strength`; at each, the pages' bilinear samples mixed by
+ * k / 256. `scratch` holds 5 count floats. */
+void segue_crosszoom_row(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *us, float v,
+                         const float *offsets, float cx, float cy, float strength, uint32_t k, float *scratch, int count);
+
+/* gl-transitions' FilmBurn's blur for one row: each pixel's point (qx[i], qy) moved along each
+ * of 50 directions (x, y pairs) by (hash + blur) blur, the hash the shader's sine hash of (i,
+ * qx + qy) with sin in plain arithmetic; both pages mixed by k / 256 at each; their mean plus
+ * the pixel's light (three runs: red, green, blue, 0...1). `scratch` holds 4 count numbers. */
+void segue_filmburn_row(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *qx, float qy,
+                        const float *light, const float directions[100], float blur, uint32_t k, uint32_t *scratch, int count);
+
 /* gl-transitions' dissolve for one row: out[i] is b[i] where the outgoing pixel a[i] has burnt
  * through, a[i] where the burning rim (`line` wide) has not reached it, and rim[i] is 1 where it
  * is on the rim (out[i] then a[i], for the port to work out), else 0. */

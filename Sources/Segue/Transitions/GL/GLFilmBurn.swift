@@ -1,3 +1,4 @@
+import CSegueKernels
 import Foundation
 
 /// gl-transitions' `FilmBurn` by Anastasia Dunbar (MIT): light leaks flare over a softly
@@ -14,8 +15,15 @@ public struct GLFilmBurn: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let seed = values.float(Self.seed), p = f.progress, pi: Float = 3.14159265358979323
+    /// What every pixel of a frame shares: the 13 waves' and flares' numbers, the light's
+    /// tint and powers, the zoom, the blur's amount and 50 directions, the cross-fade's weight.
+    struct Burn {
+        typealias Wave = (x: Float, xPhase: Float, y: Float, yPhase: Float, center: vec2, sharp: Float)
+        let p: Float, waves: [Wave], glow: Float, tint: vec3, power: vec3, zoom: Float, blur: Float, directions: [vec2], fade: Float
+    }
+
+    func burn(_ p: Float) -> Burn {
+        let seed = values.float(Self.seed), pi: Float = 3.14159265358979323
         func sigmoid(_ x: Float, _ a: Float) -> Float { x > 0.5 ? 1 - powf(2 - x * 2, a) / 2 : powf(x * 2, a) / 2 }
         func rand(_ co: Float) -> Float { GLSL.fract(sinf(co * 24.9898 + seed) * 43758.5453) }
         func smoothMix(_ a: Float, _ b: Float, _ c: Float) -> Float { GLSL.mix(a, b, sigmoid(c, 2)) }
@@ -29,37 +37,82 @@ public struct GLFilmBurn: GLTransition {
             return smoothMix(smoothMix(random(c, shift), random(c + vec2(1, 0), shift), fx),
                              smoothMix(random(c + vec2(0, 1), shift), random(c + vec2(1, 1), shift), fx), GLSL.fract(co.y))
         }
-        // What every pixel shares: each of the 13 waves' and flares' numbers, the zoom, the blur's directions.
-        let waves = (0..<13).map { k -> (x: Float, xPhase: Float, y: Float, yPhase: Float, center: vec2, sharp: Float) in
+        let waves = (0..<13).map { k -> Burn.Wave in
             let i = Float(k)
             return (rand(i) * 6, rand(i + 1.43), rand(i + 4.4) * 6, rand(i + 2.4),
                     vec2(smoothRandom(vec2(repeating: p * 1.3), i + 1), smoothRandom(vec2(repeating: p * 0.5), i + 6.25)),
                     GLSL.mix(20, 70, rand(i)))
         }
-        let glow = sinf(p * pi), tint = vec3(1, 0.7, 0.6), power = vec3(1, 2 - glow, 1.3)
-        let zoom = 1 + smoothRandom(vec2(repeating: p * 5), 6.3) * glow * 0.05
-        let blur = glow * 0.03, repeats = 50
+        let glow = sinf(p * pi), repeats = 50
         let directions = (0..<repeats).map { k -> vec2 in
             let degrees = Float(k) / Float(repeats) * 360 * (180 / pi)
             return vec2(cosf(degrees), sinf(degrees))
         }
-        let fade = sigmoid(p, 10)
+        return Burn(p: p, waves: waves, glow: glow, tint: vec3(1, 0.7, 0.6), power: vec3(1, 2 - glow, 1.3),
+                    zoom: 1 + smoothRandom(vec2(repeating: p * 5), 6.3) * glow * 0.05, blur: glow * 0.03, directions: directions,
+                    fade: sigmoid(p, 10))
+    }
+
+    /// The light leaks' colour from the light's sum over the waves and flares.
+    @inline(__always) static func lit(_ light: Float, _ k: Burn) -> vec3 {
+        let rgb = vec3(repeating: (light + 4) / 11) * k.tint
+        return vec3(powf(abs(rgb.x), k.power.x), powf(abs(rgb.y), k.power.y), powf(abs(rgb.z), k.power.z)) * k.glow
+    }
+
+    public func shader(_ f: GLFrame) -> GLShader {
+        let k = burn(f.progress), p = k.p
         return { uv in
             var light: Float = 0
-            for w in waves {
+            for w in k.waves {
                 light += sinf(uv.x * w.x + p * 8 + w.xPhase) * sinf(uv.y * w.y + p * 6 + w.yPhase)
                 light += 1 - GLSL.clamp(GLSL.distance(uv, w.center) * w.sharp, 0, 1)
             }
-            light = (light + 4) / 11
-            var rgb = vec3(repeating: light) * tint
-            rgb = vec3(powf(abs(rgb.x), power.x), powf(abs(rgb.y), power.y), powf(abs(rgb.z), power.z)) * glow
-            let q = (uv - 0.5) * zoom + 0.5
+            let rgb = Self.lit(light, k), q = (uv - 0.5) * k.zoom + 0.5
             var sum = vec4.zero
-            for (k, d) in directions.enumerated() {
-                let s = q + d * (GLSL.rand(vec2(Float(k), q.x + q.y)) + blur) * blur
-                sum += GLSL.mix(f.from(s), f.to(s), fade)
+            for (i, d) in k.directions.enumerated() {
+                let s = q + d * (GLSL.rand(vec2(Float(i), q.x + q.y)) + k.blur) * k.blur
+                sum += GLSL.mix(f.from(s), f.to(s), k.fade)
             }
-            return sum / Float(repeats) + vec4(rgb.x, rgb.y, rgb.z, 0)
+            return sum / Float(k.directions.count) + vec4(rgb.x, rgb.y, rgb.z, 0)
+        }
+    }
+
+    /// A row at a time: the light in Swift, wave by wave over the row (each wave's sine across
+    /// made once a frame, the one down once a row), the blur in C (`segue_filmburn_row`), each
+    /// of its 50 samples a vectorised loop over the row's pixels. Its hash's sine is in plain
+    /// arithmetic there, so its noise is not libm's (nor is llvmpipe's).
+    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let k = burn(Float(progress)), p = k.p, us = GLFrame.columns(width), fade = UInt32(PagePictures.fixed(k.fade))
+        let across = k.waves.map { w in us.map { sinf($0 * w.x + p * 8 + w.xPhase) } }
+        let qx = us.map { ($0 - 0.5) * k.zoom + 0.5 }, directions = k.directions.flatMap { [$0.x, $0.y] }
+        return { y, pages, out in
+            let v = 1 - (Float(y) + 0.5) / Float(height)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 8 * width) { buffer in
+                let light = buffer.baseAddress!, scratch = UnsafeMutableRawPointer(light + 4 * width).assumingMemoryBound(to: UInt32.self)
+                light.initialize(repeating: 0, count: width)
+                for (w, sines) in zip(k.waves, across) {
+                    let down = sinf(v * w.y + p * 6 + w.yPhase), cx = w.center.x, cy = w.center.y, sharp = w.sharp
+                    sines.withUnsafeBufferPointer { sines in
+                        us.withUnsafeBufferPointer { us in
+                            for x in 0..<width {
+                                light[x] += sines[x] * down
+                                let dx = us[x] - cx, dy = v - cy
+                                light[x] += 1 - GLSL.clamp((dx * dx + dy * dy).squareRoot() * sharp, 0, 1)
+                            }
+                        }
+                    }
+                }
+                for x in 0..<width {
+                    let rgb = Self.lit(light[x], k)
+                    (light[x], light[width + x], light[2 * width + x]) = (rgb.x, rgb.y, rgb.z)
+                }
+                qx.withUnsafeBufferPointer { qx in
+                    directions.withUnsafeBufferPointer { directions in
+                        segue_filmburn_row(out, pages.a, pages.b, Int32(width), Int32(height), qx.baseAddress!, (v - 0.5) * k.zoom + 0.5, light,
+                                           directions.baseAddress!, k.blur, fade, scratch, Int32(width))
+                    }
+                }
+            }
         }
     }
 }

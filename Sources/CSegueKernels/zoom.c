@@ -1,0 +1,154 @@
+/*
+ * gl-transitions ports that take many samples a pixel, a row at a time: each sample a loop
+ * over the row's pixels (vectorised, the samples gathers), added up in floats, one run of
+ * numbers a channel. Ported from CrossZoom.glsl (rectalogic, MIT; after glfx.js's zoom blur).
+ */
+#include "pixels.h"
+
+typedef struct {
+    uint32_t *out;
+    const uint32_t *a, *b;
+    const float *us, *offsets;
+    float *sums;
+    float v, width, height, cx, cy, strength;
+    uint32_t k;
+    ptrdiff_t picture_width, picture_height, count;
+} ZoomRow;
+
+/* Sample t of 41 (0...40) along each pixel's line to the centre: at (t + offset) / 40 of the
+ * way times the strength, both pages mixed by k / 256, weighted 4 (percent - percent²), added
+ * to the row's sums (red, green, blue, alpha, weights: five runs). */
+INLINE void zoom_sample(const ZoomRow *m, float t) {
+    const uint32_t *restrict a = m->a, *restrict b = m->b;
+    const float *restrict us = m->us, *restrict offsets = m->offsets;
+    float *restrict sums = m->sums;
+    ptrdiff_t n = m->count;
+    int32_t pw = (int32_t)m->picture_width, ph = (int32_t)m->picture_height;
+    float v = m->v, width = m->width, height = m->height, cx = m->cx, cy = m->cy, strength = m->strength;
+    uint32_t k = m->k;
+#ifdef __clang__
+#pragma clang loop vectorize(assume_safety)
+#endif
+    for (ptrdiff_t i = 0; i < n; i++) {
+        float u = us[i], percent = (t + offsets[i]) / 40.0f, weight = 4.0f * (percent - percent * percent);
+        float sx = u + (cx - u) * percent * strength, sy = v + (cy - v) * percent * strength;
+        float x = sx * width - 0.5f, y = (1 - sy) * height - 0.5f;
+        uint32_t p = lerp(clamped_sample(a, pw, ph, x, y, 0), clamped_sample(b, pw, ph, x, y, 0), k);
+        sums[i] += (float)(p & 255) * weight;
+        sums[n + i] += (float)(p >> 8 & 255) * weight;
+        sums[2 * n + i] += (float)(p >> 16 & 255) * weight;
+        sums[3 * n + i] += (float)(p >> 24) * weight;
+        sums[4 * n + i] += weight;
+    }
+}
+
+/* A level 0...255 from a channel's weighted mean, rounded half up. */
+INLINE uint32_t mean_level(float sum, float total) {
+    float c = sum / total;
+    c = c > 0 ? (c < 255 ? c : 255) : 0;
+    return (uint32_t)(c + 0.5f);
+}
+
+INLINE void zoom_row(const ZoomRow *m) {
+    ptrdiff_t n = m->count;
+    float *restrict sums = m->sums;
+    memset(sums, 0, 5 * (size_t)n * sizeof *sums);
+    for (int t = 0; t <= 40; t++) zoom_sample(m, (float)t);
+    for (ptrdiff_t i = 0; i < n; i++) {
+        float total = sums[4 * n + i];
+        uint32_t r = mean_level(sums[i], total), g = mean_level(sums[n + i], total), bl = mean_level(sums[2 * n + i], total);
+        uint32_t alpha = mean_level(sums[3 * n + i], total), top = r > g ? r : g;
+        top = top > bl ? top : bl;
+        m->out[i] = r | g << 8 | bl << 16 | (alpha > top ? alpha : top) << 24;
+    }
+}
+
+AT_EACH_WIDTH(zoom_row, ZoomRow)
+
+void segue_crosszoom_row(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *us, float v,
+                         const float *offsets, float cx, float cy, float strength, uint32_t k, float *scratch, int count) {
+    ZoomRow m = { out, a, b, us, offsets, scratch, v, (float)width, (float)height, cx, cy, strength, k, width, height, count };
+    zoom_row_run(&m);
+}
+
+/* sin x in plain arithmetic, so that a loop of it vectorises: the nearest multiple of π/2
+ * taken off in three parts (Cody and Waite), then Cephes' single-precision polynomials, as
+ * GLSL.sin in Swift. Within a few units in the last place of libm's below |x| of about 6000. */
+INLINE float plain_sin(float x) {
+    const float rounder = 12582912.0f;
+    float q = x * 0.636619772f + rounder, k = q - rounder;
+    uint32_t quadrant;
+    memcpy(&quadrant, &q, sizeof quadrant);
+    float r = ((x - k * 1.5703125f) - k * 4.837512969970703e-4f) - k * 7.5497899548912e-8f, z = r * r;
+    float s = ((-1.9515295891e-4f * z + 8.3321608736e-3f) * z - 1.6666654611e-1f) * z * r + r;
+    float c = ((2.443315711809948e-5f * z - 1.388731625493765e-3f) * z + 4.166664568298827e-2f) * z * z - 0.5f * z + 1;
+    float v = quadrant & 1 ? c : s;
+    return quadrant & 2 ? -v : v;
+}
+
+typedef struct {
+    uint32_t *out;
+    const uint32_t *a, *b;
+    const float *qx, *light, *directions;
+    uint32_t *sums;
+    float qy, width, height, blur;
+    uint32_t k;
+    ptrdiff_t picture_width, picture_height, count;
+} BurnRow;
+
+/* Sample i of 50 (FilmBurn.glsl, Anastasia Dunbar, MIT): each pixel's point q moved along
+ * direction i by (rand(i, q.x + q.y) + blur) blur, the shader's sine hash; both pages mixed
+ * by k / 256 there, added to the row's sums (four runs, one a channel). */
+INLINE void burn_sample(const BurnRow *m, int i) {
+    const uint32_t *restrict a = m->a, *restrict b = m->b;
+    const float *restrict qxs = m->qx;
+    uint32_t *restrict sums = m->sums;
+    ptrdiff_t n = m->count;
+    int32_t pw = (int32_t)m->picture_width, ph = (int32_t)m->picture_height;
+    float qy = m->qy, width = m->width, height = m->height, blur = m->blur, dx = m->directions[2 * i], dy = m->directions[2 * i + 1];
+    float fi = (float)i * 12.9898f;
+    uint32_t k = m->k;
+#ifdef __clang__
+#pragma clang loop vectorize(assume_safety)
+#endif
+    for (ptrdiff_t x = 0; x < n; x++) {
+        float qx = qxs[x], h = plain_sin(fi + (qx + qy) * 78.233f) * 43758.5453f;
+        float r = h - __builtin_floorf(h), step = r + blur;
+        float sx = qx + dx * step * blur, sy = qy + dy * step * blur;
+        float px = sx * width - 0.5f, py = (1 - sy) * height - 0.5f;
+        uint32_t p = lerp(clamped_sample(a, pw, ph, px, py, 0), clamped_sample(b, pw, ph, px, py, 0), k);
+        sums[x] += p & 255;
+        sums[n + x] += p >> 8 & 255;
+        sums[2 * n + x] += p >> 16 & 255;
+        sums[3 * n + x] += p >> 24;
+    }
+}
+
+/* A channel's mean of 50 levels, as 0...1, plus the light, clamped and rounded to a level. */
+INLINE uint32_t lit_level(uint32_t sum, float light) {
+    float c = (float)sum / 50.0f / 255.0f + light;
+    c = c > 0 ? (c < 1 ? c : 1) : 0;
+    return (uint32_t)(c * 255 + 0.5f);
+}
+
+INLINE void burn_row(const BurnRow *m) {
+    ptrdiff_t n = m->count;
+    const float *restrict light = m->light;
+    uint32_t *restrict sums = m->sums;
+    memset(sums, 0, 4 * (size_t)n * sizeof *sums);
+    for (int i = 0; i < 50; i++) burn_sample(m, i);
+    for (ptrdiff_t x = 0; x < n; x++) {
+        uint32_t r = lit_level(sums[x], light[x]), g = lit_level(sums[n + x], light[n + x]), bl = lit_level(sums[2 * n + x], light[2 * n + x]);
+        uint32_t alpha = lit_level(sums[3 * n + x], 0), top = r > g ? r : g;
+        top = top > bl ? top : bl;
+        m->out[x] = r | g << 8 | bl << 16 | (alpha > top ? alpha : top) << 24;
+    }
+}
+
+AT_EACH_WIDTH(burn_row, BurnRow)
+
+void segue_filmburn_row(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *qx, float qy,
+                        const float *light, const float directions[100], float blur, uint32_t k, uint32_t *scratch, int count) {
+    BurnRow m = { out, a, b, qx, light, directions, scratch, qy, (float)width, (float)height, blur, k, width, height, count };
+    burn_row_run(&m);
+}
