@@ -84,6 +84,10 @@ void segue_mix_filtered(uint32_t *out, const uint32_t *a, const uint32_t *b, int
                         const SegueFilterTaps *columns, float scale, uint32_t k, uint32_t *scratch) {
     uint32_t *across = scratch, *sum = scratch + 4 * (ptrdiff_t)width;
     uint32_t *fa = scratch + 8 * (ptrdiff_t)width, *fb = fa + width;
+    if (a == b) {   /* one picture (the pages mixed beforehand): its mix with itself is itself */
+        filter_row(out, a, width, height, y, rows, columns, scale, across, sum);
+        return;
+    }
     filter_row(fa, a, width, height, y, rows, columns, scale, across, sum);
     filter_row(fb, b, width, height, y, rows, columns, scale, across, sum);
     segue_mix_constant(out, fa, fb, k, width);

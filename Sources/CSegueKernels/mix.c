@@ -261,11 +261,19 @@ INLINE void warp_span(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int page
     }
 }
 
-/* In spans of 64 pixels, each sampling only the pages its weights need. */
+/* In spans of 64 pixels, each sampling only the pages its weights need: one where the two
+ * pages are one picture (mixed beforehand) sampled at the same points, as the mix of a sample
+ * with itself is that sample. */
 INLINE void warp_mix(const WarpMix *m) {
     const float *restrict w = m->w;
+    int same = m->a == m->b;
     for (ptrdiff_t start = 0; start < m->count; start += 64) {
         ptrdiff_t end = start + 64 < m->count ? start + 64 : m->count;
+        size_t bytes = (size_t)(end - start) * sizeof(float);
+        if (same && memcmp(m->ax + start, m->bx + start, bytes) == 0 && memcmp(m->ay + start, m->by + start, bytes) == 0) {
+            warp_span(m, start, end, OUTGOING_PAGE);
+            continue;
+        }
         uint32_t low = 256, high = 0;
         for (ptrdiff_t i = start; i < end; i++) {
             uint32_t k = fixed_weight(w[i]);

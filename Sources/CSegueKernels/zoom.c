@@ -18,7 +18,7 @@ typedef struct {
 /* Sample t of 41 (0...40) along each pixel's line to the centre: at (t + offset) / 40 of the
  * way times the strength, both pages mixed by k / 256, weighted 4 (percent - percent²), added
  * to the row's sums (red, green, blue, alpha, weights: five runs). */
-INLINE void zoom_sample(const ZoomRow *m, float t) {
+INLINE void zoom_sample(const ZoomRow *m, float t, int one) {
     const uint32_t *restrict a = m->a, *restrict b = m->b;
     const float *restrict us = m->us, *restrict offsets = m->offsets;
     float *restrict sums = m->sums;
@@ -33,7 +33,7 @@ INLINE void zoom_sample(const ZoomRow *m, float t) {
         float u = us[i], percent = (t + offsets[i]) / 40.0f, weight = 4.0f * (percent - percent * percent);
         float sx = u + (cx - u) * percent * strength, sy = v + (cy - v) * percent * strength;
         float x = sx * width - 0.5f, y = (1 - sy) * height - 0.5f;
-        uint32_t p = lerp(clamped_sample(a, pw, ph, x, y, 0), clamped_sample(b, pw, ph, x, y, 0), k);
+        uint32_t p = one ? clamped_sample(a, pw, ph, x, y, 0) : lerp(clamped_sample(a, pw, ph, x, y, 0), clamped_sample(b, pw, ph, x, y, 0), k);
         sums[i] += (float)(p & 255) * weight;
         sums[n + i] += (float)(p >> 8 & 255) * weight;
         sums[2 * n + i] += (float)(p >> 16 & 255) * weight;
@@ -53,7 +53,11 @@ INLINE void zoom_row(const ZoomRow *m) {
     ptrdiff_t n = m->count;
     float *restrict sums = m->sums;
     memset(sums, 0, 5 * (size_t)n * sizeof *sums);
-    for (int t = 0; t <= 40; t++) zoom_sample(m, (float)t);
+    /* One picture (the pages mixed beforehand): one sample a point, its mix with itself. */
+    if (m->a == m->b)
+        for (int t = 0; t <= 40; t++) zoom_sample(m, (float)t, 1);
+    else
+        for (int t = 0; t <= 40; t++) zoom_sample(m, (float)t, 0);
     for (ptrdiff_t i = 0; i < n; i++) {
         float total = sums[4 * n + i];
         uint32_t r = mean_level(sums[i], total), g = mean_level(sums[n + i], total), bl = mean_level(sums[2 * n + i], total);
@@ -99,7 +103,7 @@ typedef struct {
 /* Sample i of 50 (FilmBurn.glsl, Anastasia Dunbar, MIT): each pixel's point q moved along
  * direction i by (rand(i, q.x + q.y) + blur) blur, the shader's sine hash; both pages mixed
  * by k / 256 there, added to the row's sums (four runs, one a channel). */
-INLINE void burn_sample(const BurnRow *m, int i) {
+INLINE void burn_sample(const BurnRow *m, int i, int one) {
     const uint32_t *restrict a = m->a, *restrict b = m->b;
     const float *restrict qxs = m->qx;
     uint32_t *restrict sums = m->sums;
@@ -116,7 +120,7 @@ INLINE void burn_sample(const BurnRow *m, int i) {
         float r = h - __builtin_floorf(h), step = r + blur;
         float sx = qx + dx * step * blur, sy = qy + dy * step * blur;
         float px = sx * width - 0.5f, py = (1 - sy) * height - 0.5f;
-        uint32_t p = lerp(clamped_sample(a, pw, ph, px, py, 0), clamped_sample(b, pw, ph, px, py, 0), k);
+        uint32_t p = one ? clamped_sample(a, pw, ph, px, py, 0) : lerp(clamped_sample(a, pw, ph, px, py, 0), clamped_sample(b, pw, ph, px, py, 0), k);
         sums[x] += p & 255;
         sums[n + x] += p >> 8 & 255;
         sums[2 * n + x] += p >> 16 & 255;
@@ -136,7 +140,10 @@ INLINE void burn_row(const BurnRow *m) {
     const float *restrict light = m->light;
     uint32_t *restrict sums = m->sums;
     memset(sums, 0, 4 * (size_t)n * sizeof *sums);
-    for (int i = 0; i < 50; i++) burn_sample(m, i);
+    if (m->a == m->b)
+        for (int i = 0; i < 50; i++) burn_sample(m, i, 1);
+    else
+        for (int i = 0; i < 50; i++) burn_sample(m, i, 0);
     for (ptrdiff_t x = 0; x < n; x++) {
         uint32_t r = lit_level(sums[x], light[x]), g = lit_level(sums[n + x], light[n + x]), bl = lit_level(sums[2 * n + x], light[2 * n + x]);
         uint32_t alpha = lit_level(sums[3 * n + x], 0), top = r > g ? r : g;

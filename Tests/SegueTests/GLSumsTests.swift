@@ -129,4 +129,40 @@ struct GLShortcutRowsTests {
             }
         }
     }
+
+    @Test("a port that reads the pages mixed gives, from the pages mixed once, its rows from the two pages within two levels",
+          arguments: [GLSwirl() as any GLTransition, GLKaleidoscope(), GLCrossZoom(), GLFilmBurn(), GLLinearBlur(), GLRotateScaleFade()])
+    func premixed(port: any GLTransition) throws {
+        let width = 90, height = 160
+        let a = GLAffineTests.pixels(width * height, seed: 21), b = GLAffineTests.pixels(width * height, seed: 22)
+        var mixed = [UInt32](repeating: 0, count: width * height), worst = 0, total = 0, used = 0
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                mixed.withUnsafeMutableBufferPointer { mixed in
+                    let raw = PagePictures(a: a.baseAddress!, b: b.baseAddress!, width: width, height: height)
+                    for progress in [0.3, 0.5, 0.77] {
+                        guard let weight = port.premix(progress: progress) else { return }
+                        let pages = raw.premixed(weight) { mixed.baseAddress! }
+                        used += pages.a == pages.b ? 1 : 0
+                        let rows = port.rows(progress: progress, width: width, height: height)
+                        var once = [UInt32](repeating: 0, count: width), twice = once
+                        for y in 0..<height {
+                            rows(y, pages, &once)
+                            rows(y, raw, &twice)
+                            for (p, q) in zip(once, twice) {
+                                for shift: UInt32 in [0, 8, 16, 24] {
+                                    let d = abs(Int(p >> shift & 255) - Int(q >> shift & 255))
+                                    worst = max(worst, d)
+                                    total += d
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(used == 3, "\(type(of: port).name): the pages were not handed mixed")
+        #expect(worst <= 2, "\(type(of: port).name): a channel \(worst) levels off")
+        #expect(Double(total) / Double(3 * 4 * width * height) < 0.5, "\(type(of: port).name): \(total) levels off in all")
+    }
 }

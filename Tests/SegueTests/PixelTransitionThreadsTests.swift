@@ -33,7 +33,7 @@ struct PixelTransitionThreadsTests {
                       "gl:InvertedPageCurl", "gl:CrossZoom", "gl:ripple", "gl:FilmBurn", "gl:crosswarp", "gl:heart",
                       "gl:rotate_scale_fade", "gl:circle", "gl:fadegrayscale", "gl:dissolve", "gl:squeeze", "gl:DreamyZoom",
                       "gl:kaleidoscope", "gl:angular", "gl:Swirl", "gl:burn", "gl:windowblinds", "gl:wind",
-                      "gl:randomsquares", "gl:multiply_blend", "gl:BookFlip", "gl:swap", "gl:doorway"])
+                      "gl:randomsquares", "gl:multiply_blend", "gl:BookFlip", "gl:swap", "gl:doorway", "gl:LinearBlur"])
     func anyThreads(name: String) throws {
         let transition = try #require(Self.catalogue.first { $0.name == name }?.transition)
         let check = EndCheck(), pages = check.pages()

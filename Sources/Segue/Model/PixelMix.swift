@@ -6,6 +6,16 @@ public protocol PixelMixer: Sendable {
     /// what the whole frame shares (a threshold, a table) is computed once, and the rows it
     /// returns are called from several threads at once.
     func rows(progress: Double, width: Int, height: Int) -> PixelRows
+    /// Where every pixel of the frame reads the two pages only at the same points and mixes
+    /// them there by one weight for the whole frame (a cross-fade blurred, twisted, folded),
+    /// that weight (how much of the incoming page shows, 0...1): the pages are then mixed once,
+    /// before the rows, and the mix handed to the rows as both pages (`PagePictures.premixed`),
+    /// so that each point is read from one picture, not two. Nil for every other transition.
+    func premix(progress: Double) -> Float?
+}
+
+extension PixelMixer {
+    public func premix(progress: Double) -> Float? { nil }
 }
 
 /// Writes row `y` of a frame from the two pages' pictures into `out` (`pages.width` pixels).

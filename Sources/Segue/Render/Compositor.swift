@@ -14,7 +14,7 @@ public struct Compositor: Sendable {
     /// so that a band's yuv420p rows are its own (chroma comes from pairs of rows).
     public static let bandHeight = 16
     /// The workers' band buffers, kept from frame to frame.
-    private let spares = SpareBuffers()
+    let spares = SpareBuffers()
 
     public init(threads: Int = 2) {
         precondition(threads >= 1)
@@ -81,7 +81,10 @@ public struct Compositor: Sendable {
             DispatchQueue.concurrentPerform(iterations: workers) { _ in work() }
         }
         // The per-pixel transitions' pages, for the next frame's.
-        for case .pixels(_, _, let pages, _) in items { spares.give(pages: pages) }
+        for case .pixels(_, _, let pages, let mixed, _) in items {
+            spares.give(pages: pages)
+            if let mixed { spares.give(mix: mixed) }
+        }
     }
 
     /// Fills `rows` with the background, except the columns wholly inside one of `covers`
@@ -137,7 +140,8 @@ enum CompiledItem: Sendable {
     case group(items: [CompiledItem], rows: Range<Int>, columns: Range<Int>, k: UInt32)
     /// A per-pixel transition's rows, written from its two pages' pictures (kept alive here),
     /// laid over the frame at opacity k / 256.
-    case pixels(PixelRows, pages: PagePictures, pictures: [KeptPage], k: UInt32)
+    /// `mixed` is the pages' mix where the transition reads them mixed (`PixelMixer.premix`).
+    case pixels(PixelRows, pages: PagePictures, pictures: [KeptPage], mixed: FrameBuffer?, k: UInt32)
 
     /// Prepares `items` for drawing on `canvas`, edges they share joined (see
     /// `joinSharedEdges`); items with no area on the canvas are left out. A per-pixel
@@ -160,10 +164,18 @@ enum CompiledItem: Sendable {
                 let k = UInt32((min(max(item.opacity, 0), 1) * 256).rounded())
                 guard k > 0 else { return nil }
                 let a = compositor.offscreen(from, canvas: canvas), b = compositor.offscreen(to, canvas: canvas)
-                let pages = PagePictures(a: UnsafePointer(a.picture.pixels), b: UnsafePointer(b.picture.pixels),
+                var pages = PagePictures(a: UnsafePointer(a.picture.pixels), b: UnsafePointer(b.picture.pixels),
                                          width: canvas.width, height: canvas.height)
+                var mixed: FrameBuffer?
+                if let weight = mix.mixer.premix(progress: mix.progress) {
+                    pages = pages.premixed(weight) {
+                        let picture = compositor.spares.mix(width: canvas.width, height: canvas.height)
+                        mixed = picture
+                        return picture.pixels
+                    }
+                }
                 return .pixels(mix.mixer.rows(progress: mix.progress, width: canvas.width, height: canvas.height),
-                               pages: pages, pictures: [a, b], k: k)
+                               pages: pages, pictures: [a, b], mixed: mixed, k: k)
             }
             return .polygon(CompiledQuad(quad: polygon, paint: item.paint, clips: item.clips, canvas: canvas))
         }
@@ -255,7 +267,7 @@ enum CompiledItem: Sendable {
                 let offset = y * width + columns.lowerBound
                 segue_fade_row(frame + offset, origin + offset, Int32(columns.count), k)
             }
-        case .pixels(let row, let pages, _, let k):
+        case .pixels(let row, let pages, _, _, let k):
             let kept = buffers.flatMap { $0.capacity >= width ? $0.buffer(depth) : nil }
             let line = kept ?? .allocate(capacity: width)
             defer { if kept == nil { line.deallocate() } }
@@ -410,6 +422,19 @@ final class SpareBuffers: Sendable {
         }
         return kept ?? (FrameBuffer(width: width, height: height), false)
     }
+
+    /// Pictures of the pages mixed (`PixelMixer.premix`), kept from frame to frame as the
+    /// pages are: drawn over wholly each frame.
+    private let mixes = Locked<[FrameBuffer]>([])
+
+    func mix(width: Int, height: Int) -> FrameBuffer {
+        mixes.withLock { mixes in
+            mixes.removeAll { $0.width != width || $0.height != height }
+            return mixes.popLast()
+        } ?? FrameBuffer(width: width, height: height)
+    }
+
+    func give(mix: FrameBuffer) { mixes.withLock { $0.append(mix); if $0.count > 2 { $0.removeFirst($0.count - 2) } } }
 
     func give(pages given: [KeptPage]) {
         pages.withLock { pages in

@@ -15,6 +15,9 @@ public struct GLCrossZoom: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
+    /// The pages mixed once a frame: both pages are read at each of the blur's points, mixed by the cross-fade's weight.
+    public func premix(progress: Double) -> Float? { frame(Float(progress)).dissolve }
+
     /// What every pixel of a frame shares: the blur's centre, the cross-fade's weight and the
     /// blur's strength.
     func frame(_ p: Float) -> (center: vec2, dissolve: Float, strength: Float) {

@@ -15,6 +15,9 @@ public struct GLFilmBurn: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
+    /// The pages mixed once a frame: both pages are read at each of the blur's points, mixed by the fade.
+    public func premix(progress: Double) -> Float? { burn(Float(progress)).fade }
+
     /// What every pixel of a frame shares: the 13 waves' and flares' numbers, the light's
     /// tint and powers, the zoom, the blur's amount and 50 directions, the cross-fade's weight.
     struct Burn {

@@ -20,6 +20,9 @@ public struct GLKaleidoscope: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
+    /// The pages mixed once a frame: both pages are read at each point, plain and folded, mixed by the progress.
+    public func premix(progress: Double) -> Float? { Float(progress) }
+
     public struct Frame: Sendable {
         let progress: Float
         /// How far the picture is folded: 0 at either end, 1 halfway.

@@ -12,6 +12,9 @@ public struct GLLinearBlur: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
+    /// The pages mixed once a frame: both pages are read at the same points, their blurs mixed by the progress.
+    public func premix(progress: Double) -> Float? { Float(progress) }
+
     public func shader(_ f: GLFrame) -> GLShader {
         let passes = 6, p = f.progress
         let disp = values.float(Self.intensity) * (0.5 - abs(0.5 - p))

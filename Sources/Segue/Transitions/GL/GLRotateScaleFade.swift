@@ -17,6 +17,9 @@ public struct GLRotateScaleFade: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
+    /// The pages mixed once a frame: both pages are read at the turned point, mixed by the progress.
+    public func premix(progress: Double) -> Float? { Float(progress) }
+
     /// The centre, the colour around, the turn's cosine and sine over the frame's scale, the progress.
     public typealias Frame = (center: SIMD2<Float>, back: SIMD4<Float>, c: Float, s: Float, p: Float)
 

@@ -11,6 +11,9 @@ public struct GLSwirl: GLWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
+    /// The pages mixed once a frame: both pages are read at the twisted point, mixed by the progress.
+    public func premix(progress: Double) -> Float? { Float(progress) }
+
     public func frame(_ f: GLUniforms) -> (t: Float, a: Float) {
         let t = f.progress
         return (t, t <= 0.5 ? GLSL.mix(0, 1, t / 0.5) : GLSL.mix(1, 0, (t - 0.5) / 0.5))
