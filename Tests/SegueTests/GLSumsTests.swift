@@ -135,14 +135,15 @@ struct GLShortcutRowsTests {
     func premixed(port: any GLTransition) throws {
         let width = 90, height = 160
         let a = GLAffineTests.pixels(width * height, seed: 21), b = GLAffineTests.pixels(width * height, seed: 22)
-        var mixed = [UInt32](repeating: 0, count: width * height), worst = 0, total = 0, used = 0
+        var worst = 0, total = 0, used = 0
+        let mixed = FrameBuffer(width: width, height: height)
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
-                mixed.withUnsafeMutableBufferPointer { mixed in
+                do {
                     let raw = PagePictures(a: a.baseAddress!, b: b.baseAddress!, width: width, height: height)
                     for progress in [0.3, 0.5, 0.77] {
                         guard let weight = port.premix(progress: progress) else { return }
-                        let pages = raw.premixed(weight) { mixed.baseAddress! }
+                        let (pages, _) = raw.premixed(weight, threads: 3) { mixed }
                         used += pages.a == pages.b ? 1 : 0
                         let rows = port.rows(progress: progress, width: width, height: height)
                         var once = [UInt32](repeating: 0, count: width), twice = once

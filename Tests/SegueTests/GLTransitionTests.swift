@@ -37,14 +37,16 @@ struct GLTransitionTests {
     /// The frame `transition` writes at `progress` from the two stills.
     static func frame(_ transition: any PixelMixer, progress: Double, a: [UInt32], b: [UInt32]) -> [UInt32] {
         let rows = transition.rows(progress: progress, width: width, height: height)
-        var out = [UInt32](repeating: 0, count: width * height), mixed = out
+        var out = [UInt32](repeating: 0, count: width * height)
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 out.withUnsafeMutableBufferPointer { out in
                     // As the compositor hands them: mixed once where the transition reads them so.
                     let raw = PagePictures(a: a.baseAddress!, b: b.baseAddress!, width: width, height: height)
-                    mixed.withUnsafeMutableBufferPointer { mixed in
-                        let pages = transition.premix(progress: progress).map { raw.premixed($0) { mixed.baseAddress! } } ?? raw
+                    let (pages, mixed) = transition.premix(progress: progress).map {
+                        raw.premixed($0, threads: 2) { FrameBuffer(width: width, height: height) }
+                    } ?? (raw, nil)
+                    withExtendedLifetime(mixed) {
                         for y in 0..<height { rows(y, pages, out.baseAddress! + y * width) }
                     }
                 }

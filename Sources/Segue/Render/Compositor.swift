@@ -168,11 +168,7 @@ enum CompiledItem: Sendable {
                                          width: canvas.width, height: canvas.height)
                 var mixed: FrameBuffer?
                 if let weight = mix.mixer.premix(progress: mix.progress) {
-                    pages = pages.premixed(weight) {
-                        let picture = compositor.spares.mix(width: canvas.width, height: canvas.height)
-                        mixed = picture
-                        return picture.pixels
-                    }
+                    (pages, mixed) = pages.premixed(weight, threads: compositor.threads) { compositor.spares.mix(width: canvas.width, height: canvas.height) }
                 }
                 return .pixels(mix.mixer.rows(progress: mix.progress, width: canvas.width, height: canvas.height),
                                pages: pages, pictures: [a, b], mixed: mixed, k: k)
@@ -424,17 +420,8 @@ final class SpareBuffers: Sendable {
     }
 
     /// Pictures of the pages mixed (`PixelMixer.premix`), kept from frame to frame as the
-    /// pages are: drawn over wholly each frame.
-    private let mixes = Locked<[FrameBuffer]>([])
-
-    func mix(width: Int, height: Int) -> FrameBuffer {
-        mixes.withLock { mixes in
-            mixes.removeAll { $0.width != width || $0.height != height }
-            return mixes.popLast()
-        } ?? FrameBuffer(width: width, height: height)
-    }
-
-    func give(mix: FrameBuffer) { mixes.withLock { $0.append(mix); if $0.count > 2 { $0.removeFirst($0.count - 2) } } }
+    /// pages are (`PageMix.swift`).
+    let mixes = Locked<[FrameBuffer]>([])
 
     func give(pages given: [KeptPage]) {
         pages.withLock { pages in

@@ -20,19 +20,6 @@ extension PixelTransition {
 }
 
 extension PagePictures {
-    /// The pages as a transition that reads them mixed (`PixelMixer.premix`) is handed them:
-    /// the one page where the weight leaves only it, else the two mixed by it into the picture
-    /// `mixed` gives (width x height pixels), as both pages. Its rows' samples are then the
-    /// mix's: a bilinear sample of the mix is the mix of the pages' samples within a level.
-    public func premixed(_ weight: Float, into mixed: () -> UnsafeMutablePointer<UInt32>) -> PagePictures {
-        let k = PagePictures.fixed(weight)
-        if k == 0 { return PagePictures(a: a, b: a, width: width, height: height) }
-        if k == 256 { return PagePictures(a: b, b: b, width: width, height: height) }
-        let out = mixed()
-        segue_mix_constant(out, a, b, UInt32(k), Int32(width * height))
-        return PagePictures(a: out, b: out, width: width, height: height)
-    }
-
     /// Row `y` mixed pixel by pixel: `weight(x)` is how much of the incoming page shows at
     /// column x (0...1, clamped), kept to 1/256ths as the compositor's opacities are.
     /// The weights are written as floats and kept to 256ths by the kernel, so that their
