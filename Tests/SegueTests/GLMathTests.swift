@@ -71,7 +71,8 @@ struct GLMathTests {
 }
 
 /// The ports whose colour is an affine map of the two texels (`GLAffineMix`, and windowblinds a
-/// row at a time): the C kernel's rows against the same port's `mix` run on every pixel.
+/// row at a time), and dissolve, whose rim's colour is read off a table: their rows against the
+/// same port's `mix` run on every pixel.
 @Suite("gl-transitions' affine mixes")
 struct GLAffineTests {
     /// Premultiplied pixels, some transparent, the same every run.
@@ -88,6 +89,7 @@ struct GLAffineTests {
     @Test("each port's kernel rows are its per-pixel mix within one level", arguments: [
         GLFadeColor() as any GLMix, GLBurn(), GLColorPhase(), GLFadeGrayscale(), GLWindowBlinds(), GLMultiplyBlend(),
         GLFadeColor().with(GLFadeColor.color, [0.9, 0.2, 0.6]).with(GLFadeColor.colorPhase, 0.7),
+        GLDissolve().with(GLDissolve.lineWidth, 0.6), GLDissolve().with(GLDissolve.lineWidth, 0.6).with(GLDissolve.power, 60),
     ])
     func kernelRows(port: any GLMix) {
         let width = 97, height = 40, a = Self.pixels(width * height, seed: 1), b = Self.pixels(width * height, seed: 2)
