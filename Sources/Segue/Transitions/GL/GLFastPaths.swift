@@ -1,14 +1,19 @@
 import CSegueKernels
 
-/// A gl-transitions port whose every pixel is the two pages at `uv` mixed by a weight (its GLSL
-/// is `mix(getFromColor(uv), getToColor(uv), w)` with w in 0...1): only the weight is worked
-/// out per pixel, in Swift, and the pages are mixed by the C kernel the xfade masks use, in
-/// 256ths. What the frame shares is worked out once (`frame(_:)`).
-public protocol GLMask: GLTransition {
+/// A gl-transitions port that says more of its shape (a mask, a mix, a warp, a sum), and so
+/// what its pixels share: worked out once a frame.
+public protocol GLFramed: GLTransition {
     associatedtype Frame: Sendable
     /// What every pixel of the frame shares (the uniforms read, the progress's functions),
     /// worked out once a frame.
     func frame(_ f: GLUniforms) -> Frame
+}
+
+/// A gl-transitions port whose every pixel is the two pages at `uv` mixed by a weight (its GLSL
+/// is `mix(getFromColor(uv), getToColor(uv), w)` with w in 0...1): only the weight is worked
+/// out per pixel, in Swift, and the pages are mixed by the C kernel the xfade masks use, in
+/// 256ths. What the frame shares is worked out once (`frame(_:)`).
+public protocol GLMask: GLFramed {
     /// How much of the incoming page shows at `uv` (0...1).
     func weight(_ uv: SIMD2<Float>, _ k: Frame) -> Float
 }
@@ -33,9 +38,7 @@ public struct GLUniforms: Sendable {
 /// A gl-transitions port that reads each page only at `uv` itself (a texel's centre, where GL's
 /// bilinear sample is the texel) and works its colour out from the two: the texels are handed
 /// to it as they are, with no sampling.
-public protocol GLMix: GLTransition {
-    associatedtype Frame: Sendable
-    func frame(_ f: GLUniforms) -> Frame
+public protocol GLMix: GLFramed {
     /// The pixel at `uv` from the outgoing page's colour there (`a`) and the incoming's (`b`).
     func mix(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: Frame) -> SIMD4<Float>
 }
@@ -64,9 +67,7 @@ public struct GLSamples {
 /// by a weight (`mix(getFromColor(p), getToColor(q), w)`, w in 0...1), or a colour of its own:
 /// the sample positions are worked out per pixel in Swift, and the C kernel samples (bilinear,
 /// in 256ths, as the compositor does) and mixes.
-public protocol GLWarp: GLTransition {
-    associatedtype Frame: Sendable
-    func frame(_ f: GLUniforms) -> Frame
+public protocol GLWarp: GLFramed {
     func samples(_ uv: SIMD2<Float>, _ k: Frame) -> GLSamples
     /// The colour of a pixel whose samples are NaN (opaque black unless the port says).
     func outside(_ k: Frame) -> SIMD4<Float>

@@ -26,9 +26,7 @@ public struct GLSums {
 /// as the kernel's is to 255. The positions and weights are worked out per pixel in Swift (or
 /// a row at a time, `positions`), and the C kernel samples (bilinear, in 256ths, as the warp
 /// does) and adds, copying a page where a run of pixels shows only that page.
-public protocol GLSumWarp: GLTransition {
-    associatedtype Frame: Sendable
-    func frame(_ f: GLUniforms) -> Frame
+public protocol GLSumWarp: GLFramed {
     func sums(_ uv: SIMD2<Float>, _ k: Frame) -> GLSums
     /// The colour under the pages (opaque black unless the port says).
     func floor(_ k: Frame) -> SIMD4<Float>
