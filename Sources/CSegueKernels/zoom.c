@@ -1,7 +1,8 @@
 /*
  * gl-transitions ports that take many samples a pixel, a row at a time: each sample a loop
- * over the row's pixels (vectorised, the samples gathers), added up in floats, one run of
- * numbers a channel. Ported from CrossZoom.glsl (rectalogic, MIT; after glfx.js's zoom blur).
+ * over the row's pixels (vectorised, the samples gathers), added up into one run of numbers a
+ * channel. Ported from CrossZoom.glsl (rectalogic, MIT; after glfx.js's zoom blur) and
+ * FilmBurn.glsl (Anastasia Dunbar, MIT).
  */
 #include "pixels.h"
 
@@ -10,9 +11,10 @@ typedef struct {
     const uint32_t *a, *b;
     const float *us, *offsets;
     float *sums;
-    float v, width, height, cx, cy, strength;
+    float v, cx, cy, strength;
     uint32_t k;
-    ptrdiff_t picture_width, picture_height, count;
+    int32_t width, height;
+    ptrdiff_t count;
 } ZoomRow;
 
 /* Sample t of 41 (0...40) along each pixel's line to the centre: at (t + offset) / 40 of the
@@ -23,8 +25,8 @@ INLINE void zoom_sample(const ZoomRow *m, float t, int one) {
     const float *restrict us = m->us, *restrict offsets = m->offsets;
     float *restrict sums = m->sums;
     ptrdiff_t n = m->count;
-    int32_t pw = (int32_t)m->picture_width, ph = (int32_t)m->picture_height;
-    float v = m->v, width = m->width, height = m->height, cx = m->cx, cy = m->cy, strength = m->strength;
+    int32_t pw = m->width, ph = m->height;
+    float v = m->v, width = (float)pw, height = (float)ph, cx = m->cx, cy = m->cy, strength = m->strength;
     uint32_t k = m->k;
 #ifdef __clang__
 #pragma clang loop vectorize(assume_safety)
@@ -49,6 +51,14 @@ INLINE uint32_t mean_level(float sum, float total) {
     return (uint32_t)(c + 0.5f);
 }
 
+/* A premultiplied pixel from its levels: alpha at least each colour's, as a shader's colour
+ * is written (GLFrame.pixel). */
+INLINE uint32_t premultiplied(uint32_t r, uint32_t g, uint32_t b, uint32_t alpha) {
+    uint32_t top = r > g ? r : g;
+    top = top > b ? top : b;
+    return r | g << 8 | b << 16 | (alpha > top ? alpha : top) << 24;
+}
+
 INLINE void zoom_row(const ZoomRow *m) {
     ptrdiff_t n = m->count;
     float *restrict sums = m->sums;
@@ -60,10 +70,8 @@ INLINE void zoom_row(const ZoomRow *m) {
         for (int t = 0; t <= 40; t++) zoom_sample(m, (float)t, 0);
     for (ptrdiff_t i = 0; i < n; i++) {
         float total = sums[4 * n + i];
-        uint32_t r = mean_level(sums[i], total), g = mean_level(sums[n + i], total), bl = mean_level(sums[2 * n + i], total);
-        uint32_t alpha = mean_level(sums[3 * n + i], total), top = r > g ? r : g;
-        top = top > bl ? top : bl;
-        m->out[i] = r | g << 8 | bl << 16 | (alpha > top ? alpha : top) << 24;
+        m->out[i] = premultiplied(mean_level(sums[i], total), mean_level(sums[n + i], total), mean_level(sums[2 * n + i], total),
+                                  mean_level(sums[3 * n + i], total));
     }
 }
 
@@ -71,7 +79,7 @@ AT_EACH_WIDTH(zoom_row, ZoomRow)
 
 void segue_crosszoom_row(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *us, float v,
                          const float *offsets, float cx, float cy, float strength, uint32_t k, float *scratch, int count) {
-    ZoomRow m = { out, a, b, us, offsets, scratch, v, (float)width, (float)height, cx, cy, strength, k, width, height, count };
+    ZoomRow m = { out, a, b, us, offsets, scratch, v, cx, cy, strength, k, width, height, count };
     zoom_row_run(&m);
 }
 
@@ -95,9 +103,10 @@ typedef struct {
     const uint32_t *a, *b;
     const float *qx, *light, *directions;
     uint32_t *sums;
-    float qy, width, height, blur;
+    float qy, blur;
     uint32_t k;
-    ptrdiff_t picture_width, picture_height, count;
+    int32_t width, height;
+    ptrdiff_t count;
 } BurnRow;
 
 /* Sample i of 50 (FilmBurn.glsl, Anastasia Dunbar, MIT): each pixel's point q moved along
@@ -108,8 +117,8 @@ INLINE void burn_sample(const BurnRow *m, int i, int one) {
     const float *restrict qxs = m->qx;
     uint32_t *restrict sums = m->sums;
     ptrdiff_t n = m->count;
-    int32_t pw = (int32_t)m->picture_width, ph = (int32_t)m->picture_height;
-    float qy = m->qy, width = m->width, height = m->height, blur = m->blur, dx = m->directions[2 * i], dy = m->directions[2 * i + 1];
+    int32_t pw = m->width, ph = m->height;
+    float qy = m->qy, width = (float)pw, height = (float)ph, blur = m->blur, dx = m->directions[2 * i], dy = m->directions[2 * i + 1];
     float fi = (float)i * 12.9898f;
     uint32_t k = m->k;
 #ifdef __clang__
@@ -145,10 +154,8 @@ INLINE void burn_row(const BurnRow *m) {
     else
         for (int i = 0; i < 50; i++) burn_sample(m, i, 0);
     for (ptrdiff_t x = 0; x < n; x++) {
-        uint32_t r = lit_level(sums[x], light[x]), g = lit_level(sums[n + x], light[n + x]), bl = lit_level(sums[2 * n + x], light[2 * n + x]);
-        uint32_t alpha = lit_level(sums[3 * n + x], 0), top = r > g ? r : g;
-        top = top > bl ? top : bl;
-        m->out[x] = r | g << 8 | bl << 16 | (alpha > top ? alpha : top) << 24;
+        m->out[x] = premultiplied(lit_level(sums[x], light[x]), lit_level(sums[n + x], light[n + x]),
+                                  lit_level(sums[2 * n + x], light[2 * n + x]), lit_level(sums[3 * n + x], 0));
     }
 }
 
@@ -156,6 +163,6 @@ AT_EACH_WIDTH(burn_row, BurnRow)
 
 void segue_filmburn_row(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *qx, float qy,
                         const float *light, const float directions[100], float blur, uint32_t k, uint32_t *scratch, int count) {
-    BurnRow m = { out, a, b, qx, light, directions, scratch, qy, (float)width, (float)height, blur, k, width, height, count };
+    BurnRow m = { out, a, b, qx, light, directions, scratch, qy, blur, k, width, height, count };
     burn_row_run(&m);
 }

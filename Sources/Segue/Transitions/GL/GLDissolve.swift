@@ -35,8 +35,13 @@ public struct GLDissolve: GLMix {
 
     @inline(__always) public func mix(_ from: SIMD4<Float>, _ to: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: Frame) -> SIMD4<Float> {
         guard let factor = factor(from, k) else { return to }
+        return burnt(from, factor, heat(factor, k), k)
+    }
+
+    /// The rim's hot colour at `factor`, before the pixel's alpha: pow(mix(spread, hot, f), power) × intensity.
+    @inline(__always) func heat(_ factor: Float, _ k: Frame) -> vec3 {
         let c = GLSL.mix(k.spread, k.hot, factor)
-        return burnt(from, factor, vec3(powf(c.x, k.power), powf(c.y, k.power), powf(c.z, k.power)) * k.intensity, k)
+        return vec3(powf(c.x, k.power), powf(c.y, k.power), powf(c.z, k.power)) * k.intensity
     }
 
     /// How hot the rim is at the outgoing pixel (nil where it has burnt through).
@@ -52,17 +57,12 @@ public struct GLDissolve: GLMix {
         return vec4(rgb.x, rgb.y, rgb.z, from.w)
     }
 
-    /// The rim's hot colour, pow(mix(spread, hot, f), power) × intensity, at 4097 steps of f
-    /// from 0 to 1, made once a frame: read between two steps, it is within 1e-4 of the power's
-    /// for any power to 100 (a few millionths at the default 5), a tenth of a level at most.
+    /// The rim's hot colour (`heat`) at 4097 steps of f from 0 to 1, made once a frame: read
+    /// between two steps, it is within 1e-4 of the power's for any power to 100 (a few
+    /// millionths at the default 5), a tenth of a level at most.
     static let heatSteps = 4096
 
-    func heats(_ k: Frame) -> [vec3] {
-        (0...Self.heatSteps).map { i in
-            let c = GLSL.mix(k.spread, k.hot, Float(i) / Float(Self.heatSteps))
-            return vec3(powf(c.x, k.power), powf(c.y, k.power), powf(c.z, k.power)) * k.intensity
-        }
-    }
+    func heats(_ k: Frame) -> [vec3] { (0...Self.heatSteps).map { heat(Float($0) / Float(Self.heatSteps), k) } }
 
     /// Only the rim is worked out in numbers: a pixel burnt through is the incoming page's and
     /// one the rim has not reached the outgoing page's, as they are (a texel made numbers and

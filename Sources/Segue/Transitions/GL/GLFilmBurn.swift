@@ -16,7 +16,10 @@ public struct GLFilmBurn: GLTransition {
     public init(_ values: ParameterValues) { self.values = values }
 
     /// The pages mixed once a frame: both pages are read at each of the blur's points, mixed by the fade.
-    public func premix(progress: Double) -> Float? { burn(Float(progress)).fade }
+    public func premix(progress: Double) -> Float? { Self.sigmoid(Float(progress), 10) }
+
+    /// The file's sigmoid: (2x)^a / 2 below a half, mirrored above it.
+    static func sigmoid(_ x: Float, _ a: Float) -> Float { x > 0.5 ? 1 - powf(2 - x * 2, a) / 2 : powf(x * 2, a) / 2 }
 
     /// What every pixel of a frame shares: the 13 waves' and flares' numbers, the light's
     /// tint and powers, the zoom, the blur's amount and 50 directions, the cross-fade's weight.
@@ -27,9 +30,8 @@ public struct GLFilmBurn: GLTransition {
 
     func burn(_ p: Float) -> Burn {
         let seed = values.float(Self.seed), pi: Float = 3.14159265358979323
-        func sigmoid(_ x: Float, _ a: Float) -> Float { x > 0.5 ? 1 - powf(2 - x * 2, a) / 2 : powf(x * 2, a) / 2 }
         func rand(_ co: Float) -> Float { GLSL.fract(sinf(co * 24.9898 + seed) * 43758.5453) }
-        func smoothMix(_ a: Float, _ b: Float, _ c: Float) -> Float { GLSL.mix(a, b, sigmoid(c, 2)) }
+        func smoothMix(_ a: Float, _ b: Float, _ c: Float) -> Float { GLSL.mix(a, b, Self.sigmoid(c, 2)) }
         func random(_ co: vec2, _ shift: Float) -> Float {
             let co = co + 10
             func hash(_ k: Float) -> Float { GLSL.fract(sinf(GLSL.dot(co, vec2(12.9898 + k * 0.5, 78.233 + seed))) * 43758.5453) }
@@ -53,7 +55,7 @@ public struct GLFilmBurn: GLTransition {
         }
         return Burn(p: p, waves: waves, glow: glow, tint: vec3(1, 0.7, 0.6), power: vec3(1, 2 - glow, 1.3),
                     zoom: 1 + smoothRandom(vec2(repeating: p * 5), 6.3) * glow * 0.05, blur: glow * 0.03, directions: directions,
-                    fade: sigmoid(p, 10))
+                    fade: Self.sigmoid(p, 10))
     }
 
     /// The light leaks' colour from the light's sum over the waves and flares.
