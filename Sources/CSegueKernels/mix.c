@@ -271,6 +271,7 @@ INLINE void warp_mix(const WarpMix *m) {
         ptrdiff_t end = start + 64 < m->count ? start + 64 : m->count;
         size_t bytes = (size_t)(end - start) * sizeof(float);
         if (same && memcmp(m->ax + start, m->bx + start, bytes) == 0 && memcmp(m->ay + start, m->by + start, bytes) == 0) {
+            prefetch_rows(m->a, (int32_t)m->width, (int32_t)m->height, m->ax, m->ay, start, end);
             warp_span(m, start, end, OUTGOING_PAGE);
             continue;
         }
@@ -280,6 +281,8 @@ INLINE void warp_mix(const WarpMix *m) {
             low = k < low ? k : low;
             high = k > high ? k : high;
         }
+        if (high != 0) prefetch_rows(m->b, (int32_t)m->width, (int32_t)m->height, m->bx, m->by, start, end);
+        if (low != 256) prefetch_rows(m->a, (int32_t)m->width, (int32_t)m->height, m->ax, m->ay, start, end);
         if (high == 0) warp_span(m, start, end, OUTGOING_PAGE);
         else if (low == 256) warp_span(m, start, end, INCOMING_PAGE);
         else warp_span(m, start, end, BOTH_PAGES);
@@ -349,6 +352,8 @@ INLINE void warp_sum(const WarpSum *m) {
             readsA |= wa != 0;
             readsB |= wb != 0;
         }
+        if (readsA) prefetch_rows(m->a, (int32_t)m->width, (int32_t)m->height, m->ax, m->ay, start, end);
+        if (readsB) prefetch_rows(m->b, (int32_t)m->width, (int32_t)m->height, m->bx, m->by, start, end);
         if (copiesA) sum_span(m, start, end, SUM_COPY | SUM_OUTGOING);
         else if (copiesB) sum_span(m, start, end, SUM_COPY | SUM_INCOMING);
         else if (readsA && readsB) sum_span(m, start, end, SUM_OUTGOING | SUM_INCOMING);
