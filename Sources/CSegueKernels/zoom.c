@@ -83,21 +83,6 @@ void segue_crosszoom_row(uint32_t *out, const uint32_t *a, const uint32_t *b, in
     zoom_row_run(&m);
 }
 
-/* sin x in plain arithmetic, so that a loop of it vectorises: the nearest multiple of π/2
- * taken off in three parts (Cody and Waite), then Cephes' single-precision polynomials, as
- * GLSL.sin in Swift. Within a few units in the last place of libm's below |x| of about 6000. */
-INLINE float plain_sin(float x) {
-    const float rounder = 12582912.0f;
-    float q = x * 0.636619772f + rounder, k = q - rounder;
-    uint32_t quadrant;
-    memcpy(&quadrant, &q, sizeof quadrant);
-    float r = ((x - k * 1.5703125f) - k * 4.837512969970703e-4f) - k * 7.5497899548912e-8f, z = r * r;
-    float s = ((-1.9515295891e-4f * z + 8.3321608736e-3f) * z - 1.6666654611e-1f) * z * r + r;
-    float c = ((2.443315711809948e-5f * z - 1.388731625493765e-3f) * z + 4.166664568298827e-2f) * z * z - 0.5f * z + 1;
-    float v = quadrant & 1 ? c : s;
-    return quadrant & 2 ? -v : v;
-}
-
 typedef struct {
     uint32_t *out;
     const uint32_t *a, *b;

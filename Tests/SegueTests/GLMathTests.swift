@@ -1,3 +1,4 @@
+import CSegueKernels
 import Foundation
 import Testing
 @testable import Segue
@@ -130,32 +131,67 @@ struct GLAffineTests {
     }
 }
 
-/// Ports whose row positions are written in C (`CSegueKernels/glports.c`) against their Swift
-/// `samples`, number for number.
+/// Ports whose row positions are written in C (`CSegueKernels/glports.c`, `glwarps.c`)
+/// against their Swift `samples`, number for number.
 @Suite("gl-transitions' rows in C")
 struct GLPortsInCTests {
-    @Test("kaleidoscope's seven folds in C are its Swift samples exactly, at any vector width the CPU has")
-    func kaleidoscope() {
-        let width = 333, height = 500, us = GLFrame.columns(width)
-        for port in [GLKaleidoscope(), GLKaleidoscope().with(GLKaleidoscope.speed, -3).with(GLKaleidoscope.angle, 2.5)] {
-            for progress: Float in [0.1, 0.5, 0.83] {
-                let k = port.frame(GLUniforms(progress: progress, width: width, height: height))
-                for y in [0, 77, height - 1] {
-                    let v = 1 - (Float(y) + 0.5) / Float(height)
-                    var c = [Float](repeating: .nan, count: 5 * width)
-                    us.withUnsafeBufferPointer { us in
-                        c.withUnsafeMutableBufferPointer { port.positions(us, v, k, width: Float(width), height: Float(height), into: $0.baseAddress!) }
-                    }
-                    var misses = 0
-                    for x in 0..<width {
-                        let s = port.samples(vec2(us[x], v), k)
-                        let swift = [s.from.x * Float(width) - 0.5, (1 - s.from.y) * Float(height) - 0.5,
-                                     s.to.x * Float(width) - 0.5, (1 - s.to.y) * Float(height) - 0.5, s.weight]
-                        misses += (0..<5).filter { c[$0 * width + x] != swift[$0] }.count
-                    }
-                    #expect(misses == 0, "progress \(progress), row \(y): \(misses) numbers differ")
+    /// How many numbers of `port`'s rows in C differ from those `samples` gives (NaN matching
+    /// NaN), over rows at the top, inside and at the bottom and progresses across (0.5 among
+    /// them: BookFlip divides by zero there), with `us` at 333 columns.
+    func misses<P: GLWarp>(_ port: P) -> [String] {
+        let width = 333, height = 500, us = GLFrame.columns(width), w = Float(width), h = Float(height)
+        var found: [String] = []
+        for progress: Float in [0, 0.1, 0.37, 0.5, 0.83, 1] {
+            let k = port.frame(GLUniforms(progress: progress, width: width, height: height))
+            for y in [0, 77, 250, height - 1] {
+                let v = 1 - (Float(y) + 0.5) / h
+                var c = [Float](repeating: 7, count: 5 * width), swift = c
+                us.withUnsafeBufferPointer { us in
+                    c.withUnsafeMutableBufferPointer { port.positions(us, v, k, width: w, height: h, into: $0.baseAddress!) }
+                    swift.withUnsafeMutableBufferPointer { port.samplePositions(us, v, k, width: w, height: h, into: $0.baseAddress!) }
                 }
+                let differ = zip(c, swift).filter { $0 != $1 && !($0.isNaN && $1.isNaN) }.count
+                if differ > 0 { found.append("\(P.name) at progress \(progress), row \(y): \(differ) numbers differ") }
             }
         }
+        return found
     }
+
+    @Test("kaleidoscope's seven folds in C are its Swift samples exactly, at any vector width the CPU has")
+    func kaleidoscope() {
+        for port in [GLKaleidoscope(), GLKaleidoscope().with(GLKaleidoscope.speed, -3).with(GLKaleidoscope.angle, 2.5)] {
+            #expect(misses(port) == [])
+        }
+    }
+
+    @Test("each warp whose rows are in glwarps.c gives its Swift samples' numbers exactly, with default and changed parameters")
+    func kernelWarps() {
+        let ports = TransitionRegistry.gl.compactMap { $0 as? any GLKernelWarp.Type }
+        #expect(Set(ports.map { $0.name }) == ["gl:Dreamy", "gl:crosswarp", "gl:directionalwarp", "gl:rotate_scale_fade", "gl:BookFlip",
+                                                "gl:Swirl", "gl:ripple"])
+        for port in ports { #expect(misses(port.init()) == []) }
+        #expect(misses(GLRipple().with(GLRipple.amplitude, 30).with(GLRipple.speed, -20)) == [])
+        #expect(misses(GLDirectionalWarp().with(GLDirectionalWarp.direction, [1, 0.3]).with(GLDirectionalWarp.smoothness, 0.5)) == [])
+        #expect(misses(GLDirectionalWarp().with(GLDirectionalWarp.smoothness, 0)) == [])
+        #expect(misses(GLRotateScaleFade().with(GLRotateScaleFade.center, [0.3, 0.6]).with(GLRotateScaleFade.rotations, -2)
+            .with(GLRotateScaleFade.scale, 3)) == [])
+    }
+
+    @Test("rows in C that are not the port's samples are caught")
+    func mismatchCaught() {
+        #expect(misses(MismatchedRows()).count == 24)
+    }
+}
+
+/// Dreamy's samples given crosswarp's kernel: rows in C that are not the port's own.
+struct MismatchedRows: GLKernelWarp {
+    static let file = "mismatched", authors = "nobody", summary = "Not a transition."
+    static let family = TransitionFamily.displacements
+    static let parameters: [AnyParameter] = []
+    static let row: GLWarpRowKernel = segue_crosswarp_row
+    let values: ParameterValues
+    init(_ values: ParameterValues) { self.values = values }
+    func frame(_ f: GLUniforms) -> Float { GLDreamy().frame(f) }
+    func samples(_ uv: SIMD2<Float>, _ k: Float) -> GLSamples { GLDreamy().samples(uv, k) }
+    func constants(_ k: Float) -> SIMD8<Float> { .constants(k) }
 }

@@ -105,6 +105,22 @@ void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int wi
 void segue_kaleidoscope_row(float *positions, const float *us, float v, float width, float height, float progress,
                             const float sines[7], const float cosines[7], int count);
 
+/* gl-transitions' warps for one row at GL's height v, each column's u in us[i]: the port's
+ * two sample points as texel positions (x times width less a half, rows from the top) and its
+ * weight, five runs of `count` floats in `positions` as segue_mix_warped reads them, the same
+ * numbers as the port's Swift `samples`. `constants`: SEGUE_WARP_CONSTANTS numbers of the
+ * frame, the port's own (glwarps.c says which). */
+enum { SEGUE_WARP_CONSTANTS = 8 };
+void segue_dreamy_row(float *positions, const float *us, float v, float width, float height, const float *constants, int count);
+void segue_crosswarp_row(float *positions, const float *us, float v, float width, float height, const float *constants, int count);
+void segue_directionalwarp_row(float *positions, const float *us, float v, float width, float height, const float *constants,
+                               int count);
+void segue_rotate_scale_fade_row(float *positions, const float *us, float v, float width, float height, const float *constants,
+                                 int count);
+void segue_bookflip_row(float *positions, const float *us, float v, float width, float height, const float *constants, int count);
+void segue_swirl_row(float *positions, const float *us, float v, float width, float height, const float *constants, int count);
+void segue_ripple_row(float *positions, const float *us, float v, float width, float height, const float *constants, int count);
+
 /* gl-transitions' swap and doorway for one row at GL's height v, each column's u in us[i]: the
  * seven runs of `count` floats segue_sum_warped reads, into `positions`. swap: each page's
  * columns' factors of y (columnsA, columnsB), its factors across (sxA, sxB), and whether the

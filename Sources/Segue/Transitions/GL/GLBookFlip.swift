@@ -1,10 +1,12 @@
+import CSegueKernels
+
 /// gl-transitions' `BookFlip` by hong (MIT): the page turns like a book's, shaded as it
 /// stands up. Ported from BookFlip.glsl.
 ///
 /// Each pixel is one page, sampled where it stands or where the turning page puts it: a warp
 /// whose weights are 0 or 1. The turning half is shaded: a run of columns, each channel but
 /// alpha times the frame's shade, applied to the warp's rows.
-public struct GLBookFlip: GLWarp {
+public struct GLBookFlip: GLKernelWarp {
     public static let file = "BookFlip", authors = "hong"
     public static let summary = "The page turns from the right like a book's (gl-transitions BookFlip)."
     public static let family = TransitionFamily.displacements
@@ -14,6 +16,9 @@ public struct GLBookFlip: GLWarp {
     public init(_ values: ParameterValues) { self.values = values }
 
     public func frame(_ f: GLUniforms) -> (p: Float, shade: Float) { (f.progress, max(0.7, abs(f.progress - 0.5) * 2)) }
+
+    public static let row: GLWarpRowKernel = segue_bookflip_row
+    public func constants(_ k: (p: Float, shade: Float)) -> SIMD8<Float> { .constants(k.p) }
 
     @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (p: Float, shade: Float)) -> GLSamples {
         let p = k.p, turned = GLSL.step(1 - p, uv.x)

@@ -1,7 +1,9 @@
+import CSegueKernels
+
 /// gl-transitions' `crosswarp` by Eke Péter (MIT): the two pictures stretch past each other,
 /// the outgoing one shrinking into the centre as the incoming one grows out of it, from the
 /// right. Ported from crosswarp.glsl.
-public struct GLCrosswarp: GLWarp {
+public struct GLCrosswarp: GLKernelWarp {
     public static let file = "crosswarp", authors = "Eke Péter"
     public static let summary = "The pictures stretch past each other from the right (gl-transitions crosswarp)."
     public static let family = TransitionFamily.displacements
@@ -11,6 +13,8 @@ public struct GLCrosswarp: GLWarp {
     public init(_ values: ParameterValues) { self.values = values }
 
     public func frame(_ f: GLUniforms) -> Float { f.progress }
+    public static let row: GLWarpRowKernel = segue_crosswarp_row
+    public func constants(_ progress: Float) -> SIMD8<Float> { .constants(progress) }
 
     @inline(__always) public func samples(_ p: SIMD2<Float>, _ progress: Float) -> GLSamples {
         let x = GLSL.smoothstep(0, 1, progress * 2 + p.x - 1)

@@ -1,7 +1,9 @@
+import CSegueKernels
+
 /// gl-transitions' `directionalwarp` by pschroen (MIT): a straight front crosses diagonally,
 /// the outgoing picture shrinking into the centre behind it and the next growing out. Ported
 /// from directionalwarp.glsl.
-public struct GLDirectionalWarp: GLWarp {
+public struct GLDirectionalWarp: GLKernelWarp {
     public static let file = "directionalwarp", authors = "pschroen"
     public static let summary = "A front crosses at an angle, warping one picture into the next (gl-transitions directionalwarp)."
     public static let family = TransitionFamily.displacements
@@ -15,6 +17,9 @@ public struct GLDirectionalWarp: GLWarp {
     public func frame(_ f: GLUniforms) -> GLDirectionalWipe.Front {
         GLDirectionalWipe.Front(values.vector2(Self.direction), values.float(Self.smoothness), f.progress)
     }
+
+    public static let row: GLWarpRowKernel = segue_directionalwarp_row
+    public func constants(_ front: GLDirectionalWipe.Front) -> SIMD8<Float> { .constants(front.v.x, front.v.y, front.edge, front.smoothness) }
 
     @inline(__always) public func samples(_ uv: SIMD2<Float>, _ front: GLDirectionalWipe.Front) -> GLSamples {
         let m = front.passed(uv)

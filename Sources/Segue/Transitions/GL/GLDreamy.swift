@@ -1,8 +1,9 @@
+import CSegueKernels
 import Foundation
 
 /// gl-transitions' `Dreamy` by mikolalysenko (MIT): the pictures cross-fade, each rippling up
 /// and down in waves. Ported from Dreamy.glsl.
-public struct GLDreamy: GLWarp {
+public struct GLDreamy: GLKernelWarp {
     public static let file = "Dreamy", authors = "mikolalysenko"
     public static let summary = "A wavy dissolve, as in a dream sequence (gl-transitions Dreamy)."
     public static let family = TransitionFamily.displacements
@@ -12,6 +13,8 @@ public struct GLDreamy: GLWarp {
     public init(_ values: ParameterValues) { self.values = values }
 
     public func frame(_ f: GLUniforms) -> Float { f.progress }
+    public static let row: GLWarpRowKernel = segue_dreamy_row
+    public func constants(_ progress: Float) -> SIMD8<Float> { .constants(progress) }
 
     @inline(__always) public func samples(_ p: SIMD2<Float>, _ progress: Float) -> GLSamples {
         // The offsets are only upward: written for y alone, as vectors keep the loop from being vectorised.

@@ -85,6 +85,12 @@ extension GLWarp {
 
     public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width w: Float, height h: Float,
                           into: UnsafeMutablePointer<Float>) {
+        samplePositions(us, v, k, width: w, height: h, into: into)
+    }
+
+    /// `positions` from `samples`, pixel by pixel: what a port's own `positions` must equal.
+    func samplePositions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width w: Float, height h: Float,
+                         into: UnsafeMutablePointer<Float>) {
         let count = us.count, ax = into, ay = ax + count, bx = ay + count, by = bx + count, weights = by + count
         for x in 0..<count {
             let s = samples(vec2(us[x], v), k)
@@ -93,6 +99,39 @@ extension GLWarp {
             bx[x] = s.to.x * w - 0.5
             by[x] = (1 - s.to.y) * h - 0.5
             weights[x] = s.weight
+        }
+    }
+}
+
+/// A row kernel of `CSegueKernels/glwarps.c`: positions, each column's u, v, width, height,
+/// the frame's constants (`SEGUE_WARP_CONSTANTS` of them), the count.
+public typealias GLWarpRowKernel = @convention(c) (UnsafeMutablePointer<Float>?, UnsafePointer<Float>?, Float, Float, Float,
+                                                   UnsafePointer<Float>?, Int32) -> Void
+
+/// A `GLWarp` whose `samples` is also written in C, in `glwarps.c`, operation for operation:
+/// its rows' positions come from that kernel (16 pixels at a time where Swift's baseline does
+/// one or four), the frame's numbers passed as `constants`. `GLPortsInCTests` holds each to
+/// its `samples`, number for number.
+public protocol GLKernelWarp: GLWarp {
+    static var row: GLWarpRowKernel { get }
+    /// The frame's numbers the kernel reads, in its order.
+    func constants(_ k: Frame) -> SIMD8<Float>
+}
+
+extension SIMD8 where Scalar == Float {
+    /// A warp kernel's constants: the numbers given, then zeros.
+    static func constants(_ numbers: Float...) -> Self {
+        var c = Self()
+        for (i, x) in numbers.enumerated() { c[i] = x }
+        return c
+    }
+}
+
+extension GLKernelWarp {
+    public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width: Float, height: Float,
+                          into: UnsafeMutablePointer<Float>) {
+        withUnsafeBytes(of: constants(k)) { c in
+            Self.row(into, us.baseAddress!, v, width, height, c.assumingMemoryBound(to: Float.self).baseAddress!, Int32(us.count))
         }
     }
 }

@@ -1,8 +1,9 @@
+import CSegueKernels
 import Foundation
 
 /// gl-transitions' `ripple` by gre (MIT): rings ripple out from the centre of the outgoing
 /// picture as the next fades in. Ported from ripple.glsl.
-public struct GLRipple: GLWarp {
+public struct GLRipple: GLKernelWarp {
     public static let file = "ripple", authors = "gre"
     public static let summary = "Rings ripple across the picture as the next fades in (gl-transitions ripple)."
     public static let family = TransitionFamily.displacements
@@ -15,6 +16,11 @@ public struct GLRipple: GLWarp {
 
     public func frame(_ f: GLUniforms) -> (amplitude: Float, speed: Float, p: Float, fade: Float, reach: Float) {
         (values.float(Self.amplitude), values.float(Self.speed), f.progress, GLSL.smoothstep(0.2, 1, f.progress), f.progress / 30)
+    }
+
+    public static let row: GLWarpRowKernel = segue_ripple_row
+    public func constants(_ k: (amplitude: Float, speed: Float, p: Float, fade: Float, reach: Float)) -> SIMD8<Float> {
+        .constants(k.amplitude, k.speed, k.p, k.fade, k.reach)
     }
 
     @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (amplitude: Float, speed: Float, p: Float, fade: Float, reach: Float)) -> GLSamples {

@@ -1,9 +1,10 @@
+import CSegueKernels
 import Foundation
 
 /// gl-transitions' `rotate_scale_fade` by Fernando Kuteken (MIT): the picture spins away
 /// into the distance and the next spins back out of it, over a plain colour. Ported from
 /// rotate_scale_fade.glsl.
-public struct GLRotateScaleFade: GLWarp {
+public struct GLRotateScaleFade: GLKernelWarp {
     public static let file = "rotate_scale_fade", authors = "Fernando Kuteken"
     public static let summary = "The picture spins into the distance and the next spins out (gl-transitions rotate_scale_fade)."
     public static let family = TransitionFamily.displacements
@@ -30,6 +31,9 @@ public struct GLRotateScaleFade: GLWarp {
         let scale = GLSL.mix(values.float(Self.scale), 1, 2 * abs(p - 0.5))
         return (center, back, cosf(angle) / scale, sinf(angle) / scale, p)
     }
+
+    public static let row: GLWarpRowKernel = segue_rotate_scale_fade_row
+    public func constants(_ k: Frame) -> SIMD8<Float> { .constants(k.center.x, k.center.y, k.c, k.s, k.p) }
 
     /// The file turns the direction to the pixel (the offset over its length) and scales it
     /// back by that length over the scale: the offset turned and scaled, worked out so, with no

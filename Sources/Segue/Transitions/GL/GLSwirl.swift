@@ -1,8 +1,9 @@
+import CSegueKernels
 import Foundation
 
 /// gl-transitions' `Swirl` by Sergey Kosarevsky (MIT): the picture twists about its centre and
 /// untwists into the next. Ported from Swirl.glsl.
-public struct GLSwirl: GLWarp {
+public struct GLSwirl: GLKernelWarp {
     public static let file = "Swirl", authors = "Sergey Kosarevsky"
     public static let summary = "The picture twists into a whirl and out of it as the next (gl-transitions Swirl)."
     public static let family = TransitionFamily.displacements
@@ -18,6 +19,9 @@ public struct GLSwirl: GLWarp {
         let t = f.progress
         return (t, t <= 0.5 ? GLSL.mix(0, 1, t / 0.5) : GLSL.mix(1, 0, (t - 0.5) / 0.5))
     }
+
+    public static let row: GLWarpRowKernel = segue_swirl_row
+    public func constants(_ k: (t: Float, a: Float)) -> SIMD8<Float> { .constants(k.t, k.a) }
 
     @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (t: Float, a: Float)) -> GLSamples {
         // In x and y apart, without a branch: vectors and branches keep the pixels' loop from

@@ -1,0 +1,130 @@
+/*
+ * The sample positions of gl-transitions' warps, a row at a time, for the warp kernel
+ * (segue_mix_warped): each port's `samples` from its Swift file written again in plain C,
+ * operation for operation (no fused multiply-adds, the same sine), so that the numbers are the
+ * Swift ones, and compiled for each vector width. Swift's baseline has four-float vectors and
+ * keeps most of these loops scalar; here they run 16 pixels at a time.
+ *
+ * Ported from the gl-transitions files (MIT): Dreamy.glsl (mikolalysenko), crosswarp.glsl
+ * (Eke Péter), directionalwarp.glsl (pschroen), rotate_scale_fade.glsl (Fernando Kuteken),
+ * BookFlip.glsl (hong), Swirl.glsl (Sergey Kosarevsky), ripple.glsl (gre).
+ */
+#include "pixels.h"
+
+typedef struct {
+    float *out;
+    const float *us;
+    float v, width, height, k[SEGUE_WARP_CONSTANTS];
+    ptrdiff_t count;
+} WarpRow;
+
+/* A pixel's two sample points (GL's uv) and its weight. */
+typedef struct {
+    float fx, fy, tx, ty, w;
+} Samples;
+
+INLINE Samples both(float x, float y, float w) {
+    Samples s = { x, y, x, y, w };
+    return s;
+}
+
+INLINE Samples pair(float fx, float fy, float tx, float ty, float w) {
+    Samples s = { fx, fy, tx, ty, w };
+    return s;
+}
+
+/* GLSL.clamp and smoothstep as the Swift file has them (Swift's min(x, y) is y < x ? y : x). */
+INLINE float clamped(float x, float low, float high) { return x >= low ? (high < x ? high : x) : low; }
+
+INLINE float smoothstep(float e0, float e1, float x) {
+    float t = clamped((x - e0) / (e1 - e0), 0, 1);
+    return t * t * (3 - 2 * t);
+}
+
+/* A port's row: its samples at each column's u (us) and the row's v, as texel positions (x
+ * times the width less a half, rows from the top) and the weight, five runs of `count`. */
+#define WARP_ROW(NAME)                                                                                           \
+    INLINE void NAME##_row(const WarpRow *m) {                                                                   \
+        float *restrict out = m->out;                                                                            \
+        const float *restrict us = m->us;                                                                        \
+        float k[SEGUE_WARP_CONSTANTS], v = m->v, width = m->width, height = m->height;                           \
+        memcpy(k, m->k, sizeof k);                                                                               \
+        ptrdiff_t n = m->count;                                                                                  \
+        _Pragma("clang loop vectorize(assume_safety)") for (ptrdiff_t i = 0; i < n; i++) {                       \
+            Samples s = NAME(us[i], v, k);                                                                       \
+            out[i] = s.fx * width - 0.5f;                                                                        \
+            out[n + i] = (1 - s.fy) * height - 0.5f;                                                             \
+            out[2 * n + i] = s.tx * width - 0.5f;                                                                \
+            out[3 * n + i] = (1 - s.ty) * height - 0.5f;                                                         \
+            out[4 * n + i] = s.w;                                                                                \
+        }                                                                                                        \
+    }                                                                                                            \
+    AT_EACH_WIDTH(NAME##_row, WarpRow)                                                                           \
+    void segue_##NAME##_row(float *positions, const float *us, float v, float width, float height,              \
+                            const float *constants, int count) {                                                 \
+        WarpRow m = { positions, us, v, width, height, { 0 }, count };                                           \
+        memcpy(m.k, constants, sizeof m.k);                                                                      \
+        NAME##_row_run(&m);                                                                                      \
+    }
+
+/* Dreamy: each column's point moved up or down by its wave; k: progress. */
+INLINE Samples dreamy(float u, float v, const float *k) {
+    float p = k[0], q = 1 - p;
+    return pair(u, v + 0.03f * p * plain_cos(10 * (p + u)), u, v + 0.03f * q * plain_cos(10 * (q + u)), p);
+}
+WARP_ROW(dreamy)
+
+/* crosswarp: each column's point scaled about the centre by its smooth step; k: progress. */
+INLINE Samples crosswarp(float u, float v, const float *k) {
+    float x = smoothstep(0, 1, k[0] * 2 + u - 1), cu = u - 0.5f, cv = v - 0.5f;
+    return pair(cu * (1 - x) + 0.5f, cv * (1 - x) + 0.5f, cu * x + 0.5f, cv * x + 0.5f, x);
+}
+WARP_ROW(crosswarp)
+
+/* directionalwarp: the point scaled about the centre by how far the front has passed it;
+ * k: the front's direction (x, y), its edge, its smoothness. */
+INLINE Samples directionalwarp(float u, float v, const float *k) {
+    float m = 1 - smoothstep(-k[3], 0, k[0] * u + k[1] * v - k[2]), x = u - 0.5f, y = v - 0.5f;
+    return pair(x * (1 - m) + 0.5f, y * (1 - m) + 0.5f, x * m + 0.5f, y * m + 0.5f, m);
+}
+WARP_ROW(directionalwarp)
+
+/* rotate_scale_fade: the point turned and scaled about the centre, NaN (the colour around)
+ * outside the square; k: the centre (x, y), the turn's cosine and sine over the scale, progress. */
+INLINE Samples rotate_scale_fade(float u, float v, const float *k) {
+    float dx = u - k[0], dy = v - k[1], qx = k[0] + (dx * k[2] - dy * k[3]), qy = k[1] + (dx * k[3] + dy * k[2]);
+    int away = (qx < 0) | (qx > 1) | (qy < 0) | (qy > 1);
+    float nan = __builtin_nanf("");
+    return away ? both(nan, nan, 0) : both(qx, qy, k[4]);
+}
+WARP_ROW(rotate_scale_fade)
+
+/* BookFlip: the left half shows the outgoing page where it stands or the incoming page's turned
+ * half, the right half the outgoing page turned or the incoming page; k: progress. */
+INLINE Samples bookflip(float u, float v, const float *k) {
+    float p = k[0], turned = u < 1 - p ? 0.0f : 1.0f;
+    float lx = (u - 0.5f) / (p - 0.5f) * 0.5f + 0.5f, ly = (v - 0.5f) / (0.5f + (1 - p) * (0.5f - u) / 0.5f) * 0.5f + 0.5f;
+    float rx = (u - p) / (0.5f - p) * 0.5f, ry = (v - 0.5f) / (0.5f + p * (u - 0.5f) / 0.5f) * 0.5f + 0.5f;
+    return u < 0.5f ? pair(u, v, lx, ly, turned) : pair(rx, ry, u, v, turned);
+}
+WARP_ROW(bookflip)
+
+/* Swirl: the point turned about the centre by the square of its nearness to the centre times
+ * the frame's twist; k: progress, twist. */
+INLINE Samples swirl(float u, float v, const float *k) {
+    float x = u - 0.5f, y = v - 0.5f, dist = __builtin_sqrtf(x * x + y * y);
+    float percent = (1 - dist) / 1, theta = percent * percent * k[1] * 8 * 3.14159f, s, c;
+    plain_sincos(theta, &s, &c);
+    int inside = dist < 1;
+    return both((inside ? x * c - y * s : x) + 0.5f, (inside ? x * s + y * c : y) + 0.5f, k[0]);
+}
+WARP_ROW(swirl)
+
+/* ripple: the outgoing page's point pushed out from the centre by a travelling wave; k:
+ * amplitude, speed, progress, the fade, the wave's reach (progress / 30). */
+INLINE Samples ripple(float u, float v, const float *k) {
+    float x = u - 0.5f, y = v - 0.5f, dist = __builtin_sqrtf(x * x + y * y);
+    float reach = (plain_sin(k[2] * dist * k[0] - k[2] * k[1]) + 0.5f) * k[4];
+    return pair(u + x * reach, v + y * reach, u, v, k[3]);
+}
+WARP_ROW(ripple)
