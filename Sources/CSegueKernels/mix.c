@@ -237,8 +237,9 @@ enum { BOTH_PAGES, OUTGOING_PAGE, INCOMING_PAGE };
 
 /* Pixels start..<end of the warp: both pages sampled and mixed, or only the one page the
  * weights leave (a mix at weight 0 or 256 is exactly that page's sample): half the gathers.
- * `pages` is a constant where this is inlined, so each loop holds only its own samples. */
-INLINE void warp_span(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int pages) {
+ * `pages` and where each page's samples fall (onA, onB) are constants where this is inlined,
+ * so each loop holds only its own gathers. */
+INLINE void warp_span(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int pages, int onA, int onB) {
     uint32_t *restrict out = m->out;
     const uint32_t *restrict a = m->a, *restrict b = m->b;
     const float *restrict ax = m->ax, *restrict ay = m->ay, *restrict bx = m->bx, *restrict by = m->by, *restrict w = m->w;
@@ -250,42 +251,59 @@ INLINE void warp_span(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int page
 #endif
     for (ptrdiff_t i = start; i < end; i++) {
         if (pages == OUTGOING_PAGE) {
-            out[i] = clamped_sample(a, width, height, ax[i], ay[i], outside);
+            out[i] = sample_on(a, width, height, ax[i], ay[i], outside, onA);
         } else if (pages == INCOMING_PAGE) {
-            out[i] = clamped_sample(b, width, height, bx[i], by[i], outside);
+            out[i] = sample_on(b, width, height, bx[i], by[i], outside, onB);
         } else {
-            uint32_t p = clamped_sample(a, width, height, ax[i], ay[i], outside);
-            uint32_t q = clamped_sample(b, width, height, bx[i], by[i], outside);
+            uint32_t p = sample_on(a, width, height, ax[i], ay[i], outside, onA);
+            uint32_t q = sample_on(b, width, height, bx[i], by[i], outside, onB);
             out[i] = lerp(p, q, fixed_weight(w[i]));
         }
     }
 }
 
-/* In spans of 64 pixels, each sampling only the pages its weights need: one where the two
- * pages are one picture (mixed beforehand) sampled at the same points, as the mix of a sample
- * with itself is that sample. */
+/* warp_span with where the incoming page's samples fall made a constant, */
+INLINE void span_on_b(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int pages, int onA, int onB) {
+    if (onB == ON_TEXEL) warp_span(m, start, end, pages, onA, ON_TEXEL);
+    else if (onB == ON_COLUMN) warp_span(m, start, end, pages, onA, ON_COLUMN);
+    else warp_span(m, start, end, pages, onA, ON_ANY);
+}
+
+/* then the outgoing page's. */
+INLINE void span_on(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int pages, int onA, int onB) {
+    if (onA == ON_TEXEL) span_on_b(m, start, end, pages, ON_TEXEL, onB);
+    else if (onA == ON_COLUMN) span_on_b(m, start, end, pages, ON_COLUMN, onB);
+    else span_on_b(m, start, end, pages, ON_ANY, onB);
+}
+
+/* In spans of 64 pixels, each sampling only the pages its weights need (one where the two pages
+ * are one picture, mixed beforehand, sampled at the same points: the mix of a sample with
+ * itself is that sample), each page with only the texels its samples fall on. */
 INLINE void warp_mix(const WarpMix *m) {
     const float *restrict w = m->w;
+    int32_t width = (int32_t)m->width, height = (int32_t)m->height;
     int same = m->a == m->b;
     for (ptrdiff_t start = 0; start < m->count; start += 64) {
         ptrdiff_t end = start + 64 < m->count ? start + 64 : m->count;
         size_t bytes = (size_t)(end - start) * sizeof(float);
-        if (same && memcmp(m->ax + start, m->bx + start, bytes) == 0 && memcmp(m->ay + start, m->by + start, bytes) == 0) {
-            prefetch_rows(m->a, (int32_t)m->width, (int32_t)m->height, m->ax, m->ay, start, end);
-            warp_span(m, start, end, OUTGOING_PAGE);
-            continue;
-        }
         uint32_t low = 256, high = 0;
-        for (ptrdiff_t i = start; i < end; i++) {
-            uint32_t k = fixed_weight(w[i]);
-            low = k < low ? k : low;
-            high = k > high ? k : high;
+        if (same && memcmp(m->ax + start, m->bx + start, bytes) == 0 && memcmp(m->ay + start, m->by + start, bytes) == 0) {
+            low = 0;   /* the one picture, read as the outgoing page */
+        } else {
+            for (ptrdiff_t i = start; i < end; i++) {
+                uint32_t k = fixed_weight(w[i]);
+                low = k < low ? k : low;
+                high = k > high ? k : high;
+            }
         }
-        if (high != 0) prefetch_rows(m->b, (int32_t)m->width, (int32_t)m->height, m->bx, m->by, start, end);
-        if (low != 256) prefetch_rows(m->a, (int32_t)m->width, (int32_t)m->height, m->ax, m->ay, start, end);
-        if (high == 0) warp_span(m, start, end, OUTGOING_PAGE);
-        else if (low == 256) warp_span(m, start, end, INCOMING_PAGE);
-        else warp_span(m, start, end, BOTH_PAGES);
+        int readsA = low != 256, readsB = high != 0;
+        int onA = readsA ? samples_fall(width, height, m->ax, m->ay, start, end) : ON_ANY;
+        int onB = readsB ? samples_fall(width, height, m->bx, m->by, start, end) : ON_ANY;
+        if (readsA) prefetch_rows(m->a, width, height, m->ax, m->ay, start, end);
+        if (readsB) prefetch_rows(m->b, width, height, m->bx, m->by, start, end);
+        if (!readsB) span_on(m, start, end, OUTGOING_PAGE, onA, ON_ANY);
+        else if (!readsA) span_on(m, start, end, INCOMING_PAGE, ON_ANY, onB);
+        else span_on(m, start, end, BOTH_PAGES, onA, onB);
     }
 }
 

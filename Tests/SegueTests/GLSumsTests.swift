@@ -100,6 +100,68 @@ struct GLSumsTests {
     }
 }
 
+/// The warp kernel (`segue_mix_warped`) reads only the texels its samples fall on: the same
+/// bytes as four texels mixed every time.
+@Suite("gl-transitions' warp kernel")
+struct GLWarpKernelTests {
+    @Test("every pixel is its two bilinear samples mixed, written out: in runs whose samples fall on texels' centres, on columns' centres, or anywhere")
+    func kernel() {
+        let width = 37, height = 23, count = 64 * 40, outside: UInt32 = 0xFF40_5060
+        let a = GLAffineTests.pixels(width * height, seed: 7), b = GLAffineTests.pixels(width * height, seed: 8)
+        var state: UInt32 = 17
+        func random() -> Float {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Float(state >> 8) / Float(1 << 24)
+        }
+        func whole(_ limit: Int) -> Float { Float(Int(random() * Float(limit + 6)) - 3) }
+        // Runs of 64, for each page: on texels' centres (past the edges too), on columns'
+        // centres, anywhere, on columns' centres but for one pixel, on texels' centres but for
+        // one pixel's row; each with weights 0, 1, between, or 0 and 1 in turn.
+        var runs = [Float](repeating: 0, count: 5 * count)
+        for i in 0..<count {
+            let run = i / 64, kinds = [run % 5, (run / 5 + run) % 5]
+            var position: [Float] = []
+            for kind in kinds {
+                var x = kind == 2 ? random() * 44 - 3 : whole(width), y = kind == 0 || kind == 4 ? whole(height) : random() * 30 - 3
+                if kind == 3 && i % 64 == 40 { x += 0.25 }
+                if kind == 4 && i % 64 == 50 { y += 0.5 }
+                position += [x, y]
+            }
+            let weight: Float = [0, 1, random(), i % 2 == 0 ? 0 : 1][run / 10 % 4]
+            for (n, value) in (position + [weight]).enumerated() { runs[n * count + i] = value }
+            if i % 31 == 0 { runs[count + i] = .nan }
+        }
+        var out = [UInt32](repeating: 0, count: count)
+        runs.withUnsafeBufferPointer { r in
+            let p = r.baseAddress!
+            segue_mix_warped(&out, a, b, Int32(width), Int32(height), p, p + count, p + 2 * count, p + 3 * count, p + 4 * count, outside,
+                             Int32(count))
+        }
+        var misses = 0
+        for i in 0..<count {
+            func sample(_ t: [UInt32], _ page: Int) -> UInt32 {
+                let x = runs[2 * page * count + i], y = runs[(2 * page + 1) * count + i]
+                return x.isNaN || y.isNaN ? outside : GLSumsTests.sample(t, width, height, x, y)
+            }
+            let expected = WarpKernelTests.mix(sample(a, 0), sample(b, 1), UInt32(PagePictures.fixed(runs[4 * count + i])))
+            misses += out[i] == expected ? 0 : 1
+        }
+        #expect(misses == 0, "\(misses) of \(count) pixels differ")
+
+        // One picture as both pages (mixed beforehand) at the same points: its samples.
+        var one = [UInt32](repeating: 0, count: count)
+        runs.withUnsafeBufferPointer { r in
+            let p = r.baseAddress!
+            segue_mix_warped(&one, a, a, Int32(width), Int32(height), p, p + count, p, p + count, p + 4 * count, outside, Int32(count))
+        }
+        let alone = (0..<count).filter { i in
+            let x = runs[i], y = runs[count + i]
+            return one[i] != (x.isNaN || y.isNaN ? outside : GLSumsTests.sample(a, width, height, x, y))
+        }
+        #expect(alone.isEmpty, "\(alone.count) of \(count) pixels of the one picture differ")
+    }
+}
+
 /// A port whose rows skip its shader where the shader's answer is known (a page's texel where it
 /// stands) against the shader run on every pixel: the same bytes.
 @Suite("gl-transitions' rows that skip the shader")
