@@ -59,6 +59,22 @@ struct GLMathTests {
         #expect(GLSL.acos(1) == 0 && GLSL.acos(-1) == GLSL.pi && GLSL.acos(0) == GLSL.pi / 2)
     }
 
+    @Test("pow within 1e-5 of libm's, relatively, for x in 0...1 down to 1e-30; exact at 0, 1 and a half cubed")
+    func powers() {
+        var worst: Float = 0
+        for y: Float in [0.2, 0.5, 1.7, 3] {
+            var x: Float = 1e-30
+            while x <= 1 {
+                let libm = powf(x, y)
+                if libm >= .leastNormalMagnitude { worst = max(worst, abs(GLSL.pow(x, y) - libm) / libm) }
+                x *= 1.013
+            }
+            #expect(GLSL.pow(1, y) == 1 && GLSL.pow(0, y) == 0, "pow(1 or 0, \(y))")
+        }
+        #expect(worst < 1e-5, "worst relative error \(worst)")
+        #expect(GLSL.pow(0.5, 3) == 0.125)
+    }
+
     @Test("sin and cos within 1e-6 of libm's for angles up to ±2000")
     func sines() {
         var worst: Float = 0

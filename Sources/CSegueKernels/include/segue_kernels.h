@@ -131,6 +131,19 @@ void segue_swap_row(float *positions, const float *us, const float *columnsA, co
 void segue_doorway_row(float *positions, const float *us, const float *doorsX, const float *doorsY, float v, float width, float height,
                        float size, float reflection, int count);
 
+/* gl-transitions' InvertedPageCurl for one row y of the canvas (width x height), each
+ * column's u in us[i]: the pages' own pixels ahead of the curl and past its shadow, the curl,
+ * its back and its shadow between, every pixel the Swift port's shader's. The frame's numbers:
+ * the turns' matrices by columns (x, y, z; their first two entries), how far the page has
+ * curled (`amount`), the cylinder's centre, angle and radius. */
+typedef struct {
+    float rotation_xx, rotation_xy, rotation_yx, rotation_yy, rotation_zx, rotation_zy;
+    float back_xx, back_xy, back_yx, back_yy, back_zx, back_zy;
+    float amount, center, angle, radius;
+} SegueCurl;
+void segue_page_curl_row(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, int y, const float *us,
+                         const SegueCurl *curl);
+
 /* gl-transitions' CrossZoom for one row at GL's height v, each column's u in us[i]: each pixel
  * the weighted mean of 41 samples along its line to the centre (cx, cy), from `offsets[i]`
  * (the shader's random number), times `strength`; at each, the pages' bilinear samples mixed by

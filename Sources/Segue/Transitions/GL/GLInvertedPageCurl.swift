@@ -1,3 +1,4 @@
+import CSegueKernels
 import Foundation
 
 /// gl-transitions' `InvertedPageCurl` by Hewlett-Packard (BSD 3-clause; adapted by Sergey
@@ -38,6 +39,14 @@ public struct GLInvertedPageCurl: GLTransition {
         /// How far the pixel at uv lies from the cylinder's axis, across it (GL's `yc`): the
         /// turned point's y, worked out alone.
         @inline(__always) func height(_ u: Float, _ v: Float) -> Float { rotation.x.y * u + rotation.y.y * v + rotation.z.y * 1 - cylinderCenter }
+
+        /// The frame's numbers as the C row takes them.
+        var constants: SegueCurl {
+            SegueCurl(rotation_xx: rotation.x.x, rotation_xy: rotation.x.y, rotation_yx: rotation.y.x, rotation_yy: rotation.y.y,
+                      rotation_zx: rotation.z.x, rotation_zy: rotation.z.y, back_xx: back.x.x, back_xy: back.x.y, back_yx: back.y.x,
+                      back_yy: back.y.y, back_zx: back.z.x, back_zy: back.z.y, amount: amount, center: cylinderCenter,
+                      angle: cylinderAngle, radius: Curl.radius)
+        }
     }
 
     public func shader(_ f: GLFrame) -> GLShader {
@@ -51,7 +60,7 @@ public struct GLInvertedPageCurl: GLTransition {
             let d = distance * scale
             if d < 0 { return b }
             if d > 2 { return a }
-            return (b - a) * powf(1 - d / 2, sharpness) + a
+            return (b - a) * GLSL.pow(1 - d / 2, sharpness) + a
         }
         func toEdge(_ q: vec3) -> Float {
             var dx = abs(q.x > 0.5 ? 1 - q.x : q.x), dy = abs(q.y > 0.5 ? 1 - q.y : q.y)
@@ -96,7 +105,7 @@ public struct GLInvertedPageCurl: GLTransition {
             let q = hit(angle, point)
             if outside(q) { return seeThroughWithShadow(yc, p, q) }
             var color = f.from(vec2(q.x, q.y))
-            let gray = (color.x + color.z + color.y) / 15 + 0.8 * (powf(max(0, 1 - abs(yc / radius)), 0.2) / 2 + 0.5)
+            let gray = (color.x + color.z + color.y) / 15 + 0.8 * (GLSL.pow(max(0, 1 - abs(yc / radius)), 0.2) / 2 + 0.5)
             color = vec4(gray, gray, gray, color.w)
             let other = yc < 0 ? vec4(0, 0, 0, shade(q, yc)) : f.from(p)
             color = antiAlias(color, other, radius - abs(yc))
@@ -104,10 +113,24 @@ public struct GLInvertedPageCurl: GLTransition {
         }
     }
 
-    /// Away from the cylinder each pixel is a page's texel where it stands (the outgoing page
-    /// ahead of the curl; the next one behind it, opaque, beyond the curl's shadow), as the
-    /// shader gives them; only the curl and its shadow are worked out pixel by pixel.
+    /// A row at a time in C (`segue_page_curl_row`, curl.c): the shader above written again
+    /// operation for operation, the band of the curl and its shadow vectorised.
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
+        let curl = Curl(progress: Float(progress)).constants, us = GLFrame.columns(width)
+        return { y, pages, out in
+            withUnsafePointer(to: curl) { curl in
+                us.withUnsafeBufferPointer { us in
+                    segue_page_curl_row(out, pages.a, pages.b, Int32(width), Int32(height), Int32(y), us.baseAddress!, curl)
+                }
+            }
+        }
+    }
+
+    /// The same rows from the shader in Swift, pixel by pixel: what the C row is checked
+    /// against. Away from the cylinder each pixel is a page's texel where it stands (the
+    /// outgoing page ahead of the curl; the next one behind it, opaque, beyond the curl's
+    /// shadow), as the shader gives them.
+    func shaderRows(progress: Double, width: Int, height: Int) -> PixelRows {
         let me = self, p = Float(progress), ratio = Float(width) / Float(height), us = GLFrame.columns(width)
         let curl = Curl(progress: p), radius = Curl.radius
         return { y, pages, out in

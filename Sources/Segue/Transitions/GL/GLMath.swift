@@ -43,6 +43,42 @@ extension GLSL {
         return far ? (x < 0 ? pi - 2 * asin : 2 * asin) : pi / 2 - asin
     }
 
+    /// x to the power y for x in 0...1 and y > 0, as GLSL defines `pow`: exp2(y log2(x)), with
+    /// Cephes' `log2f` (x's exponent, its mantissa about 1 in a polynomial) and `exp2f` (the
+    /// nearest whole power and a polynomial of the rest); 0 where x is 0 or below the least
+    /// normal number. Within a unit or two in the last place of libm's `powf`, and in plain
+    /// arithmetic, so that a row of it vectorises (curl.c has the same operations).
+    @inline(__always) static func pow(_ x: Float, _ y: Float) -> Float {
+        var e = Int32(truncatingIfNeeded: x.bitPattern >> 23) - 127
+        var m = Float(bitPattern: (x.bitPattern & 0x007F_FFFF) | 0x3F80_0000)
+        let big = m > 1.414_213_56
+        m = big ? m * 0.5 : m
+        e = big ? e + 1 : e
+        let f = m - 1, z = f * f
+        var p: Float = 7.037_683_629_2e-2
+        p = p * f - 1.151_461_031_0e-1
+        p = p * f + 1.167_699_874_0e-1
+        p = p * f - 1.242_014_084_6e-1
+        p = p * f + 1.424_932_278_7e-1
+        p = p * f - 1.666_805_766_5e-1
+        p = p * f + 2.000_071_476_5e-1
+        p = p * f - 2.499_999_399_3e-1
+        p = p * f + 3.333_333_117_4e-1
+        let l = p * f * z - 0.5 * z
+        let log2e: Float = 0.442_695_040_888_963_407_36
+        let power = y * (l * log2e + f * log2e + l + f + Float(e))
+        let c = power >= -126 ? min(power, 127) : -126, n = floor(c + 0.5), g = c - n
+        var q: Float = 1.535_336_188_319_500e-4
+        q = q * g + 1.339_887_440_266_574e-3
+        q = q * g + 9.618_437_357_674_640e-3
+        q = q * g + 5.550_332_471_162_809e-2
+        q = q * g + 2.402_264_791_363_012e-1
+        q = q * g + 6.931_472_028_550_421e-1
+        q = q * g + 1
+        let scale = Float(bitPattern: UInt32(truncatingIfNeeded: Int32(n) + 127) << 23)
+        return x >= .leastNormalMagnitude && power >= -126 ? q * scale : 0
+    }
+
     /// sin x and cos x at once.
     @inline(__always) static func sincos(_ x: Float) -> (sin: Float, cos: Float) {
         // The nearest multiple of π/2, its quadrant in the rounded sum's low bits.

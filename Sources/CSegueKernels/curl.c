@@ -1,0 +1,333 @@
+/*
+ * gl-transitions' InvertedPageCurl a row at a time: the Swift port's shader
+ * (GLInvertedPageCurl.swift) written again in C, operation for operation (no fused
+ * multiply-adds; GLSL.acos and GLSL.pow as Swift has them), so that every pixel is the Swift
+ * one. Ported from InvertedPageCurl.glsl (Hewlett-Packard, BSD 3-clause; adapted by Sergey
+ * Kosarevsky from webvfx's page curl).
+ *
+ * A row is done in passes, each a vectorised loop. The pixels ahead of the curl and past its
+ * shadow are the pages' own (curl_pages, which also finds where the band between lies and where
+ * in it the curl is). Where the curl is, every branch of the shader is worked out in each lane
+ * and the right one chosen (curl_band); the band's other pixels are only the curl's shadow on the
+ * next page (curl_shadow). A pixel the lanes cannot finish is marked and done by `curl_pixel`, the
+ * shader as written: one on an anti-aliased edge (a power of its distance to the edge), or one
+ * whose own texel is not on its centre (pictures some 50000 rows tall).
+ */
+#include "pixels.h"
+
+#include <float.h>
+#include <math.h>
+
+typedef struct {
+    float r, g, b, a;
+} Color;
+
+typedef struct {
+    uint32_t *out;
+    const uint32_t *a, *b;
+    const float *us;
+    SegueCurl k;
+    float v;
+    int32_t width, height, y;
+    ptrdiff_t start, end;
+    uint8_t *rare;
+} CurlRow;
+
+static const float pi = 3.141592653589793f;
+
+/* GLSL.clamp: x >= low ? min(x, high) : low, Swift's min(x, y) being y < x ? y : x. */
+INLINE float clamped(float x, float low, float high) { return x >= low ? (high < x ? high : x) : low; }
+
+/* GLSL.acos: Cephes' arcsine polynomial. */
+INLINE float plain_acos(float x) {
+    /* |x| is at most 1, so the root is of a number not below 0; fabsf tells the compiler so,
+     * which then needs no call for a negative one, and the loop vectorises. */
+    float ax = fabsf(x), root = __builtin_sqrtf(fabsf(0.5f - 0.5f * ax));
+    int far = ax > 0.5f;
+    float s = far ? root : x, z = s * s;
+    float asine = ((((0.042163199048f * z + 0.024181311049f) * z + 0.045470025998f) * z + 0.074953002686f) * z + 0.16666752422f) * z * s + s;
+    return far ? (x < 0 ? pi - 2 * asine : 2 * asine) : pi / 2 - asine;
+}
+
+/* GLSL.pow for x in 0...1 and y > 0: exp2(y log2 x) with Cephes' log2f and exp2f, 0 where x is
+ * 0 or below the least normal number. */
+INLINE float plain_pow(float x, float y) {
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    int32_t e = (int32_t)(bits >> 23) - 127;
+    uint32_t mantissa = (bits & 0x007FFFFF) | 0x3F800000;
+    float m;
+    memcpy(&m, &mantissa, sizeof m);
+    int big = m > 1.41421356f;
+    m = big ? m * 0.5f : m;
+    e = big ? e + 1 : e;
+    float f = m - 1, z = f * f;
+    float l = ((((((((7.0376836292e-2f * f - 1.1514610310e-1f) * f + 1.1676998740e-1f) * f - 1.2420140846e-1f) * f + 1.4249322787e-1f) * f -
+                  1.6668057665e-1f) * f + 2.0000714765e-1f) * f - 2.4999993993e-1f) * f + 3.3333331174e-1f) * f * z;
+    l = l - 0.5f * z;
+    const float log2e = 0.44269504088896340736f;
+    float power = y * (l * log2e + f * log2e + l + f + (float)e);
+    float c = power >= -126 ? (127 < power ? 127 : power) : -126, n = floorf(c + 0.5f), g = c - n;
+    float p = (((((1.535336188319500e-4f * g + 1.339887440266574e-3f) * g + 9.618437357674640e-3f) * g + 5.550332471162809e-2f) * g +
+                2.402264791363012e-1f) * g + 6.931472028550421e-1f) * g + 1;
+    uint32_t twos = (uint32_t)((int32_t)n + 127) << 23;
+    float scale;
+    memcpy(&scale, &twos, sizeof scale);
+    return x >= FLT_MIN && power >= -126 ? p * scale : 0;
+}
+
+INLINE Color color(uint32_t p) {
+    const float k = 1.0f / 255.0f;
+    Color c = { (float)(p & 255) * k, (float)(p >> 8 & 255) * k, (float)(p >> 16 & 255) * k, (float)(p >> 24) * k };
+    return c;
+}
+
+/* GLFrame.pixel: each channel clamped and rounded, alpha at least each colour's. */
+INLINE uint32_t level(float x) { return (uint32_t)(int32_t)(clamped(x, 0, 1) * 255 + 0.5f); }
+
+INLINE uint32_t pixel(Color c) {
+    uint32_t r = level(c.r), g = level(c.g), b = level(c.b), a = level(c.a), top = g < b ? b : g;
+    top = top < r ? r : top;
+    return r | g << 8 | b << 16 | (top < a ? a : top) << 24;
+}
+
+/* A page's bilinear sample at GL's (u, v), as GLFrame.sample. */
+INLINE Color page(const CurlRow *m, const uint32_t *t, float u, float v) {
+    return color(clamped_sample(t, m->width, m->height, u * (float)m->width - 0.5f, (1 - v) * (float)m->height - 0.5f, 0));
+}
+
+/* The turned point's (x, y) of `hit`: back times (px, angle / 2π, 1). */
+INLINE void hit(const SegueCurl *k, float angle, float px, float *qx, float *qy) {
+    float t = angle / (2 * pi);
+    *qx = k->back_xx * px + k->back_yx * t + k->back_zx;
+    *qy = k->back_xy * px + k->back_yy * t + k->back_zy;
+}
+
+INLINE int outside(float qx, float qy) { return (qx < 0) | (qy < 0) | (qx > 1) | (qy > 1); }
+
+/* How far (qx, qy) lies from the square's nearest edge, outside it or in. */
+INLINE float to_edge(float qx, float qy) {
+    float dx = fabsf(qx > 0.5f ? 1 - qx : qx), dy = fabsf(qy > 0.5f ? 1 - qy : qy);
+    dx = qx < 0 ? -qx : qx > 1 ? qx - 1 : dx;
+    dy = qy < 0 ? -qy : qy > 1 ? qy - 1 : dy;
+    float corner = __builtin_sqrtf(dx * dx + dy * dy), side = dy < dx ? dy : dx;
+    return ((qx < 0) | (qx > 1)) & ((qy < 0) | (qy > 1)) ? corner : side;
+}
+
+INLINE float shade(float qx, float qy, float yc, float radius) {
+    float dx = qx - 0.5f, dy = qy - 0.5f, n = -yc / radius;
+    return (1 - __builtin_sqrtf(dx * dx + dy * dy) / 0.71f) * n * n * n * 0.5f;
+}
+
+/* The shadow the curl's edge casts at distance `edge` from it. */
+INLINE float edge_shadow(float edge, float amount) {
+    float s = (1 - edge * 30) / 3;
+    return s < 0 ? 0 : s * amount;
+}
+
+INLINE Color anti_alias(Color a, Color b, float distance) {
+    float d = distance * 512;
+    if (d < 0) return b;
+    if (d > 2) return a;
+    float t = plain_pow(1 - d / 2, 3);
+    Color c = { (b.r - a.r) * t + a.r, (b.g - a.g) * t + a.g, (b.b - a.b) * t + a.b, (b.a - a.a) * t + a.a };
+    return c;
+}
+
+INLINE Color darker(Color c, float s, float alpha) {
+    Color d = { c.r - s, c.g - s, c.b - s, alpha };
+    return d;
+}
+
+static Color see_through(const CurlRow *m, float yc, float u, float px) {
+    const SegueCurl *k = &m->k;
+    float angle = pi - (plain_acos(clamped(yc / k->radius, -1, 1)) - k->angle), qx, qy;
+    hit(k, angle, px, &qx, &qy);
+    if (yc <= 0 && outside(qx, qy)) return page(m, m->b, u, m->v);
+    if (yc > 0) return page(m, m->a, u, m->v);
+    Color none = { 0, 0, 0, 0 };
+    return anti_alias(page(m, m->a, qx, qy), none, to_edge(qx, qy));
+}
+
+static Color see_through_with_shadow(const CurlRow *m, float yc, float u, float px, float qx, float qy) {
+    Color c = see_through(m, yc, u, px);
+    return darker(c, edge_shadow(to_edge(qx, qy), m->k.amount), c.a);
+}
+
+/* One pixel of the band, the shader as GLInvertedPageCurl.swift writes it. */
+static uint32_t curl_pixel(const CurlRow *m, float u) {
+    const SegueCurl *k = &m->k;
+    float v = m->v, r = k->radius, px = k->rotation_xx * u + k->rotation_yx * v + k->rotation_zx;
+    float yc = k->rotation_xy * u + k->rotation_yy * v + k->rotation_zy - k->center, qx, qy;
+    if (yc < -r) {
+        float back = -r - r - yc, angle = (plain_acos(clamped(back / r, -1, 1)) + k->angle) - pi;
+        hit(k, angle, px, &qx, &qy);
+        float s = back < 0 && !outside(qx, qy) && (angle < pi || k->amount > 0.5f) ? shade(qx, qy, back, r) : 0;
+        return pixel(darker(page(m, m->b, u, v), s, 1));
+    }
+    if (yc > r) return pixel(page(m, m->a, u, v));
+    float angle = (plain_acos(clamped(yc / r, -1, 1)) + k->angle) - pi, turned = angle - 2 * pi * floorf(angle / (2 * pi));
+    if ((turned > pi && k->amount < 0.5f) || (turned > pi / 2 && k->amount < 0)) return pixel(see_through(m, yc, u, px));
+    hit(k, angle, px, &qx, &qy);
+    if (outside(qx, qy)) return pixel(see_through_with_shadow(m, yc, u, px, qx, qy));
+    Color c = page(m, m->a, qx, qy), none = { 0, 0, 0, shade(qx, qy, yc, r) };
+    float lift = 1 - fabsf(yc / r), gray = (c.r + c.b + c.g) / 15 + 0.8f * (plain_pow(lift >= 0 ? lift : 0, 0.2f) / 2 + 0.5f);
+    Color face = { gray, gray, gray, c.a };
+    face = anti_alias(face, yc < 0 ? none : page(m, m->a, u, v), r - fabsf(yc));
+    return pixel(anti_alias(face, see_through_with_shadow(m, yc, u, px, qx, qy), to_edge(qx, qy)));
+}
+
+/* Whether a page's sample at the pixel's own (u, v) is its texel (i, j) alone (sample_on's
+ * rounding lands on the texel's centre), as it is but for very large pictures. */
+INLINE int on_centre(float x, float last, int32_t i) {
+    float c = x > 0 ? (x < last ? x : last) : 0;
+    return (int32_t)(c * 256 + 0.5f) == i * 256;
+}
+
+/* Pixels start..<end of the band, every branch in each lane; a pixel the lanes cannot finish
+ * is marked in `rare`. */
+INLINE void curl_band(const CurlRow *m) {
+    const SegueCurl k = m->k;
+    const uint32_t *restrict a = m->a, *restrict b = m->b;
+    const float *restrict us = m->us;
+    uint32_t *restrict out = m->out;
+    uint8_t *restrict rare = m->rare;
+    int32_t pw = m->width, ph = m->height;
+    float v = m->v, r = k.radius, w = (float)pw, h = (float)ph;
+    const uint32_t *restrict arow = a + (ptrdiff_t)m->y * pw, *restrict brow = b + (ptrdiff_t)m->y * pw;
+    int row_centred = on_centre((1 - v) * h - 0.5f, h - 1, m->y);
+    ptrdiff_t start = m->start, end = m->end;
+#ifdef __clang__
+#pragma clang loop vectorize(assume_safety)
+#endif
+    for (ptrdiff_t x = start; x < end; x++) {
+        float u = us[x], px = k.rotation_xx * u + k.rotation_yx * v + k.rotation_zx;
+        float yc = k.rotation_xy * u + k.rotation_yy * v + k.rotation_zy - k.center, back = -r - r - yc;
+        int behind = yc < -r, ahead = yc > r;
+        /* Behind the curl: its shadow on the next page. In the curl: the turn that reaches it. */
+        float ac = plain_acos(clamped((behind ? back : yc) / r, -1, 1)), angle = (ac + k.angle) - pi, qx, qy, sx, sy;
+        hit(&k, angle, px, &qx, &qy);
+        int out_q = outside(qx, qy);
+        float shadow = back < 0 && !out_q && (angle < pi || k.amount > 0.5f) ? shade(qx, qy, back, r) : 0;
+        /* Seen through the curl: the turn the other way. */
+        hit(&k, pi - (ac - k.angle), px, &sx, &sy);
+        int out_s = outside(sx, sy), next = yc <= 0 && out_s, own = !next && yc > 0;
+        /* (Both texels loaded and one kept by a mask: a choice between the two loads
+         * would be compiled as a gather from either row.) */
+        uint32_t mine = arow[x], theirs = brow[x], pick = 0u - (uint32_t)next, seen_texel = (theirs & pick) | (mine & ~pick);
+        uint32_t seen_sample = clamped_sample(a, pw, ph, sx * w - 0.5f, (1 - sy) * h - 0.5f, 0);
+        uint32_t seen = next | own ? seen_texel : seen_sample;
+        float turned = angle - 2 * pi * floorf(angle / (2 * pi));
+        int see = (turned > pi && k.amount < 0.5f) | (turned > pi / 2 && k.amount < 0);
+        float through = see ? 0 : edge_shadow(to_edge(qx, qy), k.amount);
+        /* The curl's face: the outgoing page's texel there, grey, lit by its slope. */
+        uint32_t f = clamped_sample(a, pw, ph, qx * w - 0.5f, (1 - qy) * h - 0.5f, 0);
+        Color c = color(f), s = color(seen), t = color(theirs);
+        float lift = 1 - fabsf(yc / r), gray = (c.r + c.b + c.g) / 15 + 0.8f * (plain_pow(lift >= 0 ? lift : 0, 0.2f) / 2 + 0.5f);
+        int face = !see && !out_q;
+        float cr = face ? gray : s.r - through, cg = face ? gray : s.g - through, cb = face ? gray : s.b - through, ca = face ? c.a : s.a;
+        Color mixed = { behind ? t.r - shadow : cr, behind ? t.g - shadow : cg, behind ? t.b - shadow : cb, behind ? 1 : ca };
+        uint32_t shaded = pixel(mixed);
+        int beyond = behind && back >= 0;
+        out[x] = ahead ? mine : beyond ? theirs | 0xFF000000u : shaded;
+        /* Lanes that cannot finish: an anti-aliased edge, or a texel of the pixel's own that
+         * is not on its centre. */
+        int uses_texel = behind | ((see | out_q) & (next | own));
+        int edge = !behind & (face ? !((r - fabsf(yc)) * 512 > 2) | !(to_edge(qx, qy) * 512 > 2)
+                                   : !(next | own) & !(to_edge(sx, sy) * 512 > 2));
+        int off = uses_texel & !(row_centred & on_centre(u * w - 0.5f, w - 1, (int32_t)x));
+        rare[x - start] = !ahead & !beyond & (edge | off);
+    }
+}
+
+AT_EACH_WIDTH(curl_band, CurlRow)
+
+/* Pixels start..<end of the band where none is in the curl: the curl's shadow on the next page
+ * (or a page's own pixel), as curl_band's lanes behind the curl have it, without the curl's
+ * samples. */
+INLINE void curl_shadow(const CurlRow *m) {
+    const SegueCurl k = m->k;
+    const float *restrict us = m->us;
+    uint32_t *restrict out = m->out;
+    uint8_t *restrict rare = m->rare;
+    int32_t pw = m->width;
+    float v = m->v, r = k.radius, w = (float)pw, h = (float)m->height;
+    const uint32_t *restrict arow = m->a + (ptrdiff_t)m->y * pw, *restrict brow = m->b + (ptrdiff_t)m->y * pw;
+    int row_centred = on_centre((1 - v) * h - 0.5f, h - 1, m->y);
+    ptrdiff_t start = m->start, end = m->end;
+#ifdef __clang__
+#pragma clang loop vectorize(assume_safety)
+#endif
+    for (ptrdiff_t x = start; x < end; x++) {
+        float u = us[x], px = k.rotation_xx * u + k.rotation_yx * v + k.rotation_zx;
+        float yc = k.rotation_xy * u + k.rotation_yy * v + k.rotation_zy - k.center, back = -r - r - yc;
+        float angle = (plain_acos(clamped(back / r, -1, 1)) + k.angle) - pi, qx, qy;
+        hit(&k, angle, px, &qx, &qy);
+        float shadow = back < 0 && !outside(qx, qy) && (angle < pi || k.amount > 0.5f) ? shade(qx, qy, back, r) : 0;
+        uint32_t shaded = pixel(darker(color(brow[x]), shadow, 1));
+        int ahead = yc > r, beyond = yc < -r && back >= 0;
+        out[x] = ahead ? arow[x] : beyond ? brow[x] | 0xFF000000u : shaded;
+        rare[x - start] = !ahead & !beyond & !(row_centred & on_centre(u * w - 0.5f, w - 1, (int32_t)x));
+    }
+}
+
+AT_EACH_WIDTH(curl_shadow, CurlRow)
+
+/* The pages' own pixels ahead of the curl and past its shadow; where the band between lies. */
+typedef struct {
+    const CurlRow *row;
+    ptrdiff_t *band; /* out: the band's first and last pixel, then the curl's (last < first: none) */
+} CurlPages;
+
+INLINE void curl_pages(const CurlPages *p) {
+    const CurlRow *m = p->row;
+    const SegueCurl k = m->k;
+    const uint32_t *restrict arow = m->a + (ptrdiff_t)m->y * m->width, *restrict brow = m->b + (ptrdiff_t)m->y * m->width;
+    const float *restrict us = m->us;
+    uint32_t *restrict out = m->out;
+    float v = m->v, r = k.radius;
+    ptrdiff_t width = m->width, first = width, last = -1, curl_first = width, curl_last = -1;
+    for (ptrdiff_t x = 0; x < width; x++) {
+        float yc = k.rotation_xy * us[x] + k.rotation_yy * v + k.rotation_zy - k.center;
+        int ahead = yc > r, beyond = yc < -r && -r - r - yc >= 0, band = !ahead && !beyond, curl = !ahead && !(yc < -r);
+        out[x] = ahead ? arow[x] : brow[x] | 0xFF000000u;
+        ptrdiff_t low = band ? x : width, high = band ? x : -1, curl_low = curl ? x : width, curl_high = curl ? x : -1;
+        first = low < first ? low : first;
+        last = high > last ? high : last;
+        curl_first = curl_low < curl_first ? curl_low : curl_first;
+        curl_last = curl_high > curl_last ? curl_high : curl_last;
+    }
+    p->band[0] = first;
+    p->band[1] = last;
+    p->band[2] = curl_first;
+    p->band[3] = curl_last;
+}
+
+AT_EACH_WIDTH(curl_pages, CurlPages)
+
+enum { CHUNK = 256 };
+
+/* Pixels first...last by `pass` in runs of CHUNK, then those it marked one by one. */
+static void curl_run(CurlRow *m, ptrdiff_t first, ptrdiff_t last, void (*pass)(const CurlRow *)) {
+    for (ptrdiff_t start = first; start <= last; start += CHUNK) {
+        m->start = start;
+        m->end = start + CHUNK <= last ? start + CHUNK : last + 1;
+        pass(m);
+        for (ptrdiff_t x = start; x < m->end; x++)
+            if (m->rare[x - start]) m->out[x] = curl_pixel(m, m->us[x]);
+    }
+}
+
+void segue_page_curl_row(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, int y, const float *us,
+                         const SegueCurl *curl) {
+    uint8_t rare[CHUNK];
+    CurlRow m = { out, a, b, us, *curl, 1 - ((float)y + 0.5f) / (float)height, width, height, y, 0, 0, rare };
+    ptrdiff_t band[4];
+    CurlPages pages = { &m, band };
+    curl_pages_run(&pages);
+    /* Every pixel of the curl lies in band[2]...band[3]; the band's others are in its shadow. */
+    ptrdiff_t low = band[2] <= band[3] ? band[2] : band[1] + 1, high = band[2] <= band[3] ? band[3] : band[1];
+    curl_run(&m, band[0], low - 1, curl_shadow_run);
+    curl_run(&m, low, high, curl_band_run);
+    curl_run(&m, high + 1, band[1], curl_shadow_run);
+}
