@@ -83,10 +83,9 @@ public struct GLKaleidoscope: GLWarp {
         let folded = UInt32(PagePictures.fixed(k.folded))
         return { y, pages, out in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * width) { rows in
-                let plain = rows.baseAddress!, turned = plain + width
-                pages.mix(y, into: plain, constant: k.progress)
+                let turned = rows.baseAddress! + width
                 warp(y, pages, turned)
-                segue_mix_constant(out, plain, turned, folded, Int32(width))
+                segue_mix_constant(out, pages.mixed(y, constant: k.progress, scratch: rows.baseAddress!), turned, folded, Int32(width))
             }
         }
     }

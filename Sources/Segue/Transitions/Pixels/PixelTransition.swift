@@ -50,6 +50,16 @@ extension PagePictures {
         segue_mix_constant(out, a(y), b(y), UInt32(k), Int32(width))
     }
 
+    /// Row `y` mixed with one weight, as `mix(_:into:constant:)`, read in place where it is a
+    /// page's own row (one picture, or a weight of 0 or 1), else mixed into `scratch`.
+    public func mixed(_ y: Int, constant weight: Float, scratch: UnsafeMutablePointer<UInt32>) -> UnsafePointer<UInt32> {
+        let k = PagePictures.fixed(weight)
+        if k == 0 || a == b { return a(y) }
+        if k == 256 { return b(y) }
+        segue_mix_constant(scratch, a(y), b(y), UInt32(k), Int32(width))
+        return UnsafePointer(scratch)
+    }
+
     /// Row `y` pixel by pixel, each from `pixel(x)` (pixels of either page, from anywhere).
     @inline(__always)
     public func map(_ y: Int, into out: UnsafeMutablePointer<UInt32>, pixel: (Int) -> UInt32) {
