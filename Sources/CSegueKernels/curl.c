@@ -184,8 +184,10 @@ INLINE int on_centre(float x, float last, int32_t i) {
     return (int32_t)(c * 256 + 0.5f) == i * 256;
 }
 
-/* Pixels start..<end of the band, every branch in each lane; a pixel the lanes cannot finish
- * is marked in `rare`. */
+/* Pixels start..<end of the band where the curl is, every branch of the shader in each lane;
+ * a pixel the lanes cannot finish is marked in `rare`, and so is one behind the curl (the
+ * height above the axis falls across a row, so there are none here but where rounding has it
+ * so; curl_shadow does the band's others). */
 INLINE void curl_band(const CurlRow *m) {
     const SegueCurl k = m->k;
     const uint32_t *restrict a = m->a, *restrict b = m->b;
@@ -204,11 +206,10 @@ INLINE void curl_band(const CurlRow *m) {
         float u = us[x], px = k.rotation_xx * u + k.rotation_yx * v + k.rotation_zx;
         float yc = k.rotation_xy * u + k.rotation_yy * v + k.rotation_zy - k.center, back = -r - r - yc;
         int behind = yc < -r, ahead = yc > r;
-        /* Behind the curl: its shadow on the next page. In the curl: the turn that reaches it. */
-        float ac = plain_acos(clamped((behind ? back : yc) / r, -1, 1)), angle = (ac + k.angle) - pi, qx, qy, sx, sy;
+        /* The turn that reaches the pixel. */
+        float ac = plain_acos(clamped(yc / r, -1, 1)), angle = (ac + k.angle) - pi, qx, qy, sx, sy;
         hit(&k, angle, px, &qx, &qy);
         int out_q = outside(qx, qy);
-        float shadow = back < 0 && !out_q && (angle < pi || k.amount > 0.5f) ? shade(qx, qy, back, r) : 0;
         /* Seen through the curl: the turn the other way. */
         hit(&k, pi - (ac - k.angle), px, &sx, &sy);
         int out_s = outside(sx, sy), next = yc <= 0 && out_s, own = !next && yc > 0;
@@ -222,29 +223,27 @@ INLINE void curl_band(const CurlRow *m) {
         float through = see ? 0 : edge_shadow(to_edge(qx, qy), k.amount);
         /* The curl's face: the outgoing page's texel there, grey, lit by its slope. */
         uint32_t f = clamped_sample(a, pw, ph, qx * w - 0.5f, (1 - qy) * h - 0.5f, 0);
-        Color c = color(f), s = color(seen), t = color(theirs);
+        Color c = color(f), s = color(seen);
         float lift = 1 - fabsf(yc / r), gray = (c.r + c.b + c.g) / 15 + 0.8f * (plain_pow(lift >= 0 ? lift : 0, 0.2f) / 2 + 0.5f);
         int face = !see && !out_q;
         float cr = face ? gray : s.r - through, cg = face ? gray : s.g - through, cb = face ? gray : s.b - through, ca = face ? c.a : s.a;
-        Color mixed = { behind ? t.r - shadow : cr, behind ? t.g - shadow : cg, behind ? t.b - shadow : cb, behind ? 1 : ca };
+        Color mixed = { cr, cg, cb, ca };
         uint32_t shaded = pixel(mixed);
         int beyond = behind && back >= 0;
         out[x] = ahead ? mine : beyond ? theirs | 0xFF000000u : shaded;
         /* Lanes that cannot finish: an anti-aliased edge, or a texel of the pixel's own that
          * is not on its centre. */
-        int uses_texel = behind | ((see | out_q) & (next | own));
-        int edge = !behind & (face ? !((r - fabsf(yc)) * 512 > 2) | !(to_edge(qx, qy) * 512 > 2)
-                                   : !(next | own) & !(to_edge(sx, sy) * 512 > 2));
+        int uses_texel = (see | out_q) & (next | own);
+        int edge = face ? !((r - fabsf(yc)) * 512 > 2) | !(to_edge(qx, qy) * 512 > 2) : !(next | own) & !(to_edge(sx, sy) * 512 > 2);
         int off = uses_texel & !(row_centred & on_centre(u * w - 0.5f, w - 1, (int32_t)x));
-        rare[x - start] = !ahead & !beyond & (edge | off);
+        rare[x - start] = !ahead & !beyond & (behind | edge | off);
     }
 }
 
 AT_EACH_WIDTH(curl_band, CurlRow)
 
-/* Pixels start..<end of the band where none is in the curl: the curl's shadow on the next page
- * (or a page's own pixel), as curl_band's lanes behind the curl have it, without the curl's
- * samples. */
+/* Pixels start..<end of the band where none is in the curl: the curl's shadow on the next page,
+ * or a page's own pixel, with none of the curl's samples. */
 INLINE void curl_shadow(const CurlRow *m) {
     const SegueCurl k = m->k;
     const float *restrict us = m->us;
