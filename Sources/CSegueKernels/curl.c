@@ -24,16 +24,24 @@ typedef struct {
 
 typedef struct {
     uint32_t *out;
-    const uint32_t *a, *b;
+    const uint32_t *a, *b, *arow, *brow; /* the pages, and their row y */
     const float *us;
     SegueCurl k;
     float v;
     int32_t width, height, y;
+    int centred; /* whether a sample at the row's own v lands on its texels' centres */
     ptrdiff_t start, end;
     uint8_t *rare;
 } CurlRow;
 
 static const float pi = 3.141592653589793f;
+
+/* A loop over a row's pixels that the compiler vectorises, a pixel a lane. */
+#ifdef __clang__
+#define LANES _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define LANES
+#endif
 
 /* GLSL.clamp: x >= low ? min(x, high) : low, Swift's min(x, y) being y < x ? y : x. */
 INLINE float clamped(float x, float low, float high) { return x >= low ? (high < x ? high : x) : low; }
@@ -103,6 +111,10 @@ INLINE void hit(const SegueCurl *k, float angle, float px, float *qx, float *qy)
     *qy = k->back_xy * px + k->back_yy * t + k->back_zy;
 }
 
+/* The turned point's x, and its height above the cylinder's axis (GL's `yc`), at (u, v). */
+INLINE float turned_x(const SegueCurl *k, float u, float v) { return k->rotation_xx * u + k->rotation_yx * v + k->rotation_zx; }
+INLINE float height(const SegueCurl *k, float u, float v) { return k->rotation_xy * u + k->rotation_yy * v + k->rotation_zy - k->center; }
+
 INLINE int outside(float qx, float qy) { return (qx < 0) | (qy < 0) | (qx > 1) | (qy > 1); }
 
 /* How far (qx, qy) lies from the square's nearest edge, outside it or in. */
@@ -157,8 +169,7 @@ static Color see_through_with_shadow(const CurlRow *m, float yc, float u, float 
 /* One pixel of the band, the shader as GLInvertedPageCurl.swift writes it. */
 static uint32_t curl_pixel(const CurlRow *m, float u) {
     const SegueCurl *k = &m->k;
-    float v = m->v, r = k->radius, px = k->rotation_xx * u + k->rotation_yx * v + k->rotation_zx;
-    float yc = k->rotation_xy * u + k->rotation_yy * v + k->rotation_zy - k->center, qx, qy;
+    float v = m->v, r = k->radius, px = turned_x(k, u, v), yc = height(k, u, v), qx, qy;
     if (yc < -r) {
         float back = -r - r - yc, angle = (plain_acos(clamped(back / r, -1, 1)) + k->angle) - pi;
         hit(k, angle, px, &qx, &qy);
@@ -190,21 +201,15 @@ INLINE int on_centre(float x, float last, int32_t i) {
  * so; curl_shadow does the band's others). */
 INLINE void curl_band(const CurlRow *m) {
     const SegueCurl k = m->k;
-    const uint32_t *restrict a = m->a, *restrict b = m->b;
+    const uint32_t *restrict a = m->a, *restrict arow = m->arow, *restrict brow = m->brow;
     const float *restrict us = m->us;
     uint32_t *restrict out = m->out;
     uint8_t *restrict rare = m->rare;
-    int32_t pw = m->width, ph = m->height;
+    int32_t pw = m->width, ph = m->height, row_centred = m->centred;
     float v = m->v, r = k.radius, w = (float)pw, h = (float)ph;
-    const uint32_t *restrict arow = a + (ptrdiff_t)m->y * pw, *restrict brow = b + (ptrdiff_t)m->y * pw;
-    int row_centred = on_centre((1 - v) * h - 0.5f, h - 1, m->y);
     ptrdiff_t start = m->start, end = m->end;
-#ifdef __clang__
-#pragma clang loop vectorize(assume_safety)
-#endif
-    for (ptrdiff_t x = start; x < end; x++) {
-        float u = us[x], px = k.rotation_xx * u + k.rotation_yx * v + k.rotation_zx;
-        float yc = k.rotation_xy * u + k.rotation_yy * v + k.rotation_zy - k.center, back = -r - r - yc;
+    LANES for (ptrdiff_t x = start; x < end; x++) {
+        float u = us[x], px = turned_x(&k, u, v), yc = height(&k, u, v), back = -r - r - yc;
         int behind = yc < -r, ahead = yc > r;
         /* The turn that reaches the pixel. */
         float ac = plain_acos(clamped(yc / r, -1, 1)), angle = (ac + k.angle) - pi, qx, qy, sx, sy;
@@ -246,20 +251,15 @@ AT_EACH_WIDTH(curl_band, CurlRow)
  * or a page's own pixel, with none of the curl's samples. */
 INLINE void curl_shadow(const CurlRow *m) {
     const SegueCurl k = m->k;
+    const uint32_t *restrict arow = m->arow, *restrict brow = m->brow;
     const float *restrict us = m->us;
     uint32_t *restrict out = m->out;
     uint8_t *restrict rare = m->rare;
-    int32_t pw = m->width;
-    float v = m->v, r = k.radius, w = (float)pw, h = (float)m->height;
-    const uint32_t *restrict arow = m->a + (ptrdiff_t)m->y * pw, *restrict brow = m->b + (ptrdiff_t)m->y * pw;
-    int row_centred = on_centre((1 - v) * h - 0.5f, h - 1, m->y);
+    int32_t row_centred = m->centred;
+    float v = m->v, r = k.radius, w = (float)m->width;
     ptrdiff_t start = m->start, end = m->end;
-#ifdef __clang__
-#pragma clang loop vectorize(assume_safety)
-#endif
-    for (ptrdiff_t x = start; x < end; x++) {
-        float u = us[x], px = k.rotation_xx * u + k.rotation_yx * v + k.rotation_zx;
-        float yc = k.rotation_xy * u + k.rotation_yy * v + k.rotation_zy - k.center, back = -r - r - yc;
+    LANES for (ptrdiff_t x = start; x < end; x++) {
+        float u = us[x], px = turned_x(&k, u, v), yc = height(&k, u, v), back = -r - r - yc;
         float angle = (plain_acos(clamped(back / r, -1, 1)) + k.angle) - pi, qx, qy;
         hit(&k, angle, px, &qx, &qy);
         float shadow = back < 0 && !outside(qx, qy) && (angle < pi || k.amount > 0.5f) ? shade(qx, qy, back, r) : 0;
@@ -281,13 +281,13 @@ typedef struct {
 INLINE void curl_pages(const CurlPages *p) {
     const CurlRow *m = p->row;
     const SegueCurl k = m->k;
-    const uint32_t *restrict arow = m->a + (ptrdiff_t)m->y * m->width, *restrict brow = m->b + (ptrdiff_t)m->y * m->width;
+    const uint32_t *restrict arow = m->arow, *restrict brow = m->brow;
     const float *restrict us = m->us;
     uint32_t *restrict out = m->out;
     float v = m->v, r = k.radius;
     ptrdiff_t width = m->width, first = width, last = -1, curl_first = width, curl_last = -1;
     for (ptrdiff_t x = 0; x < width; x++) {
-        float yc = k.rotation_xy * us[x] + k.rotation_yy * v + k.rotation_zy - k.center;
+        float yc = height(&k, us[x], v);
         int ahead = yc > r, beyond = yc < -r && -r - r - yc >= 0, band = !ahead && !beyond, curl = !ahead && !(yc < -r);
         out[x] = ahead ? arow[x] : brow[x] | 0xFF000000u;
         ptrdiff_t low = band ? x : width, high = band ? x : -1, curl_low = curl ? x : width, curl_high = curl ? x : -1;
@@ -320,7 +320,9 @@ static void curl_run(CurlRow *m, ptrdiff_t first, ptrdiff_t last, void (*pass)(c
 void segue_page_curl_row(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, int y, const float *us,
                          const SegueCurl *curl) {
     uint8_t rare[CHUNK];
-    CurlRow m = { out, a, b, us, *curl, 1 - ((float)y + 0.5f) / (float)height, width, height, y, 0, 0, rare };
+    float v = 1 - ((float)y + 0.5f) / (float)height, h = (float)height;
+    CurlRow m = { out, a, b, a + (ptrdiff_t)y * width, b + (ptrdiff_t)y * width, us, *curl, v, width, height, y,
+                  on_centre((1 - v) * h - 0.5f, h - 1, y), 0, 0, rare };
     ptrdiff_t band[4];
     CurlPages pages = { &m, band };
     curl_pages_run(&pages);
