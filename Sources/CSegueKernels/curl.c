@@ -28,7 +28,7 @@ typedef struct {
     const float *us;
     SegueCurl k;
     float v;
-    int32_t width, height, y;
+    int32_t width, height;
     int centred; /* whether a sample at the row's own v lands on its texels' centres */
     ptrdiff_t start, end;
     uint8_t *rare;
@@ -42,9 +42,6 @@ static const float pi = 3.141592653589793f;
 #else
 #define LANES
 #endif
-
-/* GLSL.clamp: x >= low ? min(x, high) : low, Swift's min(x, y) being y < x ? y : x. */
-INLINE float clamped(float x, float low, float high) { return x >= low ? (high < x ? high : x) : low; }
 
 /* GLSL.acos: Cephes' arcsine polynomial. */
 INLINE float plain_acos(float x) {
@@ -93,11 +90,7 @@ INLINE Color color(uint32_t p) {
 /* GLFrame.pixel: each channel clamped and rounded, alpha at least each colour's. */
 INLINE uint32_t level(float x) { return (uint32_t)(int32_t)(clamped(x, 0, 1) * 255 + 0.5f); }
 
-INLINE uint32_t pixel(Color c) {
-    uint32_t r = level(c.r), g = level(c.g), b = level(c.b), a = level(c.a), top = g < b ? b : g;
-    top = top < r ? r : top;
-    return r | g << 8 | b << 16 | (top < a ? a : top) << 24;
-}
+INLINE uint32_t pixel(Color c) { return premultiplied(level(c.r), level(c.g), level(c.b), level(c.a)); }
 
 /* A page's bilinear sample at GL's (u, v), as GLFrame.sample. */
 INLINE Color page(const CurlRow *m, const uint32_t *t, float u, float v) {
@@ -321,7 +314,7 @@ void segue_page_curl_row(uint32_t *out, const uint32_t *a, const uint32_t *b, in
                          const SegueCurl *curl) {
     uint8_t rare[CHUNK];
     float v = 1 - ((float)y + 0.5f) / (float)height, h = (float)height;
-    CurlRow m = { out, a, b, a + (ptrdiff_t)y * width, b + (ptrdiff_t)y * width, us, *curl, v, width, height, y,
+    CurlRow m = { out, a, b, a + (ptrdiff_t)y * width, b + (ptrdiff_t)y * width, us, *curl, v, width, height,
                   on_centre((1 - v) * h - 0.5f, h - 1, y), 0, 0, rare };
     ptrdiff_t band[4];
     CurlPages pages = { &m, band };

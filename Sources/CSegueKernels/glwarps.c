@@ -33,9 +33,7 @@ INLINE Samples pair(float fx, float fy, float tx, float ty, float w) {
     return s;
 }
 
-/* GLSL.clamp and smoothstep as the Swift file has them (Swift's min(x, y) is y < x ? y : x). */
-INLINE float clamped(float x, float low, float high) { return x >= low ? (high < x ? high : x) : low; }
-
+/* GLSL.smoothstep as the Swift file has it. */
 INLINE float smoothstep(float e0, float e1, float x) {
     float t = clamped((x - e0) / (e1 - e0), 0, 1);
     return t * t * (3 - 2 * t);

@@ -109,6 +109,18 @@ INLINE uint32_t sample_on(const uint32_t *restrict t, int32_t width, int32_t hei
     return nan ? outside : s;
 }
 
+/* GLSL.clamp as Swift's GLSL.clamp has it: x >= low ? min(x, high) : low, Swift's min(x, y)
+ * being y < x ? y : x (NaN gives low). */
+INLINE float clamped(float x, float low, float high) { return x >= low ? (high < x ? high : x) : low; }
+
+/* A premultiplied pixel from its levels: alpha at least each colour's, as a shader's colour
+ * is written (GLFrame.pixel). */
+INLINE uint32_t premultiplied(uint32_t r, uint32_t g, uint32_t b, uint32_t alpha) {
+    uint32_t top = r > g ? r : g;
+    top = top > b ? top : b;
+    return r | g << 8 | b << 16 | (alpha > top ? alpha : top) << 24;
+}
+
 INLINE uint32_t clamped_sample(const uint32_t *restrict t, int32_t width, int32_t height, float x, float y, uint32_t outside) {
     return sample_on(t, width, height, x, y, outside, ON_ANY);
 }

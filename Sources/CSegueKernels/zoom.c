@@ -51,14 +51,6 @@ INLINE uint32_t mean_level(float sum, float total) {
     return (uint32_t)(c + 0.5f);
 }
 
-/* A premultiplied pixel from its levels: alpha at least each colour's, as a shader's colour
- * is written (GLFrame.pixel). */
-INLINE uint32_t premultiplied(uint32_t r, uint32_t g, uint32_t b, uint32_t alpha) {
-    uint32_t top = r > g ? r : g;
-    top = top > b ? top : b;
-    return r | g << 8 | b << 16 | (alpha > top ? alpha : top) << 24;
-}
-
 INLINE void zoom_row(const ZoomRow *m) {
     ptrdiff_t n = m->count;
     float *restrict sums = m->sums;

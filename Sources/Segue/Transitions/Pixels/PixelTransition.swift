@@ -44,13 +44,11 @@ extension PagePictures {
 
     /// Row `y` mixed with one weight for all of it (how much of the incoming page shows).
     public func mix(_ y: Int, into out: UnsafeMutablePointer<UInt32>, constant weight: Float) {
-        let k = PagePictures.fixed(weight)
-        if k == 0 || a == b { out.update(from: a(y), count: width); return }
-        if k == 256 { out.update(from: b(y), count: width); return }
-        segue_mix_constant(out, a(y), b(y), UInt32(k), Int32(width))
+        let row = mixed(y, constant: weight, scratch: out)
+        if row != UnsafePointer(out) { out.update(from: row, count: width) }
     }
 
-    /// Row `y` mixed with one weight, as `mix(_:into:constant:)`, read in place where it is a
+    /// Row `y` mixed with one weight (how much of the incoming page shows), read in place where it is a
     /// page's own row (one picture, or a weight of 0 or 1), else mixed into `scratch`.
     public func mixed(_ y: Int, constant weight: Float, scratch: UnsafeMutablePointer<UInt32>) -> UnsafePointer<UInt32> {
         let k = PagePictures.fixed(weight)
