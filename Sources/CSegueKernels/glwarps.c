@@ -65,12 +65,38 @@ INLINE float smoothstep(float e0, float e1, float x) {
         NAME##_row_run(&m);                                                                                      \
     }
 
-/* Dreamy: each column's point moved up or down by its wave; k: progress. */
-INLINE Samples dreamy(float u, float v, const float *k) {
-    float p = k[0], q = 1 - p;
-    return pair(u, v + 0.03f * p * plain_cos(10 * (p + u)), u, v + 0.03f * q * plain_cos(10 * (q + u)), p);
+typedef struct {
+    float *out;
+    const float *us, *offsets;
+    float v, width, height, progress;
+    ptrdiff_t count;
+} DreamyRow;
+
+/* Dreamy: each column's point moved up or down by its wave, the same for every row of a frame:
+ * the offsets (0.03 p cos 10 (p + u) for the outgoing page, then with 1 - p for the incoming)
+ * come worked out once a frame, and a row only adds them to its height. */
+INLINE void dreamy_row(const DreamyRow *m) {
+    float *restrict out = m->out;
+    const float *restrict us = m->us, *restrict from = m->offsets, *restrict to = m->offsets + m->count;
+    float v = m->v, width = m->width, height = m->height, p = m->progress;
+    ptrdiff_t n = m->count;
+    for (ptrdiff_t i = 0; i < n; i++) {
+        float x = us[i] * width - 0.5f;
+        out[i] = x;
+        out[n + i] = (1 - (v + from[i])) * height - 0.5f;
+        out[2 * n + i] = x;
+        out[3 * n + i] = (1 - (v + to[i])) * height - 0.5f;
+        out[4 * n + i] = p;
+    }
 }
-WARP_ROW(dreamy)
+
+AT_EACH_WIDTH(dreamy_row, DreamyRow)
+
+void segue_dreamy_row(float *positions, const float *us, const float *offsets, float v, float width, float height, float progress,
+                      int count) {
+    DreamyRow m = { positions, us, offsets, v, width, height, progress, count };
+    dreamy_row_run(&m);
+}
 
 /* crosswarp: each column's point scaled about the centre by its smooth step; k: progress. */
 INLINE Samples crosswarp(float u, float v, const float *k) {

@@ -111,7 +111,6 @@ void segue_kaleidoscope_row(float *positions, const float *us, float v, float wi
  * numbers as the port's Swift `samples`. `constants`: SEGUE_WARP_CONSTANTS numbers of the
  * frame, the port's own (glwarps.c says which). */
 enum { SEGUE_WARP_CONSTANTS = 8 };
-void segue_dreamy_row(float *positions, const float *us, float v, float width, float height, const float *constants, int count);
 void segue_crosswarp_row(float *positions, const float *us, float v, float width, float height, const float *constants, int count);
 void segue_directionalwarp_row(float *positions, const float *us, float v, float width, float height, const float *constants,
                                int count);
@@ -120,6 +119,12 @@ void segue_rotate_scale_fade_row(float *positions, const float *us, float v, flo
 void segue_bookflip_row(float *positions, const float *us, float v, float width, float height, const float *constants, int count);
 void segue_swirl_row(float *positions, const float *us, float v, float width, float height, const float *constants, int count);
 void segue_ripple_row(float *positions, const float *us, float v, float width, float height, const float *constants, int count);
+
+/* gl-transitions' Dreamy for one row at GL's height v, each column's u in us[i]: as the warps
+ * above, from the frame's offsets of each column's samples (`count` for the outgoing page, then
+ * `count` for the incoming), the weight `progress`. */
+void segue_dreamy_row(float *positions, const float *us, const float *offsets, float v, float width, float height, float progress,
+                      int count);
 
 /* gl-transitions' swap and doorway for one row at GL's height v, each column's u in us[i]: the
  * seven runs of `count` floats segue_sum_warped reads, into `positions`. swap: each page's

@@ -3,7 +3,7 @@ import Foundation
 
 /// gl-transitions' `Dreamy` by mikolalysenko (MIT): the pictures cross-fade, each rippling up
 /// and down in waves. Ported from Dreamy.glsl.
-public struct GLDreamy: GLKernelWarp {
+public struct GLDreamy: GLWarp {
     public static let file = "Dreamy", authors = "mikolalysenko"
     public static let summary = "A wavy dissolve, as in a dream sequence (gl-transitions Dreamy)."
     public static let family = TransitionFamily.displacements
@@ -12,13 +12,32 @@ public struct GLDreamy: GLKernelWarp {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func frame(_ f: GLUniforms) -> Float { f.progress }
-    public static let row: GLWarpRowKernel = segue_dreamy_row
-    public func constants(_ progress: Float) -> SIMD8<Float> { .constants(progress) }
+    public struct Frame: Sendable {
+        let progress: Float
+        /// Each column's offset upward, the outgoing page's then the incoming page's: a
+        /// column's offset is the same in every row, so its cosine is worked out once a frame.
+        let offsets: [Float]
+    }
 
-    @inline(__always) public func samples(_ p: SIMD2<Float>, _ progress: Float) -> GLSamples {
+    public func frame(_ f: GLUniforms) -> Frame {
+        let p = f.progress, us = GLFrame.columns(f.width)
+        return Frame(progress: p, offsets: us.map { Self.offset(p, $0) } + us.map { Self.offset(1 - p, $0) })
+    }
+
+    @inline(__always) static func offset(_ progress: Float, _ x: Float) -> Float { 0.03 * progress * GLSL.cos(10 * (progress + x)) }
+
+    @inline(__always) public func samples(_ p: SIMD2<Float>, _ k: Frame) -> GLSamples { Self.samples(p, progress: k.progress) }
+
+    @inline(__always) static func samples(_ p: SIMD2<Float>, progress: Float) -> GLSamples {
         // The offsets are only upward: written for y alone, as vectors keep the loop from being vectorised.
-        @inline(__always) func offset(_ progress: Float, _ x: Float) -> Float { 0.03 * progress * GLSL.cos(10 * (progress + x)) }
-        return GLSamples(from: vec2(p.x, p.y + offset(progress, p.x)), to: vec2(p.x, p.y + offset(1 - progress, p.x)), weight: progress)
+        GLSamples(from: vec2(p.x, p.y + offset(progress, p.x)), to: vec2(p.x, p.y + offset(1 - progress, p.x)), weight: progress)
+    }
+
+    /// A row's positions in C (`segue_dreamy_row`) from the frame's offsets: the numbers
+    /// `samples` gives, for the frame's columns.
+    public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width: Float, height: Float,
+                          into: UnsafeMutablePointer<Float>) {
+        precondition(k.offsets.count == 2 * us.count, "Dreamy's frame is for \(k.offsets.count / 2) columns, not \(us.count)")
+        segue_dreamy_row(into, us.baseAddress!, k.offsets, v, width, height, k.progress, Int32(us.count))
     }
 }
