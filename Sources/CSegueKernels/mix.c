@@ -225,21 +225,124 @@ void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int wi
     segue_mix_constant(out, means, means + width, k, width);
 }
 
+/* sample_on(ON_ANY) for 16 pixels at a time with AVX-512, the same arithmetic and so the same
+ * bytes, into `out`. The vectorised sample_on gathers its four texels one element each; here
+ * each pixel's two texels in a row come as one 64-bit element (the pair at k, or at k - 1 for
+ * the picture's last texel, whose neighbour to the right weighs 0 there), the pairs split into
+ * left and right texels by two permutes: half the gathered elements, and this CPU's gathers
+ * cost by the element. `count` need not be a multiple of 16. */
+#ifdef X86_SIMD
+AVX512 static void samples_avx512(uint32_t *out, const uint32_t *t, int32_t width, int32_t height, const float *xs, const float *ys,
+                                  uint32_t outside, ptrdiff_t count) {
+    const __m512 zero = _mm512_setzero_ps(), right = _mm512_set1_ps((float)(width - 1)), bottom = _mm512_set1_ps((float)(height - 1));
+    const __m512 k256 = _mm512_set1_ps(256), half = _mm512_set1_ps(0.5f);
+    const __m512i w = _mm512_set1_epi32(width), h = _mm512_set1_epi32(height), one = _mm512_set1_epi32(1);
+    const __m512i last = _mm512_set1_epi32(width * height - 1), b255 = _mm512_set1_epi32(255);
+    const __m512i m = _mm512_set1_epi32(0x00FF00FF), round = _mm512_set1_epi32(0x00800080), high = _mm512_set1_epi32((int)0xFF00FF00);
+    const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i odd = _mm512_add_epi32(even, one);
+    for (ptrdiff_t s = 0; s < count; s += 16) {
+        __mmask16 lanes = count - s >= 16 ? 0xFFFF : (__mmask16)((1u << (count - s)) - 1);
+        __m512 x = _mm512_maskz_loadu_ps(lanes, xs + s), y = _mm512_maskz_loadu_ps(lanes, ys + s);
+        __mmask16 nan = _mm512_cmp_ps_mask(x, y, _CMP_UNORD_Q);
+        /* x > 0 ? (x < right ? x : right) : 0, NaN to 0, as sample_on clamps */
+        __m512 cx = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, zero, _CMP_GT_OQ),
+                                        _mm512_mask_mov_ps(right, _mm512_cmp_ps_mask(x, right, _CMP_LT_OQ), x));
+        __m512 cy = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(y, zero, _CMP_GT_OQ),
+                                        _mm512_mask_mov_ps(bottom, _mm512_cmp_ps_mask(y, bottom, _CMP_LT_OQ), y));
+        __m512i X = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(cx, k256), half));
+        __m512i Y = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(cy, k256), half));
+        __m512i j = _mm512_srai_epi32(Y, 8), k = _mm512_add_epi32(_mm512_mullo_epi32(j, w), _mm512_srai_epi32(X, 8));
+        __m512i kd = _mm512_mask_add_epi32(k, _mm512_cmplt_epi32_mask(_mm512_add_epi32(j, one), h), k, w);
+        __mmask16 endT = _mm512_cmpeq_epi32_mask(k, last), endD = _mm512_cmpeq_epi32_mask(kd, last);
+        k = _mm512_mask_sub_epi32(k, endT, k, one);
+        kd = _mm512_mask_sub_epi32(kd, endD, kd, one);
+        __m512i t0 = _mm512_i32gather_epi64(_mm512_castsi512_si256(k), (const void *)t, 4);
+        __m512i t1 = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(k, 1), (const void *)t, 4);
+        __m512i d0 = _mm512_i32gather_epi64(_mm512_castsi512_si256(kd), (const void *)t, 4);
+        __m512i d1 = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(kd, 1), (const void *)t, 4);
+        __m512i p01 = _mm512_permutex2var_epi32(t0, odd, t1), p11 = _mm512_permutex2var_epi32(d0, odd, d1);
+        __m512i p00 = _mm512_mask_mov_epi32(_mm512_permutex2var_epi32(t0, even, t1), endT, p01);
+        __m512i p10 = _mm512_mask_mov_epi32(_mm512_permutex2var_epi32(d0, even, d1), endD, p11);
+        /* bilinear, as pixels.h has it */
+        __m512i fx = _mm512_and_si512(X, b255), fy = _mm512_and_si512(Y, b255);
+        __m512i w11 = _mm512_srli_epi32(_mm512_add_epi32(_mm512_mullo_epi32(fx, fy), _mm512_set1_epi32(128)), 8);
+        __m512i w01 = _mm512_sub_epi32(fx, w11), w10 = _mm512_sub_epi32(fy, w11);
+        __m512i w00 = _mm512_add_epi32(_mm512_sub_epi32(_mm512_sub_epi32(_mm512_set1_epi32(256), fx), fy), w11);
+#define LOW(P) _mm512_and_si512(P, m)
+#define HIGH(P) _mm512_and_si512(_mm512_srli_epi32(P, 8), m)
+#define WEIGHED(C) _mm512_add_epi32(_mm512_add_epi32(_mm512_mullo_epi32(C(p00), w00), _mm512_mullo_epi32(C(p01), w01)), \
+                                    _mm512_add_epi32(_mm512_mullo_epi32(C(p10), w10), _mm512_mullo_epi32(C(p11), w11)))
+        __m512i rb = _mm512_and_si512(_mm512_srli_epi32(_mm512_add_epi32(WEIGHED(LOW), round), 8), m);
+        __m512i ag = _mm512_and_si512(_mm512_add_epi32(WEIGHED(HIGH), round), high);
+#undef LOW
+#undef HIGH
+#undef WEIGHED
+        __m512i sample = _mm512_mask_mov_epi32(_mm512_or_si512(rb, ag), nan, _mm512_set1_epi32((int)outside));
+        _mm512_mask_storeu_epi32(out + s, lanes, sample);
+    }
+}
+#endif
+
+/* A span's samples of a page, where they fall anywhere, worked out ahead into `given` (at
+ * AVX-512: samples_avx512); 0 where the span's loop is to sample the page itself. */
+INLINE int sampled_ahead(uint32_t *given, int level, const uint32_t *t, int32_t width, int32_t height, const float *xs,
+                         const float *ys, uint32_t outside, ptrdiff_t start, ptrdiff_t end) {
+#ifdef X86_SIMD
+    if (level >= 3) {
+        samples_avx512(given, t, width, height, xs + start, ys + start, outside, end - start);
+        return 1;
+    }
+#endif
+    (void)given, (void)level, (void)t, (void)width, (void)height, (void)xs, (void)ys, (void)outside, (void)start, (void)end;
+    return 0;
+}
+
+/* The texel a sample on texels' centres reads, across or down, as sample_on rounds it. */
+INLINE int32_t texel_at(float x, float last) { return fixed_position(x, last) >> 8; }
+
+/* Where a span's samples, all on texels' centres, are a row's texels one after another (the
+ * page does not move there: kaleidoscope's unfolded page, ripple's incoming one, a warp's page
+ * before its front), the first of them: the span reads them as they lie, with no gather.
+ * Otherwise NULL. */
+INLINE const uint32_t *texel_run(const uint32_t *t, int32_t width, int32_t height, const float *restrict xs, const float *restrict ys,
+                                 ptrdiff_t start, ptrdiff_t end) {
+    float right = (float)(width - 1), bottom = (float)(height - 1);
+    int32_t i0 = texel_at(xs[start], right), j0 = texel_at(ys[start], bottom);
+    uint32_t off = 0;
+    for (ptrdiff_t i = start; i < end; i++)
+        off |= (uint32_t)(texel_at(xs[i], right) != i0 + (int32_t)(i - start)) | (uint32_t)(texel_at(ys[i], bottom) != j0)
+             | (uint32_t)(xs[i] != xs[i]) | (uint32_t)(ys[i] != ys[i]);
+    return off ? NULL : t + (ptrdiff_t)j0 * width + i0;
+}
+
 typedef struct {
     uint32_t *out;
     const uint32_t *a, *b;
     const float *ax, *ay, *bx, *by, *w;
     ptrdiff_t width, height, count;
     uint32_t outside;
+    int level;
 } WarpMix;
 
 enum { BOTH_PAGES, OUTGOING_PAGE, INCOMING_PAGE };
 
+/* Where a span's samples of a page are: besides where they fall (ON_ANY...), ON_GIVEN: worked
+ * out ahead into a buffer (sampled_ahead). */
+enum { ON_GIVEN = ON_TEXEL + 1 };
+
+/* A page's sample for pixel i of a span from `start`: given, or sampled here. */
+INLINE uint32_t span_sample(const uint32_t *restrict t, const uint32_t *restrict given, int32_t width, int32_t height, float x, float y,
+                            uint32_t outside, int on, ptrdiff_t i, ptrdiff_t start) {
+    return on == ON_GIVEN ? given[i - start] : sample_on(t, width, height, x, y, outside, on);
+}
+
 /* Pixels start..<end of the warp: both pages sampled and mixed, or only the one page the
  * weights leave (a mix at weight 0 or 256 is exactly that page's sample): half the gathers.
- * `pages` and where each page's samples fall (onA, onB) are constants where this is inlined,
+ * `pages` and where each page's samples are (onA, onB) are constants where this is inlined,
  * so each loop holds only its own gathers. */
-INLINE void warp_span(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int pages, int onA, int onB) {
+INLINE void warp_span(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int pages, int onA, int onB, const uint32_t *ga,
+                      const uint32_t *gb) {
     uint32_t *restrict out = m->out;
     const uint32_t *restrict a = m->a, *restrict b = m->b;
     const float *restrict ax = m->ax, *restrict ay = m->ay, *restrict bx = m->bx, *restrict by = m->by, *restrict w = m->w;
@@ -251,38 +354,49 @@ INLINE void warp_span(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int page
 #endif
     for (ptrdiff_t i = start; i < end; i++) {
         if (pages == OUTGOING_PAGE) {
-            out[i] = sample_on(a, width, height, ax[i], ay[i], outside, onA);
+            out[i] = span_sample(a, ga, width, height, ax[i], ay[i], outside, onA, i, start);
         } else if (pages == INCOMING_PAGE) {
-            out[i] = sample_on(b, width, height, bx[i], by[i], outside, onB);
+            out[i] = span_sample(b, gb, width, height, bx[i], by[i], outside, onB, i, start);
         } else {
-            uint32_t p = sample_on(a, width, height, ax[i], ay[i], outside, onA);
-            uint32_t q = sample_on(b, width, height, bx[i], by[i], outside, onB);
+            uint32_t p = span_sample(a, ga, width, height, ax[i], ay[i], outside, onA, i, start);
+            uint32_t q = span_sample(b, gb, width, height, bx[i], by[i], outside, onB, i, start);
             out[i] = lerp(p, q, fixed_weight(w[i]));
         }
     }
 }
 
-/* warp_span with where the incoming page's samples fall made a constant, */
-INLINE void span_on_b(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int pages, int onA, int onB) {
-    if (onB == ON_TEXEL) warp_span(m, start, end, pages, onA, ON_TEXEL);
-    else if (onB == ON_COLUMN) warp_span(m, start, end, pages, onA, ON_COLUMN);
-    else warp_span(m, start, end, pages, onA, ON_ANY);
+/* warp_span with where the incoming page's samples are made a constant, */
+#define SPAN_WITH(ON, CALL)                \
+    switch (ON) {                          \
+    case ON_TEXEL: CALL(ON_TEXEL); break;   \
+    case ON_COLUMN: CALL(ON_COLUMN); break; \
+    case ON_GIVEN: CALL(ON_GIVEN); break;   \
+    default: CALL(ON_ANY); break;          \
+    }
+INLINE void span_on_b(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int pages, int onA, int onB, const uint32_t *ga,
+                      const uint32_t *gb) {
+#define ON_B(K) warp_span(m, start, end, pages, onA, K, ga, gb)
+    SPAN_WITH(onB, ON_B)
+#undef ON_B
 }
 
 /* then the outgoing page's. */
-INLINE void span_on(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int pages, int onA, int onB) {
-    if (onA == ON_TEXEL) span_on_b(m, start, end, pages, ON_TEXEL, onB);
-    else if (onA == ON_COLUMN) span_on_b(m, start, end, pages, ON_COLUMN, onB);
-    else span_on_b(m, start, end, pages, ON_ANY, onB);
+INLINE void span_on(const WarpMix *m, ptrdiff_t start, ptrdiff_t end, int pages, int onA, int onB, const uint32_t *ga,
+                    const uint32_t *gb) {
+#define ON_A(K) span_on_b(m, start, end, pages, K, onB, ga, gb)
+    SPAN_WITH(onA, ON_A)
+#undef ON_A
 }
 
 /* In spans of 64 pixels, each sampling only the pages its weights need (one where the two pages
  * are one picture, mixed beforehand, sampled at the same points: the mix of a sample with
- * itself is that sample), each page with only the texels its samples fall on. */
+ * itself is that sample), each page with only the texels its samples fall on, and samples that
+ * fall anywhere worked out ahead where the CPU has a faster way (sampled_ahead). */
 INLINE void warp_mix(const WarpMix *m) {
     const float *restrict w = m->w;
     int32_t width = (int32_t)m->width, height = (int32_t)m->height;
     int same = m->a == m->b;
+    uint32_t ga[64], gb[64];
     for (ptrdiff_t start = 0; start < m->count; start += 64) {
         ptrdiff_t end = start + 64 < m->count ? start + 64 : m->count;
         size_t bytes = (size_t)(end - start) * sizeof(float);
@@ -301,9 +415,14 @@ INLINE void warp_mix(const WarpMix *m) {
         int onB = readsB ? samples_fall(width, height, m->bx, m->by, start, end) : ON_ANY;
         if (readsA) prefetch_rows(m->a, width, height, m->ax, m->ay, start, end);
         if (readsB) prefetch_rows(m->b, width, height, m->bx, m->by, start, end);
-        if (!readsB) span_on(m, start, end, OUTGOING_PAGE, onA, ON_ANY);
-        else if (!readsA) span_on(m, start, end, INCOMING_PAGE, ON_ANY, onB);
-        else span_on(m, start, end, BOTH_PAGES, onA, onB);
+        const uint32_t *givenA = ga, *givenB = gb, *run;
+        if (readsA && onA == ON_ANY && sampled_ahead(ga, m->level, m->a, width, height, m->ax, m->ay, m->outside, start, end)) onA = ON_GIVEN;
+        if (readsB && onB == ON_ANY && sampled_ahead(gb, m->level, m->b, width, height, m->bx, m->by, m->outside, start, end)) onB = ON_GIVEN;
+        if (onA == ON_TEXEL && (run = texel_run(m->a, width, height, m->ax, m->ay, start, end))) onA = ON_GIVEN, givenA = run;
+        if (onB == ON_TEXEL && (run = texel_run(m->b, width, height, m->bx, m->by, start, end))) onB = ON_GIVEN, givenB = run;
+        if (!readsB) span_on(m, start, end, OUTGOING_PAGE, onA, ON_ANY, givenA, givenB);
+        else if (!readsA) span_on(m, start, end, INCOMING_PAGE, ON_ANY, onB, givenA, givenB);
+        else span_on(m, start, end, BOTH_PAGES, onA, onB, givenA, givenB);
     }
 }
 
@@ -311,7 +430,7 @@ AT_EACH_WIDTH(warp_mix, WarpMix)
 
 void segue_mix_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *ax, const float *ay,
                       const float *bx, const float *by, const float *w, uint32_t outside, int count) {
-    WarpMix m = { out, a, b, ax, ay, bx, by, w, width, height, count, outside };
+    WarpMix m = { out, a, b, ax, ay, bx, by, w, width, height, count, outside, segue_simd_level() };
     warp_mix_run(&m);
 }
 
@@ -321,11 +440,13 @@ typedef struct {
     const float *ax, *ay, *bx, *by, *ka, *kb, *kf;
     ptrdiff_t width, height, count;
     uint32_t floor;
+    int level;
 } WarpSum;
 
 /* What a span of the sum reads: a page copied (its weight 1, the rest 0: the sum is exactly its
- * sample), or the sum of the pages it names (either, both or neither) and the floor. */
-enum { SUM_OUTGOING = 1, SUM_INCOMING = 2, SUM_COPY = 4 };
+ * sample), or the sum of the pages it names (either, both or neither) and the floor; and
+ * whether the pages' samples are given, worked out ahead (sampled_ahead). */
+enum { SUM_OUTGOING = 1, SUM_INCOMING = 2, SUM_COPY = 4, SUM_GIVEN = 8 };
 
 /* Channel s of p wp + q wq + c wc (weights in 256ths), rounded, at most 255. */
 INLINE uint32_t summed(uint32_t p, uint32_t q, uint32_t c, uint32_t wp, uint32_t wq, uint32_t wc, int s) {
@@ -333,24 +454,26 @@ INLINE uint32_t summed(uint32_t p, uint32_t q, uint32_t c, uint32_t wp, uint32_t
     return (v > 255 ? 255 : v) << s;
 }
 
-INLINE void sum_span(const WarpSum *m, ptrdiff_t start, ptrdiff_t end, int pages) {
+INLINE void sum_span(const WarpSum *m, ptrdiff_t start, ptrdiff_t end, int pages, const uint32_t *ga, const uint32_t *gb) {
     uint32_t *restrict out = m->out;
     const uint32_t *restrict a = m->a, *restrict b = m->b;
     const float *restrict ax = m->ax, *restrict ay = m->ay, *restrict bx = m->bx, *restrict by = m->by;
     const float *restrict ka = m->ka, *restrict kb = m->kb, *restrict kf = m->kf;
     int32_t width = (int32_t)m->width, height = (int32_t)m->height;
     uint32_t floor = m->floor;
+    int on = pages & SUM_GIVEN ? ON_GIVEN : ON_ANY;
+    pages &= ~SUM_GIVEN;
 #ifdef __clang__
 #pragma clang loop vectorize(assume_safety)
 #endif
     for (ptrdiff_t i = start; i < end; i++) {
         if (pages == (SUM_COPY | SUM_OUTGOING)) {
-            out[i] = clamped_sample(a, width, height, ax[i], ay[i], 0);
+            out[i] = span_sample(a, ga, width, height, ax[i], ay[i], 0, on, i, start);
         } else if (pages == (SUM_COPY | SUM_INCOMING)) {
-            out[i] = clamped_sample(b, width, height, bx[i], by[i], 0);
+            out[i] = span_sample(b, gb, width, height, bx[i], by[i], 0, on, i, start);
         } else {
-            uint32_t p = pages & SUM_OUTGOING ? clamped_sample(a, width, height, ax[i], ay[i], 0) : 0;
-            uint32_t q = pages & SUM_INCOMING ? clamped_sample(b, width, height, bx[i], by[i], 0) : 0;
+            uint32_t p = pages & SUM_OUTGOING ? span_sample(a, ga, width, height, ax[i], ay[i], 0, on, i, start) : 0;
+            uint32_t q = pages & SUM_INCOMING ? span_sample(b, gb, width, height, bx[i], by[i], 0, on, i, start) : 0;
             uint32_t wp = fixed_weight(ka[i]), wq = fixed_weight(kb[i]), wc = fixed_weight(kf[i]);
             out[i] = summed(p, q, floor, wp, wq, wc, 0) | summed(p, q, floor, wp, wq, wc, 8) | summed(p, q, floor, wp, wq, wc, 16)
                    | summed(p, q, floor, wp, wq, wc, 24);
@@ -358,8 +481,16 @@ INLINE void sum_span(const WarpSum *m, ptrdiff_t start, ptrdiff_t end, int pages
     }
 }
 
+/* sum_span with its pages' samples given or not made a constant. */
+INLINE void sum_span_on(const WarpSum *m, ptrdiff_t start, ptrdiff_t end, int pages, int given, const uint32_t *ga, const uint32_t *gb) {
+    if (given) sum_span(m, start, end, pages | SUM_GIVEN, ga, gb);
+    else sum_span(m, start, end, pages, ga, gb);
+}
+
 /* In spans of 64 pixels, each reading only what its weights need. */
 INLINE void warp_sum(const WarpSum *m) {
+    int32_t width = (int32_t)m->width, height = (int32_t)m->height;
+    uint32_t ga[64], gb[64];
     for (ptrdiff_t start = 0; start < m->count; start += 64) {
         ptrdiff_t end = start + 64 < m->count ? start + 64 : m->count;
         int copiesA = 1, copiesB = 1, readsA = 0, readsB = 0;
@@ -370,14 +501,18 @@ INLINE void warp_sum(const WarpSum *m) {
             readsA |= wa != 0;
             readsB |= wb != 0;
         }
-        if (readsA) prefetch_rows(m->a, (int32_t)m->width, (int32_t)m->height, m->ax, m->ay, start, end);
-        if (readsB) prefetch_rows(m->b, (int32_t)m->width, (int32_t)m->height, m->bx, m->by, start, end);
-        if (copiesA) sum_span(m, start, end, SUM_COPY | SUM_OUTGOING);
-        else if (copiesB) sum_span(m, start, end, SUM_COPY | SUM_INCOMING);
-        else if (readsA && readsB) sum_span(m, start, end, SUM_OUTGOING | SUM_INCOMING);
-        else if (readsA) sum_span(m, start, end, SUM_OUTGOING);
-        else if (readsB) sum_span(m, start, end, SUM_INCOMING);
-        else sum_span(m, start, end, 0);
+        if (readsA) prefetch_rows(m->a, width, height, m->ax, m->ay, start, end);
+        if (readsB) prefetch_rows(m->b, width, height, m->bx, m->by, start, end);
+        /* Both pages' samples given, or neither (each read page's where the CPU has the way). */
+        int given = m->level >= 3 && (readsA || readsB);
+        if (given && readsA) sampled_ahead(ga, m->level, m->a, width, height, m->ax, m->ay, 0, start, end);
+        if (given && readsB) sampled_ahead(gb, m->level, m->b, width, height, m->bx, m->by, 0, start, end);
+        if (copiesA) sum_span_on(m, start, end, SUM_COPY | SUM_OUTGOING, given, ga, gb);
+        else if (copiesB) sum_span_on(m, start, end, SUM_COPY | SUM_INCOMING, given, ga, gb);
+        else if (readsA && readsB) sum_span_on(m, start, end, SUM_OUTGOING | SUM_INCOMING, given, ga, gb);
+        else if (readsA) sum_span_on(m, start, end, SUM_OUTGOING, given, ga, gb);
+        else if (readsB) sum_span_on(m, start, end, SUM_INCOMING, given, ga, gb);
+        else sum_span_on(m, start, end, 0, 0, ga, gb);
     }
 }
 
@@ -387,6 +522,6 @@ void segue_sum_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int w
                       uint32_t floor, int count) {
     const float *p = positions;
     WarpSum m = { out, a, b, p, p + count, p + 2 * count, p + 3 * count, p + 4 * count, p + 5 * count, p + 6 * count,
-                  width, height, count, floor };
+                  width, height, count, floor, segue_simd_level() };
     warp_sum_run(&m);
 }

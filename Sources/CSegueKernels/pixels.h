@@ -95,11 +95,15 @@ enum { ON_ANY, ON_COLUMN, ON_TEXEL };
  * clamped to the edges, at 1/256 texel; `outside` where either is NaN. Without branches and
  * with 32-bit indices, so that the loop vectorises (gathers). `on` (a constant where inlined)
  * says where the sample is known to fall. */
+/* A position clamped to 0...last (NaN to 0), in 256ths of a texel, rounded: as sample_on reads it. */
+INLINE int32_t fixed_position(float x, float last) {
+    float c = x > 0 ? (x < last ? x : last) : 0;
+    return (int32_t)(c * 256 + 0.5f);
+}
+
 INLINE uint32_t sample_on(const uint32_t *restrict t, int32_t width, int32_t height, float x, float y, uint32_t outside, int on) {
     int nan = x != x || y != y;
-    float right = (float)(width - 1), bottom = (float)(height - 1);
-    float cx = x > 0 ? (x < right ? x : right) : 0, cy = y > 0 ? (y < bottom ? y : bottom) : 0;
-    int32_t X = (int32_t)(cx * 256 + 0.5f), Y = (int32_t)(cy * 256 + 0.5f);
+    int32_t X = fixed_position(x, (float)(width - 1)), Y = fixed_position(y, (float)(height - 1));
     int32_t i = X >> 8, j = Y >> 8;
     int32_t di = i + 1 < width ? 1 : 0, dj = j + 1 < height ? width : 0;
     int32_t k = j * width + i;
@@ -126,10 +130,7 @@ INLINE uint32_t clamped_sample(const uint32_t *restrict t, int32_t width, int32_
 }
 
 /* The 256ths of a texel a sample at x lies past a texel's centre, clamped as sample_on clamps. */
-INLINE uint32_t past_centre(float x, float last) {
-    float c = x > 0 ? (x < last ? x : last) : 0;
-    return (uint32_t)(int32_t)(c * 256 + 0.5f) & 255;
-}
+INLINE uint32_t past_centre(float x, float last) { return (uint32_t)fixed_position(x, last) & 255; }
 
 /* Where the samples (xs, ys) of pixels start..<end fall, as sample_on rounds them: anywhere
  * as soon as the first lies between columns (most warps' samples do, and cost no more). */

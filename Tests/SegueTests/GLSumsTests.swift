@@ -64,7 +64,8 @@ struct GLSumsTests {
 
     @Test("the kernel's every pixel is the two samples and the floor added up, written out: where a run copies a page, reads one, or both")
     func kernel() {
-        let width = 37, height = 23, count = 640, floor: UInt32 = 0xFF10_2030
+        // 13 pixels past the last whole run of 64: a span that is not a multiple of 16.
+        let width = 37, height = 23, count = 653, floor: UInt32 = 0xFF10_2030
         let a = GLAffineTests.pixels(width * height, seed: 5), b = GLAffineTests.pixels(width * height, seed: 6)
         var state: UInt32 = 99
         func random() -> Float {
@@ -106,7 +107,7 @@ struct GLSumsTests {
 struct GLWarpKernelTests {
     @Test("every pixel is its two bilinear samples mixed, written out: in runs whose samples fall on texels' centres, on columns' centres, or anywhere")
     func kernel() {
-        let width = 37, height = 23, count = 64 * 40, outside: UInt32 = 0xFF40_5060
+        let width = 37, height = 23, count = 64 * 40 + 13, outside: UInt32 = 0xFF40_5060
         let a = GLAffineTests.pixels(width * height, seed: 7), b = GLAffineTests.pixels(width * height, seed: 8)
         var state: UInt32 = 17
         func random() -> Float {
@@ -159,6 +160,46 @@ struct GLWarpKernelTests {
             return one[i] != (x.isNaN || y.isNaN ? outside : GLSumsTests.sample(a, width, height, x, y))
         }
         #expect(alone.isEmpty, "\(alone.count) of \(count) pixels of the one picture differ")
+    }
+}
+
+extension GLWarpKernelTests {
+    @Test("runs whose samples are a row's texels one after another are read as they lie, and any run that is not falls back to sampling")
+    func texelRuns() {
+        let width = 150, height = 20, outside: UInt32 = 0xFF40_5060
+        let a = GLAffineTests.pixels(width * height, seed: 21), b = GLAffineTests.pixels(width * height, seed: 22)
+        // Runs of 64 on the incoming page at row 5 from column 10 (the outgoing page anywhere):
+        // one after another; one pixel a column on; one a row down; one NaN; one past the right
+        // edge (clamped onto the last column); and a last run of 13.
+        let runs = 6, count = 64 * (runs - 1) + 13
+        var p = [Float](repeating: 0, count: 5 * count)
+        for i in 0..<count {
+            let run = i / 64, n = i % 64
+            var x = Float(10 + n), y: Float = 5
+            if run == 1 && n == 33 { x += 1 }
+            if run == 2 && n == 7 { y += 1 }
+            if run == 3 && n == 50 { x = .nan }
+            if run == 4 { x = Float(100 + n) }
+            p[i] = Float(i % 140) * 1.07 - 2
+            p[count + i] = Float(i % 19) * 0.93
+            p[2 * count + i] = x
+            p[3 * count + i] = y
+            p[4 * count + i] = i % 3 == 0 ? 1 : 0.4
+        }
+        var out = [UInt32](repeating: 0, count: count)
+        p.withUnsafeBufferPointer { r in
+            let q = r.baseAddress!
+            segue_mix_warped(&out, a, b, Int32(width), Int32(height), q, q + count, q + 2 * count, q + 3 * count, q + 4 * count, outside,
+                             Int32(count))
+        }
+        func sample(_ t: [UInt32], _ x: Float, _ y: Float) -> UInt32 {
+            x.isNaN || y.isNaN ? outside : GLSumsTests.sample(t, width, height, x, y)
+        }
+        let differ = (0..<count).filter { i in
+            let from = sample(a, p[i], p[count + i]), to = sample(b, p[2 * count + i], p[3 * count + i])
+            return out[i] != WarpKernelTests.mix(from, to, UInt32(PagePictures.fixed(p[4 * count + i])))
+        }
+        #expect(differ.isEmpty, "pixels \(differ.prefix(8)) of \(count) differ")
     }
 }
 
