@@ -183,10 +183,7 @@ static uint32_t curl_pixel(const CurlRow *m, float u) {
 
 /* Whether a page's sample at the pixel's own (u, v) is its texel (i, j) alone (sample_on's
  * rounding lands on the texel's centre), as it is but for very large pictures. */
-INLINE int on_centre(float x, float last, int32_t i) {
-    float c = x > 0 ? (x < last ? x : last) : 0;
-    return (int32_t)(c * 256 + 0.5f) == i * 256;
-}
+INLINE int on_centre(float x, float last, int32_t i) { return fixed_position(x, last) == i * 256; }
 
 /* Pixels start..<end of the band where the curl is, every branch of the shader in each lane;
  * a pixel the lanes cannot finish is marked in `rare`, and so is one behind the curl (the

@@ -503,10 +503,10 @@ INLINE void warp_sum(const WarpSum *m) {
         }
         if (readsA) prefetch_rows(m->a, width, height, m->ax, m->ay, start, end);
         if (readsB) prefetch_rows(m->b, width, height, m->bx, m->by, start, end);
-        /* Both pages' samples given, or neither (each read page's where the CPU has the way). */
-        int given = m->level >= 3 && (readsA || readsB);
-        if (given && readsA) sampled_ahead(ga, m->level, m->a, width, height, m->ax, m->ay, 0, start, end);
-        if (given && readsB) sampled_ahead(gb, m->level, m->b, width, height, m->bx, m->by, 0, start, end);
+        /* Every read page's samples given, or none (whether they can be depends on the CPU alone). */
+        int given = 0;
+        if (readsA) given = sampled_ahead(ga, m->level, m->a, width, height, m->ax, m->ay, 0, start, end);
+        if (readsB) given = sampled_ahead(gb, m->level, m->b, width, height, m->bx, m->by, 0, start, end);
         if (copiesA) sum_span_on(m, start, end, SUM_COPY | SUM_OUTGOING, given, ga, gb);
         else if (copiesB) sum_span_on(m, start, end, SUM_COPY | SUM_INCOMING, given, ga, gb);
         else if (readsA && readsB) sum_span_on(m, start, end, SUM_OUTGOING | SUM_INCOMING, given, ga, gb);

@@ -91,16 +91,16 @@ INLINE uint32_t fixed_weight(float w) {
  * 0), or on a texel's centre (that texel alone): fewer gathers, the same bytes. */
 enum { ON_ANY, ON_COLUMN, ON_TEXEL };
 
-/* A picture's bilinear sample at texel position (x, y) (texel centres at whole numbers),
- * clamped to the edges, at 1/256 texel; `outside` where either is NaN. Without branches and
- * with 32-bit indices, so that the loop vectorises (gathers). `on` (a constant where inlined)
- * says where the sample is known to fall. */
 /* A position clamped to 0...last (NaN to 0), in 256ths of a texel, rounded: as sample_on reads it. */
 INLINE int32_t fixed_position(float x, float last) {
     float c = x > 0 ? (x < last ? x : last) : 0;
     return (int32_t)(c * 256 + 0.5f);
 }
 
+/* A picture's bilinear sample at texel position (x, y) (texel centres at whole numbers),
+ * clamped to the edges, at 1/256 texel; `outside` where either is NaN. Without branches and
+ * with 32-bit indices, so that the loop vectorises (gathers). `on` (a constant where inlined)
+ * says where the sample is known to fall. */
 INLINE uint32_t sample_on(const uint32_t *restrict t, int32_t width, int32_t height, float x, float y, uint32_t outside, int on) {
     int nan = x != x || y != y;
     int32_t X = fixed_position(x, (float)(width - 1)), Y = fixed_position(y, (float)(height - 1));
