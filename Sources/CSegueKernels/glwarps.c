@@ -40,7 +40,8 @@ INLINE float smoothstep(float e0, float e1, float x) {
 }
 
 /* A port's row: its samples at each column's u (us) and the row's v, as texel positions (x
- * times the width less a half, rows from the top) and the weight, five runs of `count`. */
+ * times the width less a half, rows from the top) and the weight, five runs of `count`. A pixel's
+ * arithmetic is one chain (a square root, a sine), so four vectors of pixels are interleaved. */
 #define WARP_ROW(NAME)                                                                                           \
     INLINE void NAME##_row(const WarpRow *m) {                                                                   \
         float *restrict out = m->out;                                                                            \
@@ -48,7 +49,8 @@ INLINE float smoothstep(float e0, float e1, float x) {
         float k[SEGUE_WARP_CONSTANTS], v = m->v, width = m->width, height = m->height;                           \
         memcpy(k, m->k, sizeof k);                                                                               \
         ptrdiff_t n = m->count;                                                                                  \
-        _Pragma("clang loop vectorize(assume_safety)") for (ptrdiff_t i = 0; i < n; i++) {                       \
+        _Pragma("clang loop vectorize(assume_safety) interleave_count(4)")                                      \
+        for (ptrdiff_t i = 0; i < n; i++) {                                                                      \
             Samples s = NAME(us[i], v, k);                                                                       \
             out[i] = s.fx * width - 0.5f;                                                                        \
             out[n + i] = (1 - s.fy) * height - 0.5f;                                                             \

@@ -65,8 +65,9 @@ static void fade_avx2(uint32_t *row, const uint32_t *src, int count, uint32_t k)
     for (; i + 8 <= count; i += 8) {
         __m256i p = _mm256_loadu_si256((const __m256i *)(src + i));
         if (_mm256_testc_si256(p, opaque)) {
-            __m256i q = _mm256_loadu_si256((const __m256i *)(row + i));
-            _mm256_storeu_si256((__m256i *)(row + i), mix8(q, p, kk));
+            /* An opaque pixel at full opacity is itself, whatever lies under it. */
+            if (k != 256) p = mix8(_mm256_loadu_si256((const __m256i *)(row + i)), p, kk);
+            _mm256_storeu_si256((__m256i *)(row + i), p);
         } else {
             fade_scalar(row + i, src + i, 8, k);
         }
