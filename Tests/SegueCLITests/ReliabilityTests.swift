@@ -199,6 +199,18 @@ struct ReliabilityTests {
         #expect(peaks[16]! - peaks[2]! < 40, "peak \(peaks[2]!) MB with 2 threads, \(peaks[16]!) MB with 16")
     }
 
+    /// `arguments` (a checksum) give the same frames with the widest vectors, AVX2 and none.
+    private func sameAtEveryWidth(_ arguments: [String], _ what: String) throws {
+        let widest = try segue(arguments)
+        #expect(widest.status == 0, "\(widest.stderr)")
+        #expect(widest.stdout.split(separator: "\n").count > 20, "\(what)")
+        for cap in ["avx2", "none"] {
+            let capped = try tool("env", ["SEGUE_SIMD=\(cap)", segueBinary] + arguments)
+            #expect(capped.status == 0, "\(capped.stderr)")
+            #expect(widest.stdout == capped.stdout, "\(what), SEGUE_SIMD=\(cap)")
+        }
+    }
+
     @Test("the vector kernels (AVX-512 or AVX2, where the CPU has them) give the same frames as the scalar ones (SEGUE_SIMD=avx2, =none)")
     func vectorKernels() throws {
         // Slide also pans (pictures moved whole texels apart) and zooms; crossfade fills with a
@@ -208,14 +220,15 @@ struct ReliabilityTests {
                              example("a.jpg"), example("b.png"), example("c.webp")]
             if preset == "slide" { arguments += ["--set", "motion.kind=in", "--set", "hold=0.5"] }
             if preset == "crossfade" { arguments += ["--set", "fit=blur", "--set", "motion.kind=left", "--set", "hold=0.3"] }
-            let widest = try segue(arguments)
-            #expect(widest.status == 0, "\(widest.stderr)")
-            #expect(widest.stdout.split(separator: "\n").count > 20, "\(preset)")
-            for cap in ["avx2", "none"] {
-                let capped = try tool("env", ["SEGUE_SIMD=\(cap)", segueBinary] + arguments)
-                #expect(capped.status == 0, "\(capped.stderr)")
-                #expect(widest.stdout == capped.stdout, "\(preset), SEGUE_SIMD=\(cap)")
-            }
+            try sameAtEveryWidth(arguments, preset)
+        }
+        // The gl-transitions ports' C kernels: the warp's (its samples worked out ahead in
+        // intrinsics at AVX-512, texel runs, NaN outside), the sums' (two pages over a floor),
+        // the page curl's, and the many-sample blurs'.
+        for kind in ["gl:Swirl", "gl:kaleidoscope", "gl:ripple", "gl:rotate_scale_fade", "gl:Dreamy", "gl:swap", "gl:doorway",
+                     "gl:InvertedPageCurl", "gl:CrossZoom", "gl:FilmBurn"] {
+            try sameAtEveryWidth(["checksum", "--preset", "crossfade", "--size", "270x480", "--set", "hold=0", "--set", "transition.kind=\(kind)",
+                                  example("a.jpg"), example("b.png"), example("c.webp")], kind)
         }
         let legacy = try tool("env", ["SEGUE_NO_SIMD=1", segueBinary, "checksum", "--preset", "flip", "--size", "90x160", example("a.jpg"), example("b.png")])
         let flip = try segue(["checksum", "--preset", "flip", "--size", "90x160", example("a.jpg"), example("b.png")])
