@@ -23,7 +23,7 @@ typedef struct {
  * doubling are exact, so r / 2 is the turn of the halved point, and fract(h) = h - floor(h) and
  * 2 fract(h) are exact, while 2 fract(h) - 1 rounds to twice what fract(h) - 1/2 rounds to. That
  * drops two of the six operations from each of a fold's two lines, the chain each pixel
- * waits on; four runs of pixels are interleaved to hide what is left of it. The same bytes as
+ * waits on; four vectors of pixels are interleaved to hide what is left of it. The same bytes as
  * the Swift `samples`, which keeps the file's form. */
 INLINE void kaleidoscope_row(const KaleidoscopeRow *m) {
     float *restrict ax = m->ax, *restrict ay = m->ay, *restrict bx = m->bx, *restrict by = m->by, *restrict w = m->w;
