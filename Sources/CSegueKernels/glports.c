@@ -20,8 +20,9 @@ typedef struct {
  *
  * A fold is x = |mod(r, 2) - 1| for the turned r (GLSL's mod: r - 2 floor(r / 2)). It is kept
  * here at half scale, x / 2 = |fract(r / 2) - 1/2|, which is the same number: halving and
- * doubling are exact, so r / 2 is the turn of the halved point, and fract(h) = h - floor(h) and
- * 2 fract(h) are exact, while 2 fract(h) - 1 rounds to twice what fract(h) - 1/2 rounds to. That
+ * doubling are exact and commute with rounding, so r / 2 is the turn of the halved point,
+ * r - 2 floor(r / 2) rounds to twice what h - floor(h) rounds to for h = r / 2 (neither is
+ * exact for a small negative r), and 2 fract(h) - 1 to twice what fract(h) - 1/2 does. That
  * drops two of the six operations from each of a fold's two lines, the chain each pixel
  * waits on; four vectors of pixels are interleaved to hide what is left of it. The same bytes as
  * the Swift `samples`, which keeps the file's form. */
