@@ -20,7 +20,7 @@ p.add_argument("--xfade-ffmpeg", help="the FFmpeg whose xfade the catalogue is m
                "PyPI's imageio-ffmpeg, installed into a virtual environment under --work; Debian 12's FFmpeg 5.1 lacks 12 of the names)")
 p.add_argument("--gl-only", action="store_true", help="only the gl-transitions ports' compose rates, each beside its GLSL file run by llvmpipe on one thread")
 p.add_argument("--luma-only", action="store_true", help="only the compose rates of transitions of the user's own: luma wipes beside a wipe and a crossfade, a GLSL file beside its native port")
-p.add_argument("--floor-only", action="store_true", help="only what one bilinear sample a pixel costs the memory system at 1080x1920, loads alone, at Swirl's and swap's points (scripts/sampling-floor.c)")
+p.add_argument("--floor-only", action="store_true", help="only what loading one bilinear sample a pixel costs at 1080x1920, loads alone, at Swirl's, kaleidoscope's and swap's points, with and without asking the cache ahead (scripts/sampling-floor.c)")
 p.add_argument("--rows", type=int, default=200, help="rows of the template workload (a 6-second 540x960 card per row)")
 p.add_argument("--chunk-size", default="540x960", help="canvas of the chunks workload (a 10-minute story in 8 chunks)")
 p.add_argument("--chunk-minutes", type=float, default=10, help="length of the chunks workload's story")
@@ -747,7 +747,7 @@ def floor_table():
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sampling-floor.c")
     binary = os.path.join(args.work, "sampling-floor")
     os.makedirs(args.work, exist_ok=True)
-    compiler = shutil.which("clang") or shutil.which("cc")
+    compiler = shutil.which("clang") or shutil.which("cc")  # clang, as the kernels are built
     subprocess.run([compiler, "-O2", "-o", binary, source, "-lm"], check=True)
     print()
     print(subprocess.run([binary, str(max(args.compose_runs, 9))], check=True, capture_output=True, text=True).stdout, end="")

@@ -15,9 +15,12 @@
  *     pixel reads the page, or the reflections, it shows), at progress 0.25 and 0.5, the
  *     middle frame shrunk into a 512x512 corner, and over ten frames across.
  *
- * Run by `scripts/bench --floor-only`, which compiles it; alone:
- *     cc -O2 -o /tmp/sampling-floor scripts/sampling-floor.c -lm && /tmp/sampling-floor 9
- * (9 rounds, the cases in a different order each round; the median of each case's times). */
+ * Run by `scripts/bench --floor-only`, which compiles it with clang, as Swift builds the
+ * kernels (gcc's build showed no gain from asking ahead); alone:
+ *     clang -O2 -o /tmp/sampling-floor scripts/sampling-floor.c -lm && /tmp/sampling-floor 9
+ * (9 rounds, the cases in a different order each round; the median of each case's times).
+ * Each case is timed three ways: asking for no texels ahead, asking by the warp kernel's guess,
+ * and asking for exactly the texels 8 rows below (see ask_ahead). */
 #include <immintrin.h>
 #include <math.h>
 #include <stdint.h>
@@ -49,6 +52,33 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* How the loop asks for texels ahead: not at all; by the warp kernel's guess (prefetch_rows in
+ * pixels.h: the point 8 rows below guessed from the next pixel's, turned a quarter, every
+ * eighth pixel, the top row of its pair); or exactly (the true points 8 rows below, both rows,
+ * every eighth pixel: what the sum kernel asks for where the port works those points out,
+ * as swap does, prefetch_ahead in mix.c). */
+enum { NO_PREFETCH, GUESSED, EXACT, PREFETCHES };
+enum { AHEAD = 8 };
+
+static void ask_ahead(const uint32_t *const pages[2], const Frame *c, int y, int x0, int x1, int how) {
+    for (int p = 0; p < 2; p++)
+        for (int x = x0; x + 1 < x1; x += 8) {
+            size_t o = (size_t)y * W + x;
+            float px, py;
+            if (how == GUESSED) {
+                if (!c->reads[p][o]) continue;
+                px = c->x[p][o] - (c->y[p][o + 1] - c->y[p][o]) * AHEAD, py = c->y[p][o] + (c->x[p][o + 1] - c->x[p][o]) * AHEAD;
+            } else {
+                if (y + AHEAD >= H || !c->reads[p][o + (size_t)AHEAD * W]) continue;
+                px = c->x[p][o + (size_t)AHEAD * W], py = c->y[p][o + (size_t)AHEAD * W];
+            }
+            if (!(px >= 0 && px <= W - 1 && py >= 0 && py <= H - 1)) continue;
+            const uint32_t *t = pages[p] + (size_t)(int)py * W + (int)px;
+            __builtin_prefetch(t);
+            if (how == EXACT) __builtin_prefetch(t + W);
+        }
+}
+
 /* One frame of loads: pixels x0..<x1 of row y from each page the pixels read. */
 AVX512 static void row_span(const uint32_t *const pages[2], const Frame *c, int y, int x0, int x1, uint32_t *out) {
     const __m512i w = _mm512_set1_epi32(W);
@@ -78,13 +108,21 @@ AVX512 static void row_span(const uint32_t *const pages[2], const Frame *c, int 
     }
 }
 
-/* A case's frames walked once: the mean time a frame. */
-static double frames(const uint32_t *const pages[2], const Case *c, uint32_t *out) {
+/* A case's frames walked once, asking for texels ahead or not, by spans of 64 pixels as the
+ * warp kernel does: the mean time a frame. */
+static double frames(const uint32_t *const pages[2], const Case *c, int how, uint32_t *out) {
     double t0 = now();
     for (int f = 0; f < c->frames; f++)
         for (int by = 0; by < H; by += c->bh)
             for (int bx = 0; bx < W; bx += c->bw)
-                for (int y = by; y < by + c->bh && y < H; y++) row_span(pages, &c->f[f], y, bx, bx + c->bw < W ? bx + c->bw : W, out);
+                for (int y = by; y < by + c->bh && y < H; y++) {
+                    int end = bx + c->bw < W ? bx + c->bw : W;
+                    for (int s = bx; s < end; s += 64) {
+                        int e = s + 64 < end ? s + 64 : end;
+                        if (how != NO_PREFETCH) ask_ahead(pages, &c->f[f], y, s, e, how);
+                        row_span(pages, &c->f[f], y, s, e, out);
+                    }
+                }
     return (now() - t0) / c->frames;
 }
 
@@ -217,18 +255,23 @@ int main(int argc, char **argv) {
         pages[p] = t;
     }
     uint32_t *out = grab(4u * W * H);
-    double *times = grab(sizeof(double) * CASES * (size_t)rounds);
-    for (int c = 0; c < CASES; c++) frames(pages, &cases[c], out); /* pages touched once before timing */
+    double *times = grab(sizeof(double) * CASES * PREFETCHES * (size_t)rounds);
+    for (int c = 0; c < CASES; c++) frames(pages, &cases[c], NO_PREFETCH, out); /* pages touched once before timing */
     for (int r = 0; r < rounds; r++)
-        for (int n = 0; n < CASES; n++) {
-            int c = (n + r) % CASES;
-            times[(size_t)c * rounds + r] = frames(pages, &cases[c], out);
+        for (int n = 0; n < CASES * PREFETCHES; n++) {
+            int k = (n + r) % (CASES * PREFETCHES), c = k / PREFETCHES, how = k % PREFETCHES;
+            times[((size_t)c * PREFETCHES + how) * rounds + r] = frames(pages, &cases[c], how, out);
         }
-    printf("%-44s %10s %10s %10s\n", "loads only, a frame at 1080x1920", "median ms", "min ms", "max ms");
+    printf("loads only, ms a frame at 1080x1920, the median of %d rounds\n", rounds);
+    printf("%-44s %10s %14s %14s\n", "", "no prefetch", "guessed", "exact");
     for (int c = 0; c < CASES; c++) {
-        double *t = times + (size_t)c * rounds;
-        qsort(t, (size_t)rounds, sizeof *t, by_value);
-        printf("%-44s %10.2f %10.2f %10.2f\n", cases[c].name, t[rounds / 2] * 1e3, t[0] * 1e3, t[rounds - 1] * 1e3);
+        printf("%-44s", cases[c].name);
+        for (int how = 0; how < PREFETCHES; how++) {
+            double *t = times + ((size_t)c * PREFETCHES + how) * rounds;
+            qsort(t, (size_t)rounds, sizeof *t, by_value);
+            printf(" %*.2f", how == 0 ? 10 : 14, t[rounds / 2] * 1e3);
+        }
+        printf("\n");
     }
     return 0;
 }

@@ -438,10 +438,28 @@ typedef struct {
     uint32_t *out;
     const uint32_t *a, *b;
     const float *ax, *ay, *bx, *by, *ka, *kb, *kf;
+    const float *ahead;
     ptrdiff_t width, height, count;
     uint32_t floor;
     int level;
 } WarpSum;
+
+/* Asks the cache for both rows of the texels that the samples `ahead` (every SEGUE_AHEAD_STRIDE-th
+ * pixel of the row SEGUE_AHEAD_ROWS below, worked out by the port) fall on, for pixels
+ * start..<end, of each page whose weight there is not 0. Where the port can say where its
+ * samples go, as swap can, this replaces prefetch_rows' guess, which a page drawn smaller or
+ * mirrored (swap's reflections move up as the pixel moves down) leads astray. A hint only. */
+INLINE void prefetch_ahead(const uint32_t *t, int32_t width, int32_t height, const float *xs, const float *ys, const float *ks,
+                           ptrdiff_t start, ptrdiff_t end) {
+    float right = (float)(width - 1), bottom = (float)(height - 1);
+    for (ptrdiff_t i = (start + SEGUE_AHEAD_STRIDE - 1) / SEGUE_AHEAD_STRIDE; i * SEGUE_AHEAD_STRIDE < end; i++) {
+        float x = xs[i], y = ys[i];
+        if (ks[i] == 0 || !(x >= 0 && x <= right && y >= 0 && y <= bottom)) continue;
+        const uint32_t *p = t + (ptrdiff_t)(int32_t)y * width + (int32_t)x;
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + ((int32_t)y + 1 < height ? width : 0));
+    }
+}
 
 /* What a span of the sum reads: a page copied (its weight 1, the rest 0: the sum is exactly its
  * sample), or the sum of the pages it names (either, both or neither) and the floor. */
@@ -499,8 +517,15 @@ INLINE void warp_sum(const WarpSum *m) {
             readsA |= wa != 0;
             readsB |= wb != 0;
         }
-        if (readsA) prefetch_rows(m->a, width, height, m->ax, m->ay, start, end);
-        if (readsB) prefetch_rows(m->b, width, height, m->bx, m->by, start, end);
+        if (m->ahead) {
+            const float *q = m->ahead;
+            ptrdiff_t n = (m->count + SEGUE_AHEAD_STRIDE - 1) / SEGUE_AHEAD_STRIDE;
+            prefetch_ahead(m->a, width, height, q, q + n, q + 4 * n, start, end);
+            prefetch_ahead(m->b, width, height, q + 2 * n, q + 3 * n, q + 5 * n, start, end);
+        } else {
+            if (readsA) prefetch_rows(m->a, width, height, m->ax, m->ay, start, end);
+            if (readsB) prefetch_rows(m->b, width, height, m->bx, m->by, start, end);
+        }
         /* Every read page's samples given, or none (whether they can be depends on the CPU alone). */
         int given = 0;
         if (readsA) given = sampled_ahead(ga, m->level, m->a, width, height, m->ax, m->ay, 0, start, end);
@@ -517,9 +542,9 @@ INLINE void warp_sum(const WarpSum *m) {
 AT_EACH_WIDTH(warp_sum, WarpSum)
 
 void segue_sum_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *positions,
-                      uint32_t floor, int count) {
+                      const float *ahead, uint32_t floor, int count) {
     const float *p = positions;
-    WarpSum m = { out, a, b, p, p + count, p + 2 * count, p + 3 * count, p + 4 * count, p + 5 * count, p + 6 * count,
+    WarpSum m = { out, a, b, p, p + count, p + 2 * count, p + 3 * count, p + 4 * count, p + 5 * count, p + 6 * count, ahead,
                   width, height, count, floor, segue_simd_level() };
     warp_sum_run(&m);
 }

@@ -48,6 +48,40 @@ struct GLSumsTests {
         check(port)
     }
 
+    @Test("a port's sums for the kernel's prefetch (every stride-th column of a row ahead) are its row's sums at those columns, number for number",
+          arguments: ports)
+    func positionsAhead(port: any GLSumWarp) {
+        func check<P: GLSumWarp>(_ port: P) -> Bool {
+            let width = 241, height = 430, us = GLFrame.columns(width), w = Float(width), h = Float(height)
+            let stride = Int(SEGUE_AHEAD_STRIDE), sparse = (width + stride - 1) / stride
+            var known = false
+            for progress: Float in [0.05, 0.3, 0.5, 0.71, 0.96] {
+                let k = port.frame(GLUniforms(progress: progress, width: width, height: height))
+                for y in Swift.stride(from: 0, to: height, by: 29) {
+                    let v = 1 - (Float(y) + 0.5) / h
+                    var rows = [Float](repeating: 7, count: 7 * width), ahead = [Float](repeating: -7, count: 7 * sparse)
+                    rows.withUnsafeMutableBufferPointer { into in
+                        us.withUnsafeBufferPointer { port.positions($0, v, k, width: w, height: h, into: into.baseAddress!) }
+                    }
+                    let written = ahead.withUnsafeMutableBufferPointer { port.positionsAhead(v, k, width: w, height: h, into: $0.baseAddress!) }
+                    guard written else { continue }
+                    known = true
+                    let misses = (0..<7).flatMap { run in
+                        (0..<sparse).filter { i in
+                            let a = ahead[run * sparse + i], r = rows[run * width + i * stride]
+                            return !(a == r || a.isNaN && r.isNaN)
+                        }.map { "run \(run), column \($0 * stride)" }
+                    }
+                    #expect(misses.isEmpty, "\(P.name) at \(progress), row \(y): \(misses.prefix(4))")
+                }
+            }
+            return known
+        }
+        let known = check(port)
+        // swap says where its samples go; doorway leaves it to the kernel's guess.
+        #expect(known == (port is GLSwap), "\(type(of: port).name): positions ahead \(known)")
+    }
+
     /// Channel `shift` of the sum, written out: p wp + q wq + c wc over 256, rounded, at most 255.
     static func summed(_ p: UInt32, _ q: UInt32, _ c: UInt32, _ w: [UInt32], _ shift: UInt32) -> UInt32 {
         min(255, ((p >> shift & 255) * w[0] + (q >> shift & 255) * w[1] + (c >> shift & 255) * w[2] + 128) >> 8) << shift
@@ -89,7 +123,14 @@ struct GLSumsTests {
             if i % 29 == 0 { runs[count + i] = .nan }
         }
         var out = [UInt32](repeating: 0, count: count)
-        segue_sum_warped(&out, a, b, Int32(width), Int32(height), runs, floor, Int32(count))
+        segue_sum_warped(&out, a, b, Int32(width), Int32(height), runs, nil, floor, Int32(count))
+        // The samples ahead are a hint to the cache only: anywhere, NaN, past the edges, the
+        // same bytes.
+        let sparse = (count + Int(SEGUE_AHEAD_STRIDE) - 1) / Int(SEGUE_AHEAD_STRIDE)
+        let ahead = (0..<7 * sparse).map { $0 % 11 == 0 ? Float.nan : random() * 120 - 40 }
+        var hinted = [UInt32](repeating: 1, count: count)
+        segue_sum_warped(&hinted, a, b, Int32(width), Int32(height), runs, ahead, floor, Int32(count))
+        #expect(hinted == out)
         var misses = 0
         for i in 0..<count {
             let w = (4..<7).map { UInt32(PagePictures.fixed(runs[$0 * count + i])) }

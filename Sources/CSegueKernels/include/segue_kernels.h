@@ -179,9 +179,13 @@ void segue_mix_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int w
  * a's bilinear sample at (ax, ay) times ka, plus b's at (bx, by) times kb, plus `floor` times kf
  * (weights 0...1, kept to 256ths as segue_mix_weights keeps them), each channel rounded and at
  * most 255. A sample with a NaN coordinate is nothing. `positions` holds seven runs of `count`
- * floats: ax, ay, bx, by (texel positions as segue_mix_warped reads them), ka, kb, kf. */
+ * floats: ax, ay, bx, by (texel positions as segue_mix_warped reads them), ka, kb, kf. `ahead`,
+ * if not NULL, holds the same seven runs for every SEGUE_AHEAD_STRIDE-th pixel (0, stride, ...;
+ * count / stride rounded up of each) of the row SEGUE_AHEAD_ROWS below: the kernel asks the
+ * cache for their texels (a hint; without it the kernel guesses where the samples go). */
+enum { SEGUE_AHEAD_ROWS = 8, SEGUE_AHEAD_STRIDE = 8 };
 void segue_sum_warped(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *positions,
-                      uint32_t floor, int count);
+                      const float *ahead, uint32_t floor, int count);
 
 /* The taps of a separable filter one way: `count` offsets (in pixels, from the filtered pixel)
  * and their integer weights. */

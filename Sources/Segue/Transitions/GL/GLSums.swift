@@ -36,10 +36,18 @@ public protocol GLSumWarp: GLFramed {
     /// for each pixel.
     func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width: Float, height: Float,
                    into: UnsafeMutablePointer<Float>)
+    /// The sums of every `SEGUE_AHEAD_STRIDE`-th column of the row at height `v` (columns 0,
+    /// stride, 2 stride, ...), written as `positions` writes a row's, seven runs of the columns'
+    /// count divided by the stride, rounded up: the kernel asks the cache for their texels
+    /// `SEGUE_AHEAD_ROWS` rows before it draws them. False, by default, where the port has no
+    /// cheap way to them; the kernel then guesses where its samples go (`prefetch_rows`).
+    func positionsAhead(_ v: Float, _ k: Frame, width: Float, height: Float, into: UnsafeMutablePointer<Float>) -> Bool
 }
 
 extension GLSumWarp {
     public func floor(_ k: Frame) -> SIMD4<Float> { vec4(0, 0, 0, 1) }
+
+    public func positionsAhead(_ v: Float, _ k: Frame, width: Float, height: Float, into: UnsafeMutablePointer<Float>) -> Bool { false }
 
     public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width w: Float, height h: Float,
                           into: UnsafeMutablePointer<Float>) {
@@ -62,13 +70,24 @@ extension GLSumWarp {
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
         let me = self, w = Float(width), h = Float(height), us = GLFrame.columns(width)
         let k = frame(GLUniforms(progress: Float(progress), width: width, height: height)), floor = GLFrame.pixel(floor(k))
+        let sparse = (width + Int(SEGUE_AHEAD_STRIDE) - 1) / Int(SEGUE_AHEAD_STRIDE)
         return { y, pages, out in
             let v = 1 - (Float(y) + 0.5) / h
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 7 * width) { buffer in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 7 * (width + sparse)) { buffer in
                 us.withUnsafeBufferPointer { us in me.positions(us, v, k, width: w, height: h, into: buffer.baseAddress!) }
-                segue_sum_warped(out, pages.a, pages.b, Int32(width), Int32(height), buffer.baseAddress!, floor, Int32(width))
+                let ahead = buffer.baseAddress! + 7 * width, below = y + Int(SEGUE_AHEAD_ROWS)
+                let known = below < height && me.positionsAhead(1 - (Float(below) + 0.5) / h, k, width: w, height: h, into: ahead)
+                segue_sum_warped(out, pages.a, pages.b, Int32(width), Int32(height), buffer.baseAddress!, known ? ahead : nil, floor, Int32(width))
             }
         }
+    }
+}
+
+extension GLFrame {
+    /// Every `SEGUE_AHEAD_STRIDE`-th of a frame's per-column numbers (columns 0, stride, ...):
+    /// what a port's `positionsAhead` reads where its `positions` reads them all.
+    static func ahead(_ columns: [Float]) -> [Float] {
+        Swift.stride(from: 0, to: columns.count, by: Int(SEGUE_AHEAD_STRIDE)).map { columns[$0] }
     }
 }
 

@@ -22,14 +22,17 @@ public struct GLSwap: GLSumWarp {
         /// Each column's factor of y, for the outgoing page and the incoming: a page's rows
         /// are scaled column by column (its perspective).
         let scalesA, scalesB: [Float]
+        /// Every `SEGUE_AHEAD_STRIDE`-th column's u and factors, for `positionsAhead`.
+        let aheadUs, aheadScalesA, aheadScalesB: [Float]
     }
 
     public func frame(_ f: GLUniforms) -> Frame {
         let p = f.progress, depth = values.float(Self.depth), perspective = values.float(Self.perspective)
         let sizeA = GLSL.mix(1, depth, p), perspA = perspective * p, sizeB = GLSL.mix(1, depth, 1 - p), perspB = perspective * (1 - p)
-        let us = GLFrame.columns(f.width)
+        let us = GLFrame.columns(f.width), scalesA = us.map { Self.scaleA($0, sizeA, perspA) }, scalesB = us.map { Self.scaleB($0, sizeB, perspB) }
         return Frame(p: p, reflection: values.float(Self.reflection), perspective: perspective, sizeA: sizeA, perspA: perspA, sizeB: sizeB,
-                     perspB: perspB, scalesA: us.map { Self.scaleA($0, sizeA, perspA) }, scalesB: us.map { Self.scaleB($0, sizeB, perspB) })
+                     perspB: perspB, scalesA: scalesA, scalesB: scalesB, aheadUs: GLFrame.ahead(us), aheadScalesA: GLFrame.ahead(scalesA),
+                     aheadScalesB: GLFrame.ahead(scalesB))
     }
 
     @inline(__always) static func scaleA(_ u: Float, _ size: Float, _ persp: Float) -> Float { size / (1 - size * persp * u) }
@@ -54,5 +57,15 @@ public struct GLSwap: GLSumWarp {
                           into: UnsafeMutablePointer<Float>) {
         let sxA = k.sizeA / (1 - k.perspective * k.p), sxB = k.sizeB / (1 - k.perspective * (1 - k.p))
         segue_swap_row(into, us.baseAddress!, k.scalesA, k.scalesB, v, w, h, sxA, sxB, k.p < 0.5 ? 1 : 0, k.reflection, Int32(us.count))
+    }
+
+    /// The same row kernel over the frame's every stride-th column: a pixel's sample in swap
+    /// goes down the page as the pixel does, but faster where the page is drawn smaller and up
+    /// in the reflections, which the kernel's own guess takes for a plain turn.
+    public func positionsAhead(_ v: Float, _ k: Frame, width w: Float, height h: Float, into: UnsafeMutablePointer<Float>) -> Bool {
+        let sxA = k.sizeA / (1 - k.perspective * k.p), sxB = k.sizeB / (1 - k.perspective * (1 - k.p))
+        segue_swap_row(into, k.aheadUs, k.aheadScalesA, k.aheadScalesB, v, w, h, sxA, sxB, k.p < 0.5 ? 1 : 0, k.reflection,
+                       Int32(k.aheadUs.count))
+        return true
     }
 }
