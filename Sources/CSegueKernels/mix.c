@@ -232,8 +232,8 @@ void segue_mix_hblur(uint32_t *out, const uint32_t *a, const uint32_t *b, int wi
  * left and right texels by two permutes: half the gathered elements, and this CPU's gathers
  * cost by the element. `count` need not be a multiple of 16. */
 #ifdef X86_SIMD
-AVX512 static void samples_avx512(uint32_t *out, const uint32_t *t, int32_t width, int32_t height, const float *xs, const float *ys,
-                                  uint32_t outside, ptrdiff_t count) {
+AVX512 void segue_samples_avx512(uint32_t *out, const uint32_t *t, int32_t width, int32_t height, const float *xs, const float *ys,
+                                 uint32_t outside, ptrdiff_t count) {
     const __m512 zero = _mm512_setzero_ps(), right = _mm512_set1_ps((float)(width - 1)), bottom = _mm512_set1_ps((float)(height - 1));
     const __m512 k256 = _mm512_set1_ps(256), half = _mm512_set1_ps(0.5f);
     const __m512i w = _mm512_set1_epi32(width), h = _mm512_set1_epi32(height), one = _mm512_set1_epi32(1);
@@ -283,20 +283,6 @@ AVX512 static void samples_avx512(uint32_t *out, const uint32_t *t, int32_t widt
     }
 }
 #endif
-
-/* A span's samples of a page, where they fall anywhere, worked out ahead into `given` (at
- * AVX-512: samples_avx512); 0 where the span's loop is to sample the page itself. */
-INLINE int sampled_ahead(uint32_t *given, int level, const uint32_t *t, int32_t width, int32_t height, const float *xs,
-                         const float *ys, uint32_t outside, ptrdiff_t start, ptrdiff_t end) {
-#ifdef X86_SIMD
-    if (level >= 3) {
-        samples_avx512(given, t, width, height, xs + start, ys + start, outside, end - start);
-        return 1;
-    }
-#endif
-    (void)given, (void)level, (void)t, (void)width, (void)height, (void)xs, (void)ys, (void)outside, (void)start, (void)end;
-    return 0;
-}
 
 /* The texel a sample on texels' centres reads, across or down, as sample_on rounds it. */
 INLINE int32_t texel_at(float x, float last) { return fixed_position(x, last) >> 8; }

@@ -242,4 +242,24 @@ PIXEL_ARITHMETIC(mm256, 256, __m256i, AVX2, mix8, bilerp8)
 PIXEL_ARITHMETIC(mm512, 512, __m512i, AVX512, mix16, bilerp16)
 #endif
 
+#ifdef X86_SIMD
+/* sample_on(ON_ANY) for `count` pixels at AVX-512, the same bytes, into `out` (mix.c). */
+AVX512 void segue_samples_avx512(uint32_t *out, const uint32_t *t, int32_t width, int32_t height, const float *xs, const float *ys,
+                                 uint32_t outside, ptrdiff_t count);
+#endif
+
+/* A span's samples of a page, where they fall anywhere, worked out ahead into `given` (at
+ * AVX-512: segue_samples_avx512); 0 where the span's loop is to sample the page itself. */
+INLINE int sampled_ahead(uint32_t *given, int level, const uint32_t *t, int32_t width, int32_t height, const float *xs,
+                         const float *ys, uint32_t outside, ptrdiff_t start, ptrdiff_t end) {
+#ifdef X86_SIMD
+    if (level >= 3) {
+        segue_samples_avx512(given, t, width, height, xs + start, ys + start, outside, end - start);
+        return 1;
+    }
+#endif
+    (void)given, (void)level, (void)t, (void)width, (void)height, (void)xs, (void)ys, (void)outside, (void)start, (void)end;
+    return 0;
+}
+
 #endif
