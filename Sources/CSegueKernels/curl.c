@@ -32,7 +32,11 @@ typedef struct {
     int centred; /* whether a sample at the row's own v lands on its texels' centres */
     ptrdiff_t start, end;
     uint8_t *rare;
+    int level; /* the CPU's vector level (segue_simd_level) */
 } CurlRow;
+
+/* Pixels a pass takes at a time. */
+enum { CHUNK = 256 };
 
 static const float pi = 3.141592653589793f;
 
@@ -185,43 +189,68 @@ static uint32_t curl_pixel(const CurlRow *m, float u) {
  * rounding lands on the texel's centre), as it is but for very large pictures. */
 INLINE int on_centre(float x, float last, int32_t i) { return fixed_position(x, last) == i * 256; }
 
-/* Pixels start..<end of the band where the curl is, every branch of the shader in each lane;
- * a pixel the lanes cannot finish is marked in `rare`, and so is one behind the curl (the
- * height above the axis falls across a row, so there are none here but where rounding has it
- * so; curl_shadow does the band's others). */
-INLINE void curl_band(const CurlRow *m) {
+/* Where the curl's pixels sample the outgoing page, worked out before they are finished: the
+ * turn that reaches each pixel (its height above the axis, the angle, the point q on the
+ * curl's face) and the turn seen through the curl (s), with q's and s's texel positions, and
+ * their samples where the CPU has a faster sampler (sampled_ahead). */
+typedef struct {
+    float yc[CHUNK], angle[CHUNK], qx[CHUNK], qy[CHUNK], sx[CHUNK], sy[CHUNK];
+    float face_x[CHUNK], face_y[CHUNK], seen_x[CHUNK], seen_y[CHUNK];
+    uint32_t face[CHUNK], seen[CHUNK];
+} CurlPoints;
+
+INLINE void curl_points(const CurlRow *m, CurlPoints *restrict c) {
+    const SegueCurl k = m->k;
+    const float *restrict us = m->us;
+    float v = m->v, r = k.radius, w = (float)m->width, h = (float)m->height;
+    ptrdiff_t start = m->start, end = m->end;
+    LANES for (ptrdiff_t x = start; x < end; x++) {
+        ptrdiff_t i = x - start;
+        float u = us[x], px = turned_x(&k, u, v), yc = height(&k, u, v);
+        float ac = plain_acos(clamped(yc / r, -1, 1)), angle = (ac + k.angle) - pi, qx, qy, sx, sy;
+        hit(&k, angle, px, &qx, &qy);
+        hit(&k, pi - (ac - k.angle), px, &sx, &sy);
+        c->yc[i] = yc, c->angle[i] = angle, c->qx[i] = qx, c->qy[i] = qy, c->sx[i] = sx, c->sy[i] = sy;
+        c->face_x[i] = qx * w - 0.5f, c->face_y[i] = (1 - qy) * h - 0.5f;
+        c->seen_x[i] = sx * w - 0.5f, c->seen_y[i] = (1 - sy) * h - 0.5f;
+    }
+}
+
+/* Pixels start..<end of the band where the curl is, every branch of the shader in each lane,
+ * from their points (the samples given, or taken here); a pixel the lanes cannot finish is
+ * marked in `rare`, and so is one behind the curl (the height above the axis falls across a
+ * row, so there are none here but where rounding has it so; curl_shadow does the band's
+ * others). */
+INLINE void curl_finish(const CurlRow *m, const CurlPoints *restrict c, int given) {
     const SegueCurl k = m->k;
     const uint32_t *restrict a = m->a, *restrict arow = m->arow, *restrict brow = m->brow;
     const float *restrict us = m->us;
     uint32_t *restrict out = m->out;
     uint8_t *restrict rare = m->rare;
     int32_t pw = m->width, ph = m->height, row_centred = m->centred;
-    float v = m->v, r = k.radius, w = (float)pw, h = (float)ph;
+    float r = k.radius, w = (float)pw;
     ptrdiff_t start = m->start, end = m->end;
     LANES for (ptrdiff_t x = start; x < end; x++) {
-        float u = us[x], px = turned_x(&k, u, v), yc = height(&k, u, v), back = -r - r - yc;
+        ptrdiff_t i = x - start;
+        float u = us[x], yc = c->yc[i], angle = c->angle[i], qx = c->qx[i], qy = c->qy[i], sx = c->sx[i], sy = c->sy[i];
+        float back = -r - r - yc;
         int behind = yc < -r, ahead = yc > r;
-        /* The turn that reaches the pixel. */
-        float ac = plain_acos(clamped(yc / r, -1, 1)), angle = (ac + k.angle) - pi, qx, qy, sx, sy;
-        hit(&k, angle, px, &qx, &qy);
         int out_q = outside(qx, qy);
-        /* Seen through the curl: the turn the other way. */
-        hit(&k, pi - (ac - k.angle), px, &sx, &sy);
         int out_s = outside(sx, sy), next = yc <= 0 && out_s, own = !next && yc > 0;
         /* (Both texels loaded and one kept by a mask: a choice between the two loads
          * would be compiled as a gather from either row.) */
         uint32_t mine = arow[x], theirs = brow[x], pick = 0u - (uint32_t)next, seen_texel = (theirs & pick) | (mine & ~pick);
-        uint32_t seen_sample = clamped_sample(a, pw, ph, sx * w - 0.5f, (1 - sy) * h - 0.5f, 0);
+        uint32_t seen_sample = given ? c->seen[i] : clamped_sample(a, pw, ph, c->seen_x[i], c->seen_y[i], 0);
         uint32_t seen = next | own ? seen_texel : seen_sample;
         float turned = angle - 2 * pi * floorf(angle / (2 * pi));
         int see = (turned > pi && k.amount < 0.5f) | (turned > pi / 2 && k.amount < 0);
         float through = see ? 0 : edge_shadow(to_edge(qx, qy), k.amount);
         /* The curl's face: the outgoing page's texel there, grey, lit by its slope. */
-        uint32_t f = clamped_sample(a, pw, ph, qx * w - 0.5f, (1 - qy) * h - 0.5f, 0);
-        Color c = color(f), s = color(seen);
-        float lift = 1 - fabsf(yc / r), gray = (c.r + c.b + c.g) / 15 + 0.8f * (plain_pow(lift >= 0 ? lift : 0, 0.2f) / 2 + 0.5f);
+        uint32_t f = given ? c->face[i] : clamped_sample(a, pw, ph, c->face_x[i], c->face_y[i], 0);
+        Color cf = color(f), s = color(seen);
+        float lift = 1 - fabsf(yc / r), gray = (cf.r + cf.b + cf.g) / 15 + 0.8f * (plain_pow(lift >= 0 ? lift : 0, 0.2f) / 2 + 0.5f);
         int face = !see && !out_q;
-        float cr = face ? gray : s.r - through, cg = face ? gray : s.g - through, cb = face ? gray : s.b - through, ca = face ? c.a : s.a;
+        float cr = face ? gray : s.r - through, cg = face ? gray : s.g - through, cb = face ? gray : s.b - through, ca = face ? cf.a : s.a;
         Color mixed = { cr, cg, cb, ca };
         uint32_t shaded = pixel(mixed);
         int beyond = behind && back >= 0;
@@ -231,8 +260,19 @@ INLINE void curl_band(const CurlRow *m) {
         int uses_texel = (see | out_q) & (next | own);
         int edge = face ? !((r - fabsf(yc)) * 512 > 2) | !(to_edge(qx, qy) * 512 > 2) : !(next | own) & !(to_edge(sx, sy) * 512 > 2);
         int off = uses_texel & !(row_centred & on_centre(u * w - 0.5f, w - 1, (int32_t)x));
-        rare[x - start] = !ahead & !beyond & (behind | edge | off);
+        rare[i] = !ahead & !beyond & (behind | edge | off);
     }
+}
+
+INLINE void curl_band(const CurlRow *m) {
+    CurlPoints c;
+    curl_points(m, &c);
+    ptrdiff_t n = m->end - m->start;
+    if (sampled_ahead(c.face, m->level, m->a, m->width, m->height, c.face_x, c.face_y, 0, 0, n)
+        && sampled_ahead(c.seen, m->level, m->a, m->width, m->height, c.seen_x, c.seen_y, 0, 0, n))
+        curl_finish(m, &c, 1);
+    else
+        curl_finish(m, &c, 0);
 }
 
 AT_EACH_WIDTH(curl_band, CurlRow)
@@ -294,8 +334,6 @@ INLINE void curl_pages(const CurlPages *p) {
 
 AT_EACH_WIDTH(curl_pages, CurlPages)
 
-enum { CHUNK = 256 };
-
 /* Pixels first...last by `pass` in runs of CHUNK, then those it marked one by one. */
 static void curl_run(CurlRow *m, ptrdiff_t first, ptrdiff_t last, void (*pass)(const CurlRow *)) {
     for (ptrdiff_t start = first; start <= last; start += CHUNK) {
@@ -312,7 +350,7 @@ void segue_page_curl_row(uint32_t *out, const uint32_t *a, const uint32_t *b, in
     uint8_t rare[CHUNK];
     float v = 1 - ((float)y + 0.5f) / (float)height, h = (float)height;
     CurlRow m = { out, a, b, a + (ptrdiff_t)y * width, b + (ptrdiff_t)y * width, us, *curl, v, width, height,
-                  on_centre((1 - v) * h - 0.5f, h - 1, y), 0, 0, rare };
+                  on_centre((1 - v) * h - 0.5f, h - 1, y), 0, 0, rare, segue_simd_level() };
     ptrdiff_t band[4];
     CurlPages pages = { &m, band };
     curl_pages_run(&pages);
