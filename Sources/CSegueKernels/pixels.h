@@ -153,7 +153,7 @@ INLINE int samples_fall(int32_t width, int32_t height, const float *restrict xs,
  * moves as the pixel moves down, as for any turn and scale of the page (an unmoved page's
  * samples move down its rows; a turned page's move down and across). Every eighth pixel, half
  * a cache line; eight rows ahead measured best of 1, 3 and 8. A hint only: it changes no result. */
-enum { PREFETCH_AHEAD = 8 };
+enum { PREFETCH_AHEAD = SEGUE_AHEAD_ROWS }; /* the rows a port's exact samples ahead are from too */
 INLINE void prefetch_rows(const uint32_t *t, int32_t width, int32_t height, const float *xs, const float *ys,
                           ptrdiff_t start, ptrdiff_t end) {
     float right = (float)(width - 1), bottom = (float)(height - 1);

@@ -19,6 +19,8 @@ public struct GLSwap: GLSumWarp {
 
     public struct Frame: Sendable {
         let p, reflection, perspective, sizeA, perspA, sizeB, perspB: Float
+        /// Each page's factor across (the same for every pixel of the frame).
+        let acrossA, acrossB: Float
         /// Each column's factor of y, for the outgoing page and the incoming: a page's rows
         /// are scaled column by column (its perspective).
         let scalesA, scalesB: [Float]
@@ -31,7 +33,7 @@ public struct GLSwap: GLSumWarp {
         let sizeA = GLSL.mix(1, depth, p), perspA = perspective * p, sizeB = GLSL.mix(1, depth, 1 - p), perspB = perspective * (1 - p)
         let us = GLFrame.columns(f.width), scalesA = us.map { Self.scaleA($0, sizeA, perspA) }, scalesB = us.map { Self.scaleB($0, sizeB, perspB) }
         return Frame(p: p, reflection: values.float(Self.reflection), perspective: perspective, sizeA: sizeA, perspA: perspA, sizeB: sizeB,
-                     perspB: perspB, scalesA: scalesA, scalesB: scalesB, aheadUs: GLFrame.ahead(us), aheadScalesA: GLFrame.ahead(scalesA),
+                     perspB: perspB, acrossA: sizeA / (1 - perspective * p), acrossB: sizeB / (1 - perspective * (1 - p)), scalesA: scalesA, scalesB: scalesB, aheadUs: GLFrame.ahead(us), aheadScalesA: GLFrame.ahead(scalesA),
                      aheadScalesB: GLFrame.ahead(scalesB))
     }
 
@@ -39,9 +41,8 @@ public struct GLSwap: GLSumWarp {
     @inline(__always) static func scaleB(_ u: Float, _ size: Float, _ persp: Float) -> Float { size / (1 - size * persp * (0.5 - u)) }
 
     @inline(__always) public func sums(_ uv: SIMD2<Float>, _ k: Frame) -> GLSums {
-        let from = (uv + vec2(0, -0.5)) * vec2(k.sizeA / (1 - k.perspective * k.p), Self.scaleA(uv.x, k.sizeA, k.perspA)) + vec2(0, 0.5)
-        let to = (uv + vec2(-1, -0.5)) * vec2(k.sizeB / (1 - k.perspective * (1 - k.p)), Self.scaleB(uv.x, k.sizeB, k.perspB))
-            + vec2(1, 0.5)
+        let from = (uv + vec2(0, -0.5)) * vec2(k.acrossA, Self.scaleA(uv.x, k.sizeA, k.perspA)) + vec2(0, 0.5)
+        let to = (uv + vec2(-1, -0.5)) * vec2(k.acrossB, Self.scaleB(uv.x, k.sizeB, k.perspB)) + vec2(1, 0.5)
         let inA = GLSL.inside(from), inB = GLSL.inside(to)
         // Where both stand, the one in front: the outgoing page in the first half.
         if inA && (k.p < 0.5 || !inB) { return GLSums(from: from, to: to, fromWeight: 1, toWeight: 0, floorWeight: 0) }
@@ -55,17 +56,20 @@ public struct GLSwap: GLSumWarp {
     /// gives, with no branch a pixel.
     public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width w: Float, height h: Float,
                           into: UnsafeMutablePointer<Float>) {
-        let sxA = k.sizeA / (1 - k.perspective * k.p), sxB = k.sizeB / (1 - k.perspective * (1 - k.p))
-        segue_swap_row(into, us.baseAddress!, k.scalesA, k.scalesB, v, w, h, sxA, sxB, k.p < 0.5 ? 1 : 0, k.reflection, Int32(us.count))
+        Self.row(into, us.baseAddress!, k.scalesA, k.scalesB, us.count, v, k, w, h)
     }
 
     /// The same row kernel over the frame's every stride-th column: a pixel's sample in swap
     /// goes down the page as the pixel does, but faster where the page is drawn smaller and up
     /// in the reflections, which the kernel's own guess takes for a plain turn.
     public func positionsAhead(_ v: Float, _ k: Frame, width w: Float, height h: Float, into: UnsafeMutablePointer<Float>) -> Bool {
-        let sxA = k.sizeA / (1 - k.perspective * k.p), sxB = k.sizeB / (1 - k.perspective * (1 - k.p))
-        segue_swap_row(into, k.aheadUs, k.aheadScalesA, k.aheadScalesB, v, w, h, sxA, sxB, k.p < 0.5 ? 1 : 0, k.reflection,
-                       Int32(k.aheadUs.count))
+        Self.row(into, k.aheadUs, k.aheadScalesA, k.aheadScalesB, k.aheadUs.count, v, k, w, h)
         return true
+    }
+
+    /// `segue_swap_row` over the columns whose u and factors are given.
+    private static func row(_ into: UnsafeMutablePointer<Float>, _ us: UnsafePointer<Float>, _ scalesA: UnsafePointer<Float>,
+                            _ scalesB: UnsafePointer<Float>, _ count: Int, _ v: Float, _ k: Frame, _ w: Float, _ h: Float) {
+        segue_swap_row(into, us, scalesA, scalesB, v, w, h, k.acrossA, k.acrossB, k.p < 0.5 ? 1 : 0, k.reflection, Int32(count))
     }
 }
