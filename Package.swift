@@ -1,21 +1,24 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// `SEGUE_PACKAGE=library-tests` (scripts/tsan) leaves out the command line, the preview
+/// server and their tests, with the packages only they use: the thread sanitizer's build then
+/// compiles only the library and its unit tests.
+let libraryTestsOnly = Context.environment["SEGUE_PACKAGE"] == "library-tests"
+
 let package = Package(
     name: "Segue",
-    products: [
-        .library(name: "Segue", targets: ["Segue"]),
-        .executable(name: "segue", targets: ["segue"]),
-    ],
+    products: [.library(name: "Segue", targets: ["Segue"])] + (libraryTestsOnly ? [] : [.executable(name: "segue", targets: ["segue"])]),
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Templates: Mustache renders a story's {{variables}}; CSV.swift reads the rows.
+        // Templates: Mustache renders a story's {{variables}} (their rows are read by Segue's own
+        // CSV and JSON Lines readers, Batch/TemplateBatch.swift).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
-        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+    ] + (libraryTestsOnly ? [] : [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // segue preview's local web server.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-    ],
+    ]),
     targets: [
         // FFmpeg's libraries, found through pkg-config; Debian's -dev packages provide them.
         .systemLibrary(
@@ -54,13 +57,20 @@ let package = Package(
         .target(name: "CSegueKernels"),
         .target(
             name: "Segue",
-            dependencies: ["CSegueAV", "CSegueKernels", "CYAML", .product(name: "Mustache", package: "swift-mustache"),
-                           .product(name: "CSV", package: "CSV.swift")],
+            dependencies: ["CSegueAV", "CSegueKernels", "CYAML", .product(name: "Mustache", package: "swift-mustache")],
             plugins: ["EmbedResources"]
         ),
         // Presets/*.yaml and the build's commit, compiled into the library at build time.
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["segue-embed"]),
         .executableTarget(name: "segue-embed"),
+        // What both test modules share: the repository's files, fresh folders, running programs.
+        .target(name: "SegueTestSupport", path: "Tests/SegueTestSupport"),
+        .testTarget(
+            name: "SegueTests",
+            dependencies: ["Segue", "CSegueAV", "CLittleCMS", "CHeif", "SegueTestSupport"],
+            exclude: ["Golden"]
+        ),
+    ] + (libraryTestsOnly ? [] : [
         // `segue preview`: a local web server (Hummingbird) beside the library, and its page
         // (Page/), compiled into the binary. The library never knows it exists.
         .target(
@@ -72,17 +82,10 @@ let package = Package(
             name: "segue",
             dependencies: ["Segue", "SeguePreview", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // What both test modules share: the repository's files, fresh folders, running programs.
-        .target(name: "SegueTestSupport", path: "Tests/SegueTestSupport"),
-        .testTarget(
-            name: "SegueTests",
-            dependencies: ["Segue", "CSegueAV", "CLittleCMS", "CHeif", "SegueTestSupport"],
-            exclude: ["Golden"]
-        ),
         .testTarget(
             name: "SegueCLITests",
             dependencies: ["segue", "SeguePreview", "SegueTestSupport"]
         ),
-    ],
+    ]),
     swiftLanguageModes: [.v6]
 )

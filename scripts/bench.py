@@ -307,6 +307,49 @@ def planning():
     return {key: (statistics.median(t for t, _ in v), max(m for _, m in v), [t for t, _ in v]) for key, v in results.items()}
 
 
+def rows_reading():
+    """What reading a template's rows costs, CSV and JSON Lines (three short fields a row, as
+    VolumeTests writes them): the instructions TemplateData.load executes a row, counted by
+    callgrind over 20,000 rows (the load alone, --toggle-collect), and the time they take at
+    the rate the same dry run executes instructions natively; None when not asked."""
+    name = "rows"
+    if not asked(name):
+        return None
+    print(f"  {name}", file=sys.stderr)
+    work = os.path.join(args.work, "rows")
+    os.makedirs(work, exist_ok=True)
+    with open(os.path.join(work, "card.yaml"), "w") as f:
+        f.write("vars: {name: ~}\npreset: crossfade\nset: {canvas.size: [90, 160], canvas.scale: 0.25, hold: 1}\n"
+                "overlays: [{text: \"{{name}}\"}]\nslides: [{image: a.jpg}]\n")
+    shutil.copy("Examples/a.jpg", os.path.join(work, "a.jpg"))
+    n = 20_000
+    files = {"csv": os.path.join(work, f"rows{n}.csv"), "jsonl": os.path.join(work, f"rows{n}.jsonl")}
+    with open(files["csv"], "w") as f:
+        f.write("id,name,photo\n" + "".join(f'r{k},"Name, {k}",p{k % 7}.jpg\n' for k in range(n)))
+    with open(files["jsonl"], "w") as f:
+        f.write("".join(f'{{"id": "r{k}", "name": "Name {k}", "photo": "p{k % 7}.jpg"' + (f', "extra": {k}' if k % 3 == 0 else "") + "}\n"
+                        for k in range(n)))
+    stripped = os.path.join(args.work, "segue-stripped")
+    shutil.copy(args.segue, stripped)
+    subprocess.run(["strip", "--strip-debug", stripped], check=True)  # valgrind 3.19 cannot read the newest DWARF
+    results = {}
+    for kind, data in files.items():
+        command = [stripped, "batch", "--template", os.path.join(work, "card.yaml"), "--data", data,
+                   "-o", os.path.join(work, "out", "{{id}}.mp4"), "--dry-run", "--quiet"]
+        natively = statistics.median(run(command)[0] for _ in range(args.runs))
+        whole = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command], capture_output=True, text=True)
+        load = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--collect-atstart=no",
+                               "--toggle-collect=*TemplateData*load*", *command], capture_output=True, text=True)
+        counted = [re.search(r"Collected : (\d+)", r.stderr) for r in (whole, load)]
+        if not all(counted):
+            results[kind] = None
+            continue
+        total, loading = (int(m.group(1)) for m in counted)
+        rate = total / natively          # instructions a second, natively, for this run
+        results[kind] = (loading / n, loading / rate / n * 1e6, natively)
+    return n, results
+
+
 def chunks_export():
     """A long story (40 photos, Ken Burns on each, cubes, looped music) rendered on one machine
     and as 8 chunks and the sound chunk, each task alone on the machine's cores, then joined; the
@@ -545,6 +588,7 @@ def exports_table():
     gif = gif_export()
     template = template_export()
     plans = planning()
+    rows = rows_reading()
     chunks = chunks_export()
     preview = preview_workload(story10)
 
@@ -589,6 +633,12 @@ def exports_table():
         print(f"templates, {n} rows of a 6-second 540x960 card (name, photo, music), one process (--jobs auto): segue {a:.1f} s "
               f"({60 * n / a:.0f} videos/min); encode floor one at a time {b:.1f} s ({60 * n / b:.0f} videos/min), {lanes} at a time "
               f"{b2:.1f} s ({60 * n / b2:.0f} videos/min): {ratio:.2f}× the faster floor (rounds {' '.join(f'{x:.2f}' for x in ratios)})")
+    if rows:
+        n, results = rows
+        for kind, r in results.items():
+            print(f"rows, TemplateData.load of {n:,} {kind} rows (callgrind, the load alone): " +
+                  (f"{r[0]:,.0f} instructions a row, about {r[1]:.2f} µs a row at the dry run's native rate ({r[2]:.2f} s for the whole dry run)"
+                   if r else "not measured"))
     if plans:
         for kind in ("template", "manifest"):
             (a, ma, _), (b, mb, rounds) = plans[(kind, 10_000)], plans[(kind, 100_000)]

@@ -61,7 +61,12 @@ source += "]\n\n"
 source += "/// The git commit the build was made from, if it was made in a checkout.\n"
 source += "let embeddedCommit: String? = \(commit(in: arguments[2]).map(literal) ?? "nil")\n"
 do {
-    try source.write(toFile: arguments[1], atomically: true, encoding: .utf8)
+    // Written only when it changes: the same file kept with its time, so that a build whose
+    // presets and commit are as they were compiles nothing again (this tool runs whenever
+    // SwiftPM links it anew, which it does on builds that change nothing).
+    if (try? String(contentsOfFile: arguments[1], encoding: .utf8)) != source {
+        try source.write(toFile: arguments[1], atomically: true, encoding: .utf8)
+    }
 } catch {
     FileHandle.standardError.write(Data("segue-embed: cannot write \(arguments[1]): \(error)\n".utf8))
     exit(1)

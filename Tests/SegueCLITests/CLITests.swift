@@ -26,8 +26,16 @@ enum Privileges {
     }()
 }
 
-/// The `segue` executable built beside the test bundle.
+extension Trait where Self == ConditionTrait {
+    /// Runs only in the whole suite (`scripts/test`), not in `scripts/test --fast`: `needs`
+    /// names the whole suite's reference the test needs (docs/testing.md lists them).
+    static func wholeSuite(_ needs: String) -> Self { .enabled(if: !Tier.fast, Comment(rawValue: Tier.wholeSuiteOnly(needs))) }
+}
+
+/// The `segue` the tests run: `SEGUE_BINARY` (scripts/test links the build's own with the Swift
+/// runtime inside it, as installed), else the executable built beside the test bundle.
 let segueBinary: String = {
+    if let given = ProcessInfo.processInfo.environment["SEGUE_BINARY"], !given.isEmpty { return given }
     let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("segue").path
 }()

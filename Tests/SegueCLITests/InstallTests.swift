@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// The installs share one build folder (.build-install): one after the other.
-@Suite("scripts/install and the Debian package", .serialized)
+/// One after the other: the package and the image ship the executable scripts/install installs
+/// (SEGUE_BINARY under scripts/test; without it scripts/install builds one in .build-install).
+@Suite("scripts/install and the Debian package", .serialized, .wholeSuite("help2man, lintian, debootstrap's Debian root and umoci"))
 struct InstallTests {
     @Test("installs a segue that needs no Swift runtime, no file beside it and no library the README leaves out, with bash, zsh and fish completions")
     func install() throws {
@@ -121,14 +122,14 @@ struct InstallTests {
         let paragraph = try #require(readme.components(separatedBy: "\n\n").first { $0.contains("where it runs it needs only") })
         let named = Set(paragraph.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
             .filter { !$0.contains(" ") && ($0.hasPrefix("lib") || $0.hasPrefix("fonts-")) })
-        let doctor = try run(repositoryRoot.appendingPathComponent(".build-install/release/segue").path, ["doctor", "--packages"])
+        let doctor = try run(segueBinary, ["doctor", "--packages"])
         let list = Set(doctor.stdout.split(separator: "\n").map(String.init))
         #expect(!list.isEmpty && named == list, "README only: \(named.subtracting(list).sorted()); doctor only: \(list.subtracting(named).sorted())")
         #expect(list.isSubset(of: names), "Depends lacks \(list.subtracting(names).sorted())")
         // Mesa, for GLSL transitions only, is recommended: the list segue doctor --recommended prints.
         let recommends = try tool("dpkg-deb", ["-f", deb, "Recommends"]).stdout
         let recommended = Set(recommends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
-        let mesa = try run(repositoryRoot.appendingPathComponent(".build-install/release/segue").path, ["doctor", "--recommended"])
+        let mesa = try run(segueBinary, ["doctor", "--recommended"])
         #expect(recommended == Set(mesa.stdout.split(separator: "\n").map(String.init)) && recommended.contains("libgl1-mesa-dri"), "Recommends: \(recommends)")
 
         let room = try run(repositoryRoot.appendingPathComponent("scripts/clean-room").path, [deb])

@@ -56,7 +56,8 @@ struct PreviewTests {
         return (server, address)
     }
 
-    @Test("the page plays the story, follows edits with the playhead kept, shows errors, frames at full resolution, and refuses foreign requests")
+    @Test("the page plays the story, follows edits with the playhead kept, shows errors, frames at full resolution, and refuses foreign requests",
+          .wholeSuite("Chromium driven by Playwright"))
     func page() throws {
         let folder = temporaryFolder()
         let story = try Self.story(in: folder)

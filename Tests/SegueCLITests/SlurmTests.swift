@@ -1,11 +1,24 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// A single-node Slurm cluster from Debian's packages, brought up in a folder of its own by
-/// scripts/slurm-cluster and taken down by the PIDs it recorded.
-final class SlurmCluster {
+/// scripts/slurm-cluster and taken down by the PIDs it recorded: one for the run, shared by
+/// the tests that need it, taken down as the test process exits.
+final class SlurmCluster: Sendable {
     let folder: URL
     let environment: [String: String]
+
+    /// The run's cluster, brought up by the first test that asks.
+    static let shared = Result<SlurmCluster, Error> {
+        let cluster = try SlurmCluster()
+        SlurmCluster.running.withLock { $0 = cluster.folder.path }
+        atexit { if let folder = SlurmCluster.running.withLock({ $0 }) { _ = SlurmCluster.script(["down", folder], log: "/dev/null") } }
+        return cluster
+    }
+
+    /// The folder of the cluster up, for the exit handler.
+    private static let running = Mutex<String?>(nil)
 
     init() throws {
         folder = temporaryFolder().appendingPathComponent("slurm")
@@ -17,8 +30,6 @@ final class SlurmCluster {
         }
         environment = ["SLURM_CONF": String(line.dropFirst("SLURM_CONF=".count))]
     }
-
-    deinit { _ = SlurmCluster.script(["down", folder.path], log: "/dev/null") }
 
     /// Runs scripts/slurm-cluster with its output in `log`, and waits for it with waitpid:
     /// Foundation's Process loses track of a child that starts daemons here.
@@ -62,11 +73,11 @@ final class SlurmCluster {
     }
 }
 
-@Suite("A real cluster engine: a Slurm array runs a manifest", .serialized)
+@Suite("A real cluster engine: a Slurm array runs a manifest", .serialized, .wholeSuite("a single-node Slurm cluster"))
 struct SlurmTests {
     @Test("sbatch --array=0-2 with --shard auto --resume: every output once, retries change nothing, a cancelled task leaves nothing and completes when resubmitted")
     func slurmArray() throws {
-        let cluster = try SlurmCluster()
+        let cluster = try SlurmCluster.shared.get()
         let segue = try installedAlone()
         let work = try photoFolder()
         var manifest = "jobs:\n"
@@ -139,7 +150,7 @@ struct SlurmTests {
 
     @Test("a story as sbatch --array=0-3 chunk tasks (--chunk auto: three video chunks and the sound) and an afterok join task that only copies: one machine's frames and sound; a requeued task and a resubmitted array keep their chunks")
     func slurmChunks() throws {
-        let cluster = try SlurmCluster()
+        let cluster = try SlurmCluster.shared.get()
         let segue = try installedAlone()
         let work = temporaryFolder().appendingPathComponent("chunks")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

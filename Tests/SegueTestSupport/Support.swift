@@ -131,55 +131,69 @@ public struct Launched {
     }
 }
 
-/// Reference programs from PyPI, in a virtual environment the tests make once (in
-/// `.build/test-tools`, kept between runs): FFmpeg's newest release (imageio-ffmpeg's
-/// static build), whose xfade has every transition Segue ports, where Debian 12's FFmpeg 5.1
-/// lacks twelve and reads memory it never set in `fadegrays`; and moderngl, which runs the
-/// gl-transitions files through Mesa's llvmpipe.
+/// Which tier of the suite this run is: `scripts/test --fast` sets `SEGUE_TEST_TIER=fast`,
+/// and the tests that need one of the whole suite's references (FFmpeg 7's xfade, llvmpipe,
+/// Chromium, Slurm, a Debian root, the package and the image) are then skipped; any other
+/// value, or none, runs everything. docs/testing.md lists what each tier needs.
+public enum Tier {
+    public static let fast = ProcessInfo.processInfo.environment["SEGUE_TEST_TIER"] == "fast"
+
+    /// Why a test is left to the whole suite: it needs `needs`.
+    public static func wholeSuiteOnly(_ needs: String) -> String { "the whole suite only (scripts/test): needs \(needs)" }
+}
+
+/// Reference programs from PyPI, in the virtual environment `scripts/setup` makes once and
+/// keeps in its cache (`scripts/setup --cache-path`: `$SEGUE_CACHE`, else `~/.cache/segue`): FFmpeg's newest release
+/// (imageio-ffmpeg's static build), whose xfade has every transition Segue ports, where
+/// Debian 12's FFmpeg 5.1 lacks twelve and reads memory it never set in `fadegrays`;
+/// moderngl with numpy, which runs the gl-transitions files through Mesa's llvmpipe; and
+/// Playwright, which drives Debian's Chromium. A test never installs them: one whose tool is
+/// missing fails at once, naming the command that makes it.
 public enum ReferenceTools {
-    static let folder = repositoryRoot.appendingPathComponent(".build/test-tools")
-    private static let made = Result<String, Error> {
-        let venv = folder.appendingPathComponent("venv").path
-        if !FileManager.default.fileExists(atPath: venv + "/bin/python") {
-            try succeed("python3", ["-m", "venv", venv])
+    /// The folder `scripts/setup` keeps the tools in: `test-tools` in its cache, found as it finds it.
+    public static let folder: String = {
+        let environment = ProcessInfo.processInfo.environment
+        func given(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let cache = given("SEGUE_CACHE") ?? ((given("XDG_CACHE_HOME") ?? (NSHomeDirectory() + "/.cache")) + "/segue")
+        return cache + "/test-tools"
+    }()
+
+    /// A tool that is not there, and the command that makes it.
+    public struct Missing: Error, CustomStringConvertible {
+        public var what: String
+        public var description: String {
+            "\(what) is not in \(ReferenceTools.folder): run scripts/setup (it makes the test tools once and keeps them)"
         }
-        let python = venv + "/bin/python"
-        if try tool(python, ["-c", "import imageio_ffmpeg"]).status != 0 {
-            try succeed(python, ["-m", "pip", "install", "--quiet", "imageio-ffmpeg"])
-        }
+    }
+
+    /// The virtual environment's Python, if it imports `modules`.
+    private static func python(importing modules: String) throws -> String {
+        let python = folder + "/venv/bin/python"
+        guard FileManager.default.isExecutableFile(atPath: python) else { throw Missing(what: "the virtual environment (venv/bin/python)") }
+        guard try tool(python, ["-c", "import \(modules)"]).status == 0 else { throw Missing(what: "Python's \(modules)") }
         return python
     }
 
-    /// The virtual environment's Python, made on first use.
-    public static func python() throws -> String { try made.get() }
+    private static let plain = Result<String, Error> { try python(importing: "imageio_ffmpeg") }
+    private static let withGL = Result<String, Error> { try python(importing: "moderngl, numpy") }
+    private static let withPlaywright = Result<String, Error> { try python(importing: "playwright") }
 
-    private static let withGL = Result<String, Error> {
-        let python = try made.get()
-        if try tool(python, ["-c", "import moderngl, numpy"]).status != 0 {
-            try succeed(python, ["-m", "pip", "install", "--quiet", "moderngl", "numpy"])
-        }
-        return python
-    }
+    /// The virtual environment's Python.
+    public static func python() throws -> String { try plain.get() }
 
     /// The virtual environment's Python with moderngl and numpy: OpenGL through EGL, which
     /// Mesa's llvmpipe runs on the CPU, without a display.
     public static func pythonWithGL() throws -> String { try withGL.get() }
 
-    private static let withPlaywright = Result<String, Error> {
-        let python = try made.get()
-        if try tool(python, ["-c", "import playwright"]).status != 0 {
-            try succeed(python, ["-m", "pip", "install", "--quiet", "playwright"])
-        }
-        return python
-    }
-
     /// The virtual environment's Python with Playwright, which drives Debian's Chromium
     /// (`executable_path`; its own browsers are never downloaded).
     public static func pythonWithPlaywright() throws -> String { try withPlaywright.get() }
 
-    /// The path of FFmpeg's newest static build, from PyPI's imageio-ffmpeg.
-    public static func newestFFmpeg() throws -> String {
+    private static let ffmpeg = Result<String, Error> {
         let found = try succeed(try python(), ["-c", "import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())"])
         return found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
+
+    /// The path of FFmpeg's newest static build, from PyPI's imageio-ffmpeg.
+    public static func newestFFmpeg() throws -> String { try ffmpeg.get() }
 }

@@ -27,7 +27,7 @@ struct GLSLTests {
     }
 
     @Test("gl-transitions' files drawn by Segue's llvmpipe are the harness's frames at 0.1 … 0.9: PSNR at least 40 dB",
-          arguments: ["crosswarp", "doorway", "InvertedPageCurl", "Swirl"])
+          .wholeSuite("the GLSL files run by llvmpipe through moderngl"), arguments: ["crosswarp", "doorway", "InvertedPageCurl", "Swirl"])
     func againstHarness(file: String) throws {
         let theirs = try Stills.reference(file)
         let size = Stills.width * Stills.height * 4

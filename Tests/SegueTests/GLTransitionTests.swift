@@ -108,7 +108,8 @@ struct GLTransitionTests {
         repositoryRoot.appendingPathComponent("Tests/Reference/gl-transitions/\(file).glsl").path
     }
 
-    @Test("each frame from 0.1 to 0.9 is the GLSL's, as llvmpipe draws it: PSNR at least 35 dB", arguments: names)
+    @Test("each frame from 0.1 to 0.9 is the GLSL's, as llvmpipe draws it: PSNR at least 35 dB",
+          .wholeSuite("the GLSL files run by llvmpipe through moderngl"), arguments: names)
     func matchesGLSL(file: String) throws {
         let (_, (pixelsA, pixelsB)) = try Self.stills.get()
         let port = try #require(TransitionRegistry.gl.first { $0.file == file })

@@ -6,10 +6,10 @@ import Testing
 /// ones composed on any number of threads (run under the thread sanitizer by scripts/tsan).
 @Suite("Per-pixel transitions: ends and threads")
 struct PixelTransitionThreadsTests {
-    /// Every transition of the registry after the first eight, and every alias, as a transition.
+    /// Every transition of the registry's catalogue, and every alias, as a transition.
     static let catalogue: [(name: String, transition: any Transition)] = {
         var all: [(String, any Transition)] = []
-        for kind in TransitionRegistry.all.dropFirst(8) { all.append((kind.name, kind.init(ParameterValues()))) }
+        for kind in TransitionRegistry.catalogue { all.append((kind.name, kind.init(ParameterValues()))) }
         for alias in TransitionRegistry.aliases { all.append((alias.name, alias.kind.init(alias.values))) }
         return all
     }()
@@ -27,13 +27,20 @@ struct PixelTransitionThreadsTests {
         EndCheck().check(transition, middle: 0.3)
     }
 
-    @Test("a per-pixel transition's frame is the same bytes on 1, 2 and 5 compositor threads",
-          arguments: ["wipetl", "luma", "circleopen", "radial", "dissolve", "fadeblack", "fadegrays", "fadefast", "distance",
-                      "pixelize", "hblur", "squeezev", "zoomin", "hlwind", "vuwind", "circlecrop",
-                      "gl:InvertedPageCurl", "gl:CrossZoom", "gl:ripple", "gl:FilmBurn", "gl:crosswarp", "gl:heart",
-                      "gl:rotate_scale_fade", "gl:circle", "gl:fadegrayscale", "gl:dissolve", "gl:squeeze", "gl:DreamyZoom",
-                      "gl:kaleidoscope", "gl:angular", "gl:Swirl", "gl:burn", "gl:windowblinds", "gl:wind",
-                      "gl:randomsquares", "gl:multiply_blend", "gl:BookFlip", "gl:swap", "gl:doorway", "gl:LinearBlur"])
+    /// Every catalogue name drawn pixel by pixel (all but the pages: cover, reveal, the slides).
+    static let perPixel: [String] = {
+        let check = EndCheck(), pages = check.pages()
+        return catalogue.filter { $0.transition.cut(from: pages[0], to: pages[1], progress: 0.37, bounds: check.canvas.bounds).sublayers.first?.pixelMix != nil }
+            .map(\.name)
+    }()
+
+    @Test("every per-pixel transition is drawn pixel by pixel: all of the catalogue but its pages")
+    func perPixelNames() {
+        #expect(Self.perPixel.count >= 80 && Self.perPixel.contains("gl:swap") && Self.perPixel.contains("luma") && !Self.perPixel.contains("coverleft"),
+                "\(Self.perPixel)")
+    }
+
+    @Test("a per-pixel transition's frame is the same bytes on 1, 2 and 5 compositor threads", arguments: perPixel)
     func anyThreads(name: String) throws {
         let transition = try #require(Self.catalogue.first { $0.name == name }?.transition)
         let check = EndCheck(), pages = check.pages()

@@ -1,7 +1,14 @@
 import Foundation
 @_exported import SegueTestSupport
 import Synchronization
+import Testing
 @testable import Segue
+
+extension Trait where Self == ConditionTrait {
+    /// Runs only in the whole suite (`scripts/test`), not in `scripts/test --fast`: `needs`
+    /// names the whole suite's reference the test needs (docs/testing.md lists them).
+    static func wholeSuite(_ needs: String) -> Self { .enabled(if: !Tier.fast, Comment(rawValue: Tier.wholeSuiteOnly(needs))) }
+}
 
 /// An image of `width` x `height` whose pixels come from `color(x, y)` (opaque RGB bytes).
 func makeImage(width: Int, height: Int, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> Image {

@@ -4,20 +4,16 @@ import Testing
 @testable import Segue
 
 /// Readers of the user's data do work in proportion to it: ten times the items take about ten
-/// times as long (a per-item rescan would take a hundred). Times are compared within one run,
-/// the smaller run's best of three against the larger's best of two, never against a clock.
+/// times the work (a per-item rescan would take a hundred). The work is counted where it is
+/// done (`WorkCounts`: bytes a reader looks at, search steps, file lookups, presets read,
+/// files digested), at two sizes; no test here looks at a clock. `scripts/bench --only rows`
+/// prints the times.
 @Suite("At volume: readers in proportion to their data")
 struct VolumeTests {
-    /// The shortest of `runs` timings of `body`, in seconds.
-    static func best(of runs: Int, _ body: () throws -> Void) rethrows -> Double {
-        var best = Double.infinity
-        for _ in 0..<runs {
-            let start = ContinuousClock.now
-            try body()
-            let elapsed = ContinuousClock.now - start
-            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        }
-        return best
+    /// The work `body` does, counted.
+    static func counted<T>(_ body: () throws -> T) rethrows -> (T, WorkCounts) {
+        let counts = WorkCounts()
+        return (try counts.counting(body), counts)
     }
 
     /// An SRT file of `count` cues of four lines each (number, times, text, blank line).
@@ -34,24 +30,32 @@ struct VolumeTests {
         return path
     }
 
-    @Test("50,000 cues are read in about ten times the time of 5,000, each with its own line")
+    static func size(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    }
+
+    @Test("50,000 cues take ten times the work of 5,000: the file read once to index its lines, each cue's line a binary search")
     func cuesInProportion() throws {
         let folder = temporaryFolder()
         let small = try VolumeTests.srt(5_000, in: folder), large = try VolumeTests.srt(50_000, in: folder)
-        var cues: [Captions.Cue] = []
-        let few = try VolumeTests.best(of: 3) { cues = try Captions.cues(small) }
-        #expect(cues.count == 5_000)
-        let many = try VolumeTests.best(of: 2) { cues = try Captions.cues(large) }
-        #expect(cues.count == 50_000)
+        let (few, fewWork) = try VolumeTests.counted { try Captions.cues(small) }
+        let (cues, manyWork) = try VolumeTests.counted { try Captions.cues(large) }
+        #expect(few.count == 5_000 && cues.count == 50_000)
         // Each cue's line, from the one pass over the file: four lines a cue.
         let first = try #require(cues.first).line
         #expect(first >= 1 && first <= 2, "\(first)")
         #expect(cues.indices.allSatisfy { cues[$0].line == first + 4 * $0 }, "\(cues.prefix(3).map(\.line)) ... \(cues.suffix(2).map(\.line))")
         #expect(cues[49_999].text == "word 49999" && cues[49_999].start == 24_999.5)
-        #expect(many / few < 25, "5,000 cues \(few) s, 50,000 cues \(many) s: ratio \(many / few)")
+        // The file's bytes once each; a search of at most log2(lines) + 1 steps a cue.
+        let sizes = (try VolumeTests.size(small), try VolumeTests.size(large))
+        #expect(fewWork[.bytesScanned] == sizes.0 && manyWork[.bytesScanned] == sizes.1)
+        for (count, work) in [(5_000, fewWork), (50_000, manyWork)] {
+            let lines = 4 * count, bound = count * (Int(log2(Double(lines))) + 1)
+            #expect(work[.searchSteps] > count && work[.searchSteps] <= bound, "\(count) cues: \(work[.searchSteps]) steps, over \(bound)")
+        }
     }
 
-    @Test("50,000 rows of CSV and of JSON Lines are read in about ten times the time of 5,000")
+    @Test("50,000 rows of CSV and of JSON Lines take ten times the work of 5,000: each byte looked at once")
     func rowsInProportion() throws {
         let folder = temporaryFolder()
         func files(_ count: Int) throws -> (csv: String, jsonl: String) {
@@ -67,15 +71,15 @@ struct VolumeTests {
         }
         let small = try files(5_000), large = try files(50_000)
         for pick in [\(csv: String, jsonl: String).csv, \.jsonl] {
-            var data: TemplateData?
-            let few = try VolumeTests.best(of: 3) { data = try TemplateData.load(small[keyPath: pick]) }
-            #expect(data?.rows.count == 5_000)
-            let many = try VolumeTests.best(of: 2) { data = try TemplateData.load(large[keyPath: pick]) }
-            let rows = try #require(data).rows
+            let (few, fewWork) = try VolumeTests.counted { try TemplateData.load(small[keyPath: pick]) }
+            #expect(few.rows.count == 5_000)
+            let (data, manyWork) = try VolumeTests.counted { try TemplateData.load(large[keyPath: pick]) }
+            let rows = data.rows
             #expect(rows.count == 50_000 && rows[49_999].values["name"]?.hasSuffix("49999") == true)
             #expect(rows[49_999].line == (pick == \.csv ? 50_001 : 50_000), "\(rows[49_999].line)")
-            #expect(try #require(data).columns.sorted() == (pick == \.csv ? ["id", "name", "photo"] : ["extra", "id", "name", "photo"]))
-            #expect(many / few < 25, "\(small[keyPath: pick]): 5,000 rows \(few) s, 50,000 rows \(many) s: ratio \(many / few)")
+            #expect(data.columns.sorted() == (pick == \.csv ? ["id", "name", "photo"] : ["extra", "id", "name", "photo"]))
+            let sizes = (try VolumeTests.size(small[keyPath: pick]), try VolumeTests.size(large[keyPath: pick]))
+            #expect(fewWork[.bytesScanned] == sizes.0 && manyWork[.bytesScanned] == sizes.1, "\(small[keyPath: pick])")
         }
     }
 
@@ -108,11 +112,19 @@ struct VolumeTests {
         for job in planned.jobs { #expect(job.fingerprint == (try Fingerprint.of(job.job))) }
         #expect(planned.jobs[0].fingerprint != planned.jobs[1].fingerprint)
 
-        let few = try VolumeTests.best(of: 3) { planned = try plan(400) }
+        let few: WorkCounts, many: WorkCounts
+        (planned, few) = try VolumeTests.counted { try plan(400) }
         #expect(planned.jobs.count == 400)
-        let many = try VolumeTests.best(of: 2) { planned = try plan(4_000) }
+        (planned, many) = try VolumeTests.counted { try plan(4_000) }
         #expect(planned.jobs.count == 4_000 && planned.problems.isEmpty)
-        #expect(many / few < 25, "400 rows \(few) s, 4,000 rows \(many) s: ratio \(many / few)")
+        // Every row once through the rows and once through the plan; the preset read once for
+        // all; the two photos digested once each; the file system asked in proportion (each
+        // row's own output), not once more for every row before it.
+        #expect(few[.entriesPlanned] == 800 && many[.entriesPlanned] == 8_000)
+        #expect(few[.presetsRead] == many[.presetsRead] && many[.presetsRead] <= 2, "\(few[.presetsRead]) and \(many[.presetsRead]) presets read")
+        #expect(few[.filesDigested] == 2 && many[.filesDigested] == 2)
+        #expect(many[.fileLookups] >= 4_000 && many[.fileLookups] <= 11 * few[.fileLookups],
+                "400 rows \(few[.fileLookups]) file lookups, 4,000 rows \(many[.fileLookups])")
 
         // The shared files' digests: each read once however many rows ask.
         let digests = Fingerprint.Digests()

@@ -35,7 +35,8 @@ struct XfadeTests {
         #expect(Self.names.filter { TransitionRegistry.resolve($0) == nil }.isEmpty)
     }
 
-    @Test("each frame inside the transition is xfade's: 99 % of pixels within 2/255 of it, PSNR at least 35 dB", arguments: names)
+    @Test("each frame inside the transition is xfade's: 99 % of pixels within 2/255 of it, PSNR at least 35 dB",
+          .wholeSuite("FFmpeg 7's xfade (imageio-ffmpeg)"), arguments: names)
     func matchesXfade(name: String) throws {
         let (a, b) = try Self.stills.get()
         let folder = temporaryFolder()

@@ -16,10 +16,17 @@ extern "C" {
  * inline timestamps and spans), and the line it starts on (0 when unknown). */
 typedef void (*SegueCueCallback)(double start, double end, const char *text, int line, void *context);
 
+/* The work a read did on top of libavformat's own, for tests that count it: the bytes read
+ * to index the file's lines, and the steps of the searches that place each cue's line. */
+typedef struct {
+    int64_t bytes;
+    int64_t steps;
+} SegueSubtitlesWork;
+
 /* Calls `each` for every cue of the file, in order of their start. A file FFmpeg cannot read
  * as subtitles, or a cue that ends before it starts, is a negative code with err saying so;
- * a cue's problem is said as "line N: the cue ...". */
-int segue_subtitles_read(const char *path, SegueCueCallback each, void *context, SegueAVError *err);
+ * a cue's problem is said as "line N: the cue ...". `work`, when not NULL, is added to. */
+int segue_subtitles_read(const char *path, SegueCueCallback each, void *context, SegueSubtitlesWork *work, SegueAVError *err);
 
 #ifdef __cplusplus
 }

@@ -12,10 +12,11 @@
 typedef struct {
     int64_t *newlines; /* the byte offset of each '\n', in order */
     size_t count;
+    SegueSubtitlesWork work;
 } LineIndex;
 
 static LineIndex line_index(const char *path) {
-    LineIndex index = { NULL, 0 };
+    LineIndex index = { NULL, 0, { 0, 0 } };
     FILE *f = fopen(path, "rb");
     if (!f) return index;
     size_t capacity = 0;
@@ -28,23 +29,25 @@ static LineIndex line_index(const char *path) {
             if (index.count == capacity) {
                 capacity = capacity ? capacity * 2 : 1024;
                 int64_t *grown = realloc(index.newlines, capacity * sizeof *grown);
-                if (!grown) { fclose(f); free(index.newlines); return (LineIndex){ NULL, 0 }; }
+                if (!grown) { fclose(f); free(index.newlines); return (LineIndex){ NULL, 0, { 0, 0 } }; }
                 index.newlines = grown;
             }
             index.newlines[index.count++] = offset + (int64_t)i;
         }
         offset += (int64_t)got;
     }
+    index.work.bytes = offset;
     fclose(f);
     return index;
 }
 
 /* The line of the file at byte `pos` (1-based): one more than the newlines before it; 0 when
  * the position is unknown. */
-static int line_at(const LineIndex *index, int64_t pos) {
+static int line_at(LineIndex *index, int64_t pos) {
     if (pos < 0) return 0;
     size_t low = 0, high = index->count;
     while (low < high) {
+        index->work.steps++;
         size_t middle = low + (high - low) / 2;
         if (index->newlines[middle] < pos) low = middle + 1; else high = middle;
     }
@@ -59,7 +62,7 @@ static void cue_time(char *out, size_t size, int64_t pts, AVRational tb) {
     snprintf(out, size, "%s%02d:%02d:%02d.%03d", sign, (int)(ms / 3600000), (int)(ms / 60000 % 60), (int)(ms / 1000 % 60), (int)(ms % 1000));
 }
 
-int segue_subtitles_read(const char *path, SegueCueCallback each, void *context, SegueAVError *err) {
+int segue_subtitles_read(const char *path, SegueCueCallback each, void *context, SegueSubtitlesWork *work, SegueAVError *err) {
     shim_begin();
     AVFormatContext *format = NULL;
     int ret = avformat_open_input(&format, path, NULL, NULL);
@@ -109,6 +112,10 @@ int segue_subtitles_read(const char *path, SegueCueCallback each, void *context,
         free(text);
         cues++;
         av_packet_unref(packet);
+    }
+    if (work) {
+        work->bytes += lines.work.bytes;
+        work->steps += lines.work.steps;
     }
     free(lines.newlines);
     av_packet_free(&packet);

@@ -290,6 +290,7 @@ public enum BatchRunner {
         let digests = Fingerprint.Digests()
         let presets = PresetMemo(overrides: settings.overrides, library: settings.library)
         for k in entries.indices {
+            WorkCounts.add(.entriesPlanned)
             let entry = entries[k]
             entries[k] = entry.planned
             guard entry.problems.isEmpty else {

@@ -28,6 +28,7 @@ enum Paths {
     static func canonical(_ path: String) -> String {
         guard let memo else { return canonical(path, links: 0) }
         if let known = memo.paths.withLock({ $0[path] }) { return known }
+        WorkCounts.add(.fileLookups)
         let found = canonical(path, links: 0)
         memo.paths.withLock { $0[path] = found }
         return found
@@ -55,6 +56,7 @@ enum Paths {
     static func identity(_ path: String) -> FileIdentity? {
         guard let memo else { return FileIdentity(path) }
         if let known = memo.identities.withLock({ $0[path] }) { return known }
+        WorkCounts.add(.fileLookups)
         let found = FileIdentity(path)
         memo.identities.withLock { $0[path] = found }
         return found

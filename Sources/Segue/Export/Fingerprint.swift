@@ -44,6 +44,7 @@ public enum Fingerprint {
         func of(_ path: String) throws -> String {
             if let digest = known.withLock({ $0.digests[path] }) { return digest }
             let digest = try Fingerprint.contentDigest(of: path)
+            WorkCounts.add(.filesDigested)
             known.withLock {
                 $0.digests[path] = digest
                 $0.reads += 1

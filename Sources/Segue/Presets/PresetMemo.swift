@@ -31,7 +31,8 @@ final class PresetMemo {
     func load(_ name: String, underlying: [(key: String, value: ConfigNode)], settings: [(key: String, value: ConfigNode)],
               vars: [String: String]) throws -> Shared<Preset> {
         func read() throws -> Shared<Preset> {
-            Shared(try Preset.load(name, overrides: overrides, underlying: underlying, settings: settings, vars: vars, library: library))
+            WorkCounts.add(.presetsRead)
+            return Shared(try Preset.load(name, overrides: overrides, underlying: underlying, settings: settings, vars: vars, library: library))
         }
         guard let used = usedVariables(of: name) else { return try read() }
         let key = Key(name: name, underlying: underlying.map(\.key), settings: settings.map(\.key),

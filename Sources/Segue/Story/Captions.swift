@@ -28,10 +28,13 @@ public enum Captions {
         final class Collected { var cues: [Cue] = [] }
         let collected = Collected()
         var error = SegueAVError()
+        var work = SegueSubtitlesWork()
         let status = segue_subtitles_read(path, { start, end, text, line, context in
             Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue().cues.append(
                 Cue(start: start, end: end, text: String(decoding: UnsafeRawBufferPointer(start: text!, count: strlen(text!)), as: UTF8.self), line: Int(line)))
-        }, Unmanaged.passUnretained(collected).toOpaque(), &error)
+        }, Unmanaged.passUnretained(collected).toOpaque(), &work, &error)
+        WorkCounts.add(.bytesScanned, Int(work.bytes))
+        WorkCounts.add(.searchSteps, Int(work.steps))
         guard status == 0 else { throw ExportError.text(what: path, reason: error.text) }
         return collected.cues
     }

@@ -1,8 +1,16 @@
 /// Every transition Segue draws, in the order the preset reference lists them. The preset
 /// reader, `docs/presets.md`, `segue presets` and the command line's help derive from this list.
 public enum TransitionRegistry {
-    public static let all: [any Transition.Type] = [
+    public static let all: [any Transition.Type] = pageTransitions + catalogue
+
+    /// The page transitions Segue started with: the seeds' cubes and zoom, and the fades,
+    /// slides, flips and irises of every editor.
+    static let pageTransitions: [any Transition.Type] = [
         StoriesCube.self, TelegramCube.self, Crossfade.self, Slide.self, Flip.self, Iris.self, CubeFold.self, SharedZoom.self,
+    ]
+
+    /// The catalogue: FFmpeg xfade's, luma wipes, GLSL files and the gl-transitions ports.
+    static let catalogue: [any Transition.Type] = [
         // FFmpeg xfade's, by family.
         Cover.self, Reveal.self,
         Wipe.self, CornerWipe.self, Smooth.self, Diagonal.self, Slice.self, Wind.self, CircleOpen.self, CircleClose.self,
