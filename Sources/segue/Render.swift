@@ -178,6 +178,7 @@ struct Render: ParsableCommand {
     var chunkCount: Int?
 
     func validate() throws {
+        if output.isEmpty { throw ValidationError("-o: an empty path (expected the output's file name, or - for standard output).") }
         if let chunkCount, chunkCount < 1 { throw ValidationError("--chunk-count \(chunkCount): expected 1 or more.") }
         if chunkCount != nil, chunk != .auto { throw ValidationError("--chunk-count goes with --chunk auto.") }
     }

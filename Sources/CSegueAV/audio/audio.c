@@ -42,6 +42,7 @@ static void audio_source_close(AudioSource *a) {
 static AudioSource *audio_source_open(const char *path, double start, double *duration, SegueAVError *err) {
     AudioSource *a = av_mallocz(sizeof *a);
     if (!a) { shim_fail(err, AVERROR(ENOMEM), "av_mallocz"); return NULL; }
+    if (shim_require_regular(path, err) < 0) { av_free(a); return NULL; }
     int ret = avformat_open_input(&a->format, path, NULL, NULL);
     if (ret < 0) {
         shim_fail(err, ret, "avformat_open_input");

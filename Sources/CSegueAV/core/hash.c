@@ -36,6 +36,8 @@ void segue_sha256_end(SegueSHA256 *sha, uint8_t digest[32]) {
 }
 
 int segue_sha256_file(const char *path, uint8_t digest[32], SegueAVError *err) {
+    int regular = shim_require_regular(path, err);
+    if (regular < 0) return regular;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return shim_fail_text(err, -errno, strerror(errno));
     struct AVSHA *sha = av_sha_alloc();

@@ -34,6 +34,14 @@ int shim_fail(SegueAVError *err, int code, const char *call);
 /* Fills err with `code` and `text` as they are; returns the code. */
 int shim_fail_text(SegueAVError *err, int code, const char *text);
 
+/* ---- files (files.c) ---- */
+
+/* What the file at `path` is when it is not a regular file ("a FIFO (a named pipe), not a
+ * regular file"), or NULL for a regular file or none at all. */
+const char *shim_not_regular(const char *path);
+/* 0 for a regular file (or none: the opener says so); else fails err with what it is. */
+int shim_require_regular(const char *path, SegueAVError *err);
+
 /* ---- pictures (image.c, color.c, heif.c) ---- */
 
 /* The input format of the file by its content (never its name). */

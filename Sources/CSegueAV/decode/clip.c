@@ -112,7 +112,7 @@ int segue_media_is_clip(const char *path) {
     shim_begin();
     if (shim_is_heif(path)) return 0;
     const AVInputFormat *detected = NULL;
-    if (shim_detect_format(path, &detected, NULL) < 0) return 0;
+    if (shim_not_regular(path) || shim_detect_format(path, &detected, NULL) < 0) return 0;
     /* Image formats (FFmpeg's "*_pipe" and image2 readers) hold one picture: no need to open them. */
     size_t name = strlen(detected->name);
     if (strcmp(detected->name, "image2") == 0 || (name > 5 && strcmp(detected->name + name - 5, "_pipe") == 0)) return 0;
@@ -144,6 +144,7 @@ SegueClip *segue_clip_open(const char *path, int64_t max_pixels, SegueClipInfo *
     SegueClip *c = av_mallocz(sizeof *c);
     if (!c) { shim_fail(err, AVERROR(ENOMEM), "av_mallocz"); return NULL; }
     c->duration = -1;
+    if (shim_require_regular(path, err) < 0) { av_free(c); return NULL; }
     int ret = avformat_open_input(&c->format, path, NULL, NULL);
     if (ret < 0) {
         clip_failed(c, err, ret, "avformat_open_input");
@@ -185,10 +186,13 @@ SegueClip *segue_clip_open(const char *path, int64_t max_pixels, SegueClipInfo *
     c->decoder->pkt_timebase = stream->time_base;
     c->decoder->max_pixels = max_pixels;
     /* Bit-exact paths, one thread (the clip has a thread of its own beside the compositor's),
-     * and damage reported (the frame is marked), not concealed into the story. */
+     * and damage reported, not concealed into the story: the decoder stops at a broken
+     * bitstream (AV_EF_EXPLODE), and where it carries on its error resilience marks the
+     * picture it had to conceal (decode_error_flags), which clip_decode refuses. Concealment
+     * is left on for that: with it off, H.264 hands out damaged pictures unmarked. */
     c->decoder->flags |= AV_CODEC_FLAG_BITEXACT;
     c->decoder->thread_count = 1;
-    c->decoder->error_concealment = 0;
+    c->decoder->err_recognition |= AV_EF_CRCCHECK | AV_EF_BITSTREAM | AV_EF_BUFFER | AV_EF_EXPLODE;
     if ((ret = avcodec_open2(c->decoder, codec, NULL)) < 0) return clip_failed(c, err, ret, "avcodec_open2");
     c->packet = av_packet_alloc();
     c->current = av_frame_alloc();

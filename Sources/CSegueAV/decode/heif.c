@@ -8,6 +8,7 @@
 /* Whether the file is a HEIF (or AVIF) picture libheif reads, from its first bytes. */
 int shim_is_heif(const char *path) {
     uint8_t head[64];
+    if (shim_not_regular(path)) return 0;
     FILE *file = fopen(path, "rb");
     if (!file) return 0;
     size_t n = fread(head, 1, sizeof head, file);

@@ -73,6 +73,8 @@ static int has_another_picture(AVFormatContext *format, int stream_index) {
  * probing does, it looks at more of the file when the start is not enough (a photo's EXIF
  * block can fill the first tens of kilobytes before the picture's headers). */
 int shim_detect_format(const char *path, const AVInputFormat **format, SegueAVError *err) {
+    int regular = shim_require_regular(path, err);
+    if (regular < 0) return regular;
     FILE *file = fopen(path, "rb");
     if (!file) return shim_fail_text(err, AVERROR(errno), strerror(errno));
     /* Read as far as needed: 4 KiB names nearly every image, at most 1 MiB is looked at. */

@@ -252,6 +252,8 @@ SegueSticker *segue_sticker_open(const char *path, int64_t max_pixels, SegueStic
     s->max_pixels = max_pixels;
     s->path = strdup(path);
     if (!s->path) return failed(s, err, AVERROR(ENOMEM), "out of memory");
+    const char *what = shim_not_regular(path);
+    if (what) return failed(s, err, AVERROR(EINVAL), what);
     FILE *file = fopen(path, "rb");
     if (!file) return failed(s, err, AVERROR(errno), "the file cannot be opened");
     uint8_t head[12];

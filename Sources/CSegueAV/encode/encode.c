@@ -336,6 +336,7 @@ int segue_has_encoder(const char *name) { return avcodec_find_encoder_by_name(na
 int segue_media_tag(const char *path, const char *key, char *out, size_t size) {
     shim_begin();
     AVFormatContext *format = NULL;
+    if (shim_not_regular(path)) return AVERROR(EINVAL);
     int ret = avformat_open_input(&format, path, NULL, NULL);
     if (ret < 0) return ret;
     AVDictionaryEntry *tag = av_dict_get(format->metadata, key, NULL, 0);

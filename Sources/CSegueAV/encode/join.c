@@ -44,7 +44,9 @@ static int video_stream(AVFormatContext *format) { return stream_of(format, AVME
 
 /* Opens `path` and finds its streams: 0, or a negative code with err filled (*format NULL). */
 static int open_chunk(const char *path, AVFormatContext **format, SegueAVError *err) {
-    int ret = avformat_open_input(format, path, NULL, NULL);
+    int ret = shim_require_regular(path, err);
+    if (ret < 0) return ret;
+    ret = avformat_open_input(format, path, NULL, NULL);
     if (ret < 0) return shim_fail(err, ret, "avformat_open_input");
     if ((ret = avformat_find_stream_info(*format, NULL)) < 0) {
         avformat_close_input(format);

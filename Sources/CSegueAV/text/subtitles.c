@@ -64,6 +64,8 @@ static void cue_time(char *out, size_t size, int64_t pts, AVRational tb) {
 
 int segue_subtitles_read(const char *path, SegueCueCallback each, void *context, SegueSubtitlesWork *work, SegueAVError *err) {
     shim_begin();
+    int regular = shim_require_regular(path, err);
+    if (regular < 0) return regular;
     AVFormatContext *format = NULL;
     int ret = avformat_open_input(&format, path, NULL, NULL);
     if (ret < 0) {

@@ -51,6 +51,7 @@ public struct Manifest: Sendable {
     /// carries the problems found in it (`problems`, all of them), so that a dry run can list
     /// every job. Only a manifest that is no list of jobs at all is thrown.
     public static func load(_ path: String) throws -> Manifest {
+        if let what = Paths.notRegular(path) { throw PresetError.unreadable(path, reason: "it is \(what), not a file") }
         guard FileManager.default.fileExists(atPath: path) else { throw PresetError.unreadable(path, reason: "no such file") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
         guard size <= Manifest.maxFileSize else {

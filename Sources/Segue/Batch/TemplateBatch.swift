@@ -19,6 +19,7 @@ public struct TemplateData: Sendable {
     public static let maxFileSize = 256 << 20
 
     public static func load(_ path: String) throws -> TemplateData {
+        if let what = Paths.notRegular(path) { throw PresetError.unreadable(path, reason: "it is \(what), not a file") }
         guard FileManager.default.fileExists(atPath: path) else { throw PresetError.unreadable(path, reason: "no such file") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
         guard size <= maxFileSize else { throw PresetError.unreadable(path, reason: "it is \(size) bytes, over the limit of \(maxFileSize) for a data file") }

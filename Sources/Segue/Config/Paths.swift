@@ -10,6 +10,24 @@ enum Paths {
         path.hasPrefix("/") || folder.isEmpty ? path : normalized(folder + "/" + path)
     }
 
+    /// What `path` names when it is not a regular file ("a FIFO (a named pipe)", "a character
+    /// device", "a folder", "a loop of symbolic links"), or nil for a regular file or nothing
+    /// at all. Inputs are regular files: a FIFO or a device would block or never end, so each
+    /// is refused before it is opened (the C layer checks again before it opens one).
+    static func notRegular(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno == ELOOP ? "a loop of symbolic links" : nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a FIFO (a named pipe)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
+        }
+    }
+
     /// A path with its "." and "name/.." steps removed.
     static func normalized(_ path: String) -> String {
         var parts: [Substring] = []

@@ -209,7 +209,9 @@ public struct Job: Sendable {
         if inputs.isEmpty { problems.append(.noInputs) }
         for input in inputs {
             var isFolder: ObjCBool = false
-            if !files.fileExists(atPath: input, isDirectory: &isFolder) {
+            if let what = Paths.notRegular(input), what != "a folder" {
+                problems.append(.notAFile(path: input, what: what, role: "reads its pictures and clips from files"))
+            } else if !files.fileExists(atPath: input, isDirectory: &isFolder) {
                 problems.append(.missingInput(input))
             } else if isFolder.boolValue {
                 problems.append(.unsupportedImage(path: input, reason: "it is a folder"))
@@ -224,7 +226,10 @@ public struct Job: Sendable {
             if let input = inputs.first(where: { Paths.canonical($0) == target }) { problems.append(.outputIsInput(input)) }
             var isFolder: ObjCBool = false
             let exists = files.fileExists(atPath: output, isDirectory: &isFolder)
-            if exists, isFolder.boolValue, !format.isFolder {
+            if let what = Paths.notRegular(output), what != "a folder" {
+                // A device, a FIFO or a socket is never renamed over, even with --force.
+                problems.append(.notAFile(path: output, what: what, role: "writes its output to a file (or to standard output: -o -), and replaces only files"))
+            } else if exists, isFolder.boolValue, !format.isFolder {
                 problems.append(.outputIsFolder(path: output, format: format))
             } else if exists, !overwrite, !resume {
                 let empty = isFolder.boolValue && ((try? files.contentsOfDirectory(atPath: output))?.isEmpty ?? false)

@@ -40,7 +40,16 @@ final class GLSLProgram: GLSLSupply {
     private let uniforms: [GLSLUniform]
     let width: Int, height: Int
 
+    /// The largest GLSL file compiled, in bytes: gl-transitions' files are a few kilobytes, and
+    /// Mesa's compiler takes minutes and gigabytes over megabytes of source.
+    static let maxFileSize = 256 << 10
+
     convenience init(path: String, width: Int, height: Int) throws(ExportError) {
+        if let what = Paths.notRegular(path) { throw ExportError.glsl(path: path, reason: "it is \(what), not a file") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
+        guard size <= Self.maxFileSize else {
+            throw ExportError.glsl(path: path, reason: "it is \(size) bytes, over the limit of \(Self.maxFileSize) for a GLSL file")
+        }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ExportError.glsl(path: path, reason: "cannot read it as UTF-8 text")
         }

@@ -6,7 +6,7 @@ import Foundation
 enum ImageHeader {
     /// Width and height, or nil when the file is none of those formats or its header is cut.
     static func size(of path: String) -> (width: Int, height: Int)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        guard Paths.notRegular(path) == nil, let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let bytes = [UInt8]((try? handle.read(upToCount: 1 << 16)) ?? Data())
         return png(bytes) ?? jpeg(bytes) ?? webp(bytes) ?? heif(path)
@@ -43,7 +43,7 @@ enum ImageHeader {
     /// swapped when its EXIF orientation (the last Exif APP1 before the frame, as FFmpeg
     /// reads it) turns it a quarter. Nil for other formats, or when anything is unclear.
     static func uprightJPEGSize(of path: String) -> (width: Int, height: Int)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        guard Paths.notRegular(path) == nil, let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let b = [UInt8]((try? handle.read(upToCount: 1 << 17)) ?? Data())
         guard let frame = jpegFrame(b), let orientation = frame.orientation, frame.width > 0, frame.height > 0 else { return nil }

@@ -323,8 +323,9 @@ public struct PresetLibrary: Sendable {
     /// resolved (nil: as written).
     func node(for nameOrPath: String, relativeTo folder: String?, chain: [String], values: [String: String]?) throws -> ConfigNode {
         var reference = nameOrPath
-        if let folder, PresetLibrary.looksLikePath(nameOrPath), !nameOrPath.hasPrefix("/") {
-            reference = folder + "/" + nameOrPath
+        if let folder, PresetLibrary.looksLikePath(nameOrPath) {
+            // Beside the file that names it; a file named bare ("brand.yaml") is in the working folder.
+            reference = Paths.resolve(nameOrPath, in: folder)
         }
         let source = try source(for: reference, excluding: chain)
         let name = PresetLibrary.looksLikePath(nameOrPath) ? reference : nameOrPath
@@ -368,6 +369,7 @@ public struct PresetLibrary: Sendable {
 
     /// A preset file's (or story's) text, refusing files over the size limit and files that are not UTF-8.
     static func read(_ path: String, limit: Int = PresetLibrary.maxFileSize, kind: String = "preset") throws -> String {
+        if let what = Paths.notRegular(path) { throw PresetError.unreadable(path, reason: "it is \(what), not a file") }
         guard FileManager.default.fileExists(atPath: path) else { throw PresetError.unreadable(path, reason: "no such file") }
         do {
             let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0

@@ -34,6 +34,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case noInputs
     case missingInput(String)
     case unsupportedImage(path: String, reason: String)
+    /// A FIFO, a device or a socket (or a loop of links) where a file is read or written.
+    case notAFile(path: String, what: String, role: String)
     case outputExists(String)
     /// Another writer put a file at the output while this export ran.
     case outputTaken(String)
@@ -93,6 +95,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .output(path, reason): return "\(path): cannot write: \(reason)"
         case .noInputs: return "no input images given (expected one or more image files)"
         case let .missingInput(path): return "\(path): no such input file"
+        case let .notAFile(path, what, role): return "\(path): is \(what), not a file; Segue \(role)"
         case let .unsupportedImage(path, reason): return "\(path): not an image Segue can read (JPEG, PNG, WebP, ...): \(reason)"
         case let .outputExists(path): return "\(path): already exists; pass --force to replace it (or --resume to keep it when it is up to date)"
         case let .outputTaken(path):

@@ -28,6 +28,6 @@ public struct FrameSelection: Equatable, Sendable, CustomStringConvertible {
     public var maximum: Int { ranges.map(\.upperBound).max() ?? 0 }
 
     public var description: String {
-        ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",")
+        ranges.map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",")
     }
 }

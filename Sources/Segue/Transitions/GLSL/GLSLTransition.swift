@@ -40,7 +40,8 @@ public struct GLSLTransition: PixelTransition {
     private static let declarations = ByFile<GLSLUniform.Declarations?>()
 
     public static func parameters(in section: ConfigNode) throws -> [AnyParameter] {
-        guard let node = section["file"], case let .scalar(path, _) = node.value, !path.isEmpty,
+        guard let node = section["file"], case let .scalar(path, _) = node.value, !path.isEmpty, Paths.notRegular(path) == nil,
+              (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0 <= GLSLProgram.maxFileSize,
               let declared = declarations.value(of: path, {
                   (try? String(contentsOfFile: path, encoding: .utf8)).map(GLSLUniform.declared(in:))
               }) ?? nil else { return parameters }
