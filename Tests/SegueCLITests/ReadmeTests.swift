@@ -30,7 +30,7 @@ struct ReadmeTests {
     /// parallel's line runs with each of its values in turn; a cluster recipe runs as every task of
     /// its array (Slurm's four, Kubernetes' four pods), with its /data folder made local,
     /// twice: the second time every job is skipped.
-    @Test("each runs as written and succeeds", arguments: commands)
+    @Test("each runs as written and succeeds", .wholeSuite("the README's renders at their own size (1080x1920), two minutes of them"), arguments: commands)
     func runs(command: String) throws {
         let folder = temporaryFolder()
         let examples = folder.appendingPathComponent("Examples")

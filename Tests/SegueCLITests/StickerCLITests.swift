@@ -88,9 +88,10 @@ struct StickerCLITests {
         let frames = Array(0..<60)
         let r = try run(segue, ["render", "--story", "story.yaml", "--frames", frames.map(String.init).joined(separator: ","), "-o", "f"], in: folder)
         #expect(r.status == 0, "\(r.stderr)")
+        let decoded = try rgbaFrames(in: folder.appendingPathComponent("f").path, count: frames.count)
         for i in frames {
             let t = Double(i) / 30
-            let f = try rgba(folder.appendingPathComponent("f/frame-\(String(format: "%05d", i)).png").path)
+            let f = decoded[i]
             let shown = pixel(f, 180, 320)
             if t >= end {
                 #expect(shown == [128, 128, 128], "\(file), frame \(i): the sticker is still there after its end")

@@ -18,6 +18,23 @@ func rgba(_ png: String) throws -> (bytes: [UInt8], width: Int, height: Int) {
     return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: raw))), size[0], size[1])
 }
 
+/// The RGBA pixels of `count` PNG frames `folder/frame-00000.png`... one after the other, as
+/// `rgba` gives each, decoded by one FFmpeg (a process a frame cost seconds a test).
+func rgbaFrames(in folder: String, count: Int) throws -> [(bytes: [UInt8], width: Int, height: Int)] {
+    let first = folder + "/frame-00000.png"
+    let probe = try tool("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", first])
+    let size = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+    try #require(size.count == 2, "\(first): \(probe.stderr)")
+    let raw = folder + "/frames.rgba"
+    let r = try tool("ffmpeg", ["-v", "error", "-y", "-start_number", "0", "-i", folder + "/frame-%05d.png", "-frames:v", "\(count)",
+                                "-f", "rawvideo", "-pix_fmt", "rgba", raw])
+    #expect(r.status == 0, "\(r.stderr)")
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+    let frame = size[0] * size[1] * 4
+    try #require(bytes.count == frame * count, "\(bytes.count / max(frame, 1)) frames of \(count)")
+    return (0..<count).map { (Array(bytes[$0 * frame..<($0 + 1) * frame]), size[0], size[1]) }
+}
+
 /// Where `pango` (a picture of text) lies in `frame` with the least largest difference of any
 /// colour level, among the corners `xs` x `ys`.
 func bestPlacement(of pango: (bytes: [UInt8], width: Int, height: Int), in frame: (bytes: [UInt8], width: Int, height: Int),
