@@ -207,6 +207,16 @@ def gif_export():
     return statistics.median(times["segue"]), statistics.median(times["ffmpeg"]), statistics.median(ratios), ratios
 
 
+def workspace(name, folder, detail=""):
+    """The folder a workload `name` works in (made under --work), or None when it is not asked."""
+    if not asked(name):
+        return None
+    print(f"  {name}{detail}", file=sys.stderr)
+    work = os.path.join(args.work, folder)
+    os.makedirs(work, exist_ok=True)
+    return work
+
+
 def template_export():
     """`segue batch --template` of ROWS 6-second 540x960 cards (a name, a photo, music), one
     process, against the encode floor of the same frames: FFmpeg encoding ten rows' own yuv420p
@@ -214,12 +224,9 @@ def template_export():
     stereo 48 kHz AAC Segue writes; one process at a time, and in as many lanes at once as Segue
     runs rows. (rows, segue s, floor s one at a time, floor s at once, lanes, median ratio to the
     faster floor, ratios), or None when not asked."""
-    name = "template rows"
-    if not asked(name):
+    work = workspace("template rows", "template", f" ({args.rows})")
+    if work is None:
         return None
-    print(f"  {name} ({args.rows})", file=sys.stderr)
-    work = os.path.join(args.work, "template")
-    os.makedirs(work, exist_ok=True)
     music = os.path.join(work, "music.m4a")
     if not os.path.exists(music):
         subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=330:duration=30", "-f", "lavfi", "-i",
@@ -310,19 +317,16 @@ def planning():
 def rows_reading():
     """What reading a template's rows costs, CSV and JSON Lines (three short fields a row, as
     VolumeTests writes them): the instructions TemplateData.load executes a row, counted by
-    callgrind over 20,000 rows (the load alone, --toggle-collect), and the time they take at
+    callgrind over 5,000 rows (the load alone, --toggle-collect), and the time they take at
     the rate the same dry run executes instructions natively; None when not asked."""
-    name = "rows"
-    if not asked(name):
+    work = workspace("rows", "rows")
+    if work is None:
         return None
-    print(f"  {name}", file=sys.stderr)
-    work = os.path.join(args.work, "rows")
-    os.makedirs(work, exist_ok=True)
     with open(os.path.join(work, "card.yaml"), "w") as f:
         f.write("vars: {name: ~}\npreset: crossfade\nset: {canvas.size: [90, 160], canvas.scale: 0.25, hold: 1}\n"
                 "overlays: [{text: \"{{name}}\"}]\nslides: [{image: a.jpg}]\n")
     shutil.copy("Examples/a.jpg", os.path.join(work, "a.jpg"))
-    n = 20_000
+    n = 5_000
     files = {"csv": os.path.join(work, f"rows{n}.csv"), "jsonl": os.path.join(work, f"rows{n}.jsonl")}
     with open(files["csv"], "w") as f:
         f.write("id,name,photo\n" + "".join(f'r{k},"Name, {k}",p{k % 7}.jpg\n' for k in range(n)))

@@ -23,8 +23,10 @@ struct DefectTests {
     func race() throws {
         let photos = try photoFolder()
         let out = photos.appendingPathComponent("story.mp4").path
-        let render = try Launched(segueBinary, ["render", "a.jpg", "b.png", "--size", "360x640", "--set", "canvas.scale=1", "--set", "hold=3", "-o", out],
-                                  in: photos)
+        // Long enough, every frame composed (a Ken Burns move), that the other writer comes
+        // while it renders however fast the machine is: still holds encode in a blink.
+        let render = try Launched(segueBinary, ["render", "a.jpg", "b.png", "--size", "360x640", "--set", "canvas.scale=1", "--set", "hold=10",
+                                                "--set", "motion.kind=in", "--threads", "1", "-o", out], in: photos)
         // Once the first render is writing, another writer puts its file at the output.
         let deadline = Date().addingTimeInterval(30)
         while !files(in: photos.path).contains(where: { $0.contains("segue-tmp") }), Date() < deadline { usleep(10_000) }

@@ -66,18 +66,18 @@ public struct TemplateData: Sendable {
         return try text.withUTF8 { bytes in
             var columns: [String] = [], known: Set<String> = [], rows: [Row] = []
             var start = 0, line = 1
-            defer { WorkCounts.add(.bytesScanned, start) }
+            defer { WorkCounts.add(.bytesScanned, min(start, bytes.count)) }
             while start < bytes.count {
                 var end = start
                 while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
                 var object = FlatJSON(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]), path: path, line: line)
                 if let pairs = try object.parse() {
-                    var values: [String: String] = [:]
+                    var values: [String: String?] = [:]
                     for (key, value) in pairs {
                         if known.insert(key).inserted { columns.append(key) }
                         values[key] = value
                     }
-                    rows.append(Row(line: line, values: values))
+                    rows.append(Row(line: line, values: values.compactMapValues { $0 }))
                 }
                 start = end + 1
                 line += 1
@@ -175,12 +175,12 @@ struct FlatJSON {
         self.line = line
     }
 
-    /// The object's keys and values in the line's order (null values left out), or nil for a blank line.
-    mutating func parse() throws -> [(key: String, value: String)]? {
+    /// The object's keys and values in the line's order (nil for null), or nil for a blank line.
+    mutating func parse() throws -> [(key: String, value: String?)]? {
         skipSpace()
         guard position < bytes.count else { return nil }
         guard take(UInt8(ascii: "{")) else { throw notAnObject() }
-        var pairs: [(key: String, value: String)] = []
+        var pairs: [(key: String, value: String?)] = []
         skipSpace()
         if !take(UInt8(ascii: "}")) {
             while true {
@@ -190,7 +190,7 @@ struct FlatJSON {
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { throw notAnObject() }
                 skipSpace()
-                if let value = try value(of: key) { pairs.append((key, value)) }
+                pairs.append((key, try value(of: key)))
                 skipSpace()
                 if take(UInt8(ascii: ",")) { continue }
                 guard take(UInt8(ascii: "}")) else { throw notAnObject() }
