@@ -245,8 +245,10 @@ struct PipelineCLITests {
     func interrupt(with signal: Int32, expecting code: Int32) throws {
         let folder = temporaryFolder()
         let out = folder.appendingPathComponent("long.mp4").path
-        let render = try Launched(segueBinary, ["render", "--size", "360x640", "--set", "canvas.scale=1", "--set", "hold=20", "--progress", "json",
-                                                example("a.jpg"), example("b.png"), "-o", out])
+        // Every frame composed (a Ken Burns move) on one thread: still holds encode so fast
+        // that an idle machine could otherwise be near the end when the signal comes.
+        let render = try Launched(segueBinary, ["render", "--size", "360x640", "--set", "canvas.scale=1", "--set", "hold=20", "--set", "motion.kind=in",
+                                                "--threads", "1", "--progress", "json", example("a.jpg"), example("b.png"), "-o", out])
         // Wait until the temporary file is there, so the signal lands mid-export (a bound
         // on a hang, not a measure).
         let deadline = Date().addingTimeInterval(60)
