@@ -119,4 +119,18 @@ struct HostileInputTests {
         #expect(r.status == 2, "\(r.status) \(r.stderr)")
         #expect(r.stderr.contains("over the limit of 262144 for a GLSL file"), "\(r.stderr)")
     }
+
+    @Test("a killed run's temporary file and its parts (a sound chunk's .part-1-of-2) are removed by the next run for that output; a live one's are kept")
+    func staleParts() throws {
+        let folder = temporaryFolder()
+        let out = folder.appendingPathComponent("v.mp4").path
+        // A process that is gone: the largest PID Linux gives is below 2^22.
+        let dead = ".v.mp4.segue-tmp-4194303", live = ".v.mp4.segue-tmp-\(getpid()).part-1-of-2"
+        for name in [dead, dead + ".part-1-of-2", dead + ".part-2-of-2", live, ".v.mp4.segue-tmp-12x"] {
+            try "left".write(toFile: folder.appendingPathComponent(name).path, atomically: true, encoding: .utf8)
+        }
+        let r = try segue(["render", example("a.jpg"), "-o", out] + small)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(files(in: folder.path) == [live, ".v.mp4.segue-tmp-12x", "v.mp4"].sorted(), "\(files(in: folder.path))")
+    }
 }

@@ -40,13 +40,17 @@ final class StagedFile {
     }
 
     /// Removes what an earlier run left beside `target` when it was killed outright (its
-    /// process is gone), so a SIGKILL leaves no lasting debris.
+    /// process is gone), so a SIGKILL leaves no lasting debris: its temporary file, and the
+    /// parts of it (`.segue-tmp-PID.part-1-of-2`, a sound chunk's).
     static func removeStale(for target: String) {
         let url = URL(fileURLWithPath: target)
         let folder = url.deletingLastPathComponent().path
         let prefix = "." + url.lastPathComponent + ".segue-tmp-"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid() else { continue }
+            let rest = name.dropFirst(prefix.count)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard rest.count == digits.count || rest.dropFirst(digits.count).hasPrefix(".part-"),
+                  let pid = Int32(digits), pid != getpid() else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
                 try? FileManager.default.removeItem(atPath: folder + "/" + name)
             }
