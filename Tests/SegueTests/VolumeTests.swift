@@ -2,6 +2,7 @@ import Foundation
 import SegueTestSupport
 import Testing
 @testable import Segue
+import CSegueAV
 
 /// Readers of the user's data do work in proportion to it: ten times the items take about ten
 /// times the work (a per-item rescan would take a hundred). The work is counted where it is
@@ -189,5 +190,48 @@ struct VolumeTests {
         // Those that end, by when, earliest first; how many end before a time.
         #expect(zip(seconds.ends, seconds.ends.dropFirst()).allSatisfy { $0.time <= $1.time })
         #expect(seconds.endedCount(before: 30) == placed.filter { ($0.overlay.span.endTime ?? .infinity) < 30 }.count)
+    }
+
+    /// A WAV file of `seconds` of a tone, 16-bit PCM at 48 kHz, with `channels` channels.
+    static func tone(_ seconds: Double, channels: Int, in folder: URL, name: String) throws -> String {
+        let count = Int(seconds * 48_000)
+        var pcm = Data(capacity: count * channels * 2)
+        for i in 0..<count {
+            let value = Int16(8_000 * sin(2 * Double.pi * 440 * Double(i) / 48_000))
+            for _ in 0..<channels { withUnsafeBytes(of: value.littleEndian) { pcm.append(contentsOf: $0) } }
+        }
+        func le<T: FixedWidthInteger>(_ v: T) -> Data { withUnsafeBytes(of: v.littleEndian) { Data($0) } }
+        var wav = Data("RIFF".utf8) + le(UInt32(36 + pcm.count)) + Data("WAVEfmt ".utf8)
+        wav += le(UInt32(16)) + le(UInt16(1)) + le(UInt16(channels)) + le(UInt32(48_000))
+        wav += le(UInt32(48_000 * channels * 2)) + le(UInt16(channels * 2)) + le(UInt16(16))
+        wav += Data("data".utf8) + le(UInt32(pcm.count)) + pcm
+        let path = folder.appendingPathComponent(name).path
+        try wav.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("a soundtrack of 40 voices, each ducking the music, takes twice the mixing work of 20 over twice the time, not four times")
+    func voicesInProportion() throws {
+        let folder = temporaryFolder()
+        let music = try VolumeTests.tone(2, channels: 2, in: folder, name: "music.wav")
+        let voice = try VolumeTests.tone(0.3, channels: 1, in: folder, name: "voice.wav")
+        func work(_ voices: Int) throws -> (Int, SegueLoudness) {
+            var settings = Preset.AudioSettings()
+            settings.source = .file(music)
+            // A voice a second, further apart than the attack and release: each its own duck.
+            let sounds = (0..<voices).map { k in
+                Sound(path: voice, part: Span(start: 0, length: 0.3), at: Double(k) + 0.25, volume: 1, fadeIn: 0.02, fadeOut: 0.02)
+            }
+            let track = Soundtrack(music: settings, sounds: sounds)
+            #expect(track.ducks.count == voices)
+            let (loudness, counts) = try VolumeTests.counted { try track.measure(frames: voices * 30, fps: FrameRate(30)) }
+            return (counts[.soundBlocks], loudness)
+        }
+        let (few, fewLoudness) = try work(20), (many, manyLoudness) = try work(40)
+        #expect(few > 0 && fewLoudness.integrated > -40 && manyLoudness.integrated > -40)
+        // Twice the voices over twice the time: twice the blocks through twice the graphs' filters.
+        // (One graph holding every voice and every duck grew with their square.)
+        let ratio = Double(many) / Double(few)
+        #expect(ratio > 1.8 && ratio < 2.2, "20 voices: \(few) filter blocks, 40: \(many) (\(ratio)×)")
     }
 }

@@ -68,7 +68,7 @@ int shim_decode_heif(const char *path, int64_t max_pixels, int max_side, SegueDe
 #define SHIM_LAVFI_CALLS(X) \
     X(avfilter_graph_alloc) X(avfilter_graph_parse2) X(avfilter_graph_config) X(avfilter_graph_get_filter) \
     X(avfilter_graph_free) X(avfilter_inout_free) X(av_buffersrc_add_frame_flags) \
-    X(av_buffersrc_get_nb_failed_requests) X(av_buffersink_get_samples) X(av_buffersink_get_frame)
+    X(av_buffersink_get_samples) X(av_buffersink_get_frame)
 typedef struct ShimLavfi {
 #define SHIM_LAVFI_FIELD(name) __typeof__(name) *name;
     SHIM_LAVFI_CALLS(SHIM_LAVFI_FIELD)

@@ -50,6 +50,7 @@ typedef struct SegueAudioConfig {
     double release;      /* seconds it takes to come back, from a duck's end */
     double loudness;     /* the mix's integrated loudness in LUFS (EBU R128); 0: as it is */
     double true_peak;    /* the ceiling in dBTP the mix keeps to when `loudness` is set */
+    int64_t *work;       /* NULL, or where segue_audio_measure counts the mix's work: each block of sound once per filter it passes */
 } SegueAudioConfig;
 
 /* Checks that `path` holds audio FFmpeg decodes, from `start` seconds: 0, or a negative code

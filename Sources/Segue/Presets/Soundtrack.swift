@@ -152,8 +152,14 @@ public struct Soundtrack: Sendable, Equatable {
                                                   sounds: sounds.baseAddress, sound_count: Int32(sounds.count),
                                                   ducks: ducks.baseAddress, duck_count: Int32(ducks.count),
                                                   duck_gain: pow(10, music.duck / 20), attack: music.attack, release: music.release,
-                                                  loudness: music.loudness ?? 0, true_peak: music.truePeak - Soundtrack.codecHeadroom)
-                    return withUnsafePointer(to: &config) { body($0) }
+                                                  loudness: music.loudness ?? 0, true_peak: music.truePeak - Soundtrack.codecHeadroom,
+                                                  work: nil)
+                    var work: Int64 = 0
+                    defer { WorkCounts.add(.soundBlocks, Int(work)) }
+                    return withUnsafeMutablePointer(to: &work) { work in
+                        config.work = work
+                        return withUnsafePointer(to: &config) { body($0) }
+                    }
                 }
             }
         }

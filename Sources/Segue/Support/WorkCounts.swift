@@ -17,6 +17,9 @@ public final class WorkCounts: Sendable {
         case filesDigested
         /// Rows or jobs planned: a manifest's entries, a template's rows.
         case entriesPlanned
+        /// Blocks of sound the soundtrack's mix passed through a filter: each block once per
+        /// filter of the graph it went through (the music's, a voice's, the mix's tail).
+        case soundBlocks
     }
 
     @TaskLocal static var current: WorkCounts?
