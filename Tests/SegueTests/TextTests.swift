@@ -207,4 +207,16 @@ struct TextTests {
         let node = try ConfigNode.parse(yaml: "mine: {font: Noto Sanz Mono}", name: "test")
         #expect(throws: PresetError.self) { try TextStyle.named(node, key: "styles", over: [:]) }
     }
+
+    @Test("a highlighted word (a range of the text) draws the pixels of the same word in a span of markup, and measures as the text does")
+    func highlightIsASpan() throws {
+        let yellow = Color(red: 1, green: 0.83, blue: 0)
+        var look = plainLook("one twö three")
+        look.highlight = Overlay.Highlight(scalars: 4..<7, color: yellow)
+        let span = plainLook("one <span foreground=\"\(yellow.description)\">twö</span> three", markup: true)
+        let drawn = try look.render(), expected = try span.render()
+        #expect(drawn.image.pixels == expected.image.pixels && drawn.block == expected.block)
+        #expect(drawn.image.pixels != (try plainLook("one twö three").render().image.pixels))
+        #expect(try look.measure().size == (try plainLook("one twö three").measure().size))
+    }
 }

@@ -234,4 +234,28 @@ struct VolumeTests {
         let ratio = Double(many) / Double(few)
         #expect(ratio > 1.8 && ratio < 2.2, "20 voices: \(few) filter blocks, 40: \(many) (\(ratio)×)")
     }
+
+    @Test("a cue highlighted word by word is laid out once, at 1,000 words as at 2,000: every word's overlay shares the cue's one string")
+    func wordsInProportion() throws {
+        let folder = temporaryFolder()
+        func laidOut(_ words: Int) throws -> (overlays: [Overlay], layouts: Int) {
+            let srt = folder.appendingPathComponent("words-\(words).srt").path
+            try "1\n00:00:00,000 --> 00:00:20,000\n\((0..<words).map { "w\($0)" }.joined(separator: " "))\n\n".write(toFile: srt, atomically: true, encoding: .utf8)
+            // Small enough that 2,000 words fit a picture's 16384 pixels.
+            let node = try ConfigNode.parse(yaml: "{file: \(srt), words: highlight, size: 4}", name: "story.yaml")
+            let (overlays, counts) = try VolumeTests.counted {
+                let overlays = try Captions.overlays(node, key: "captions", preset: Preset())
+                _ = try OverlayPictures(slides: [], screen: overlays, canvas: Preset().canvas)
+                return overlays
+            }
+            return (overlays, counts[.textLayouts])
+        }
+        let few = try laidOut(1_000), many = try laidOut(2_000)
+        #expect(few.overlays.count == 1_000 && many.overlays.count == 2_000)
+        #expect(few.layouts == 1 && many.layouts == 1, "\(few.layouts) and \(many.layouts) layouts")
+        // The word spoken is a range of the one text: the 1,500th word is w1499.
+        let word = try #require(many.overlays[1_499].highlight)
+        let scalars = Array(many.overlays[1_499].text.unicodeScalars)[word.scalars]
+        #expect(String(String.UnicodeScalarView(scalars)) == "w1499")
+    }
 }

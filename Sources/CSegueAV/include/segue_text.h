@@ -33,6 +33,8 @@ typedef struct SegueTextLook {
     double line_spacing;       /* line height as a factor of the font's; 0 for the font's own */
     double letter_spacing;     /* added between letters */
     int reveal;                /* characters shown, from the start (a typewriter); -1 for all */
+    int highlight_start, highlight_end;  /* characters drawn in highlight_color (none when end <= start) */
+    uint32_t highlight_color;
 } SegueTextLook;
 
 /* A look drawn: premultiplied RGBA (R, G, B, A bytes, rows packed), every pixel of ink,

@@ -132,6 +132,25 @@ static PangoLayout *make_layout(PangoContext *context, const SegueTextLook *look
     } else {
         pango_layout_set_text(layout, look->text, -1);
     }
+    if (look->highlight_end > look->highlight_start && look->highlight_start >= 0) {
+        /* A caption's spoken word: its characters in another colour, as a span of markup would. */
+        const char *text = pango_layout_get_text(layout);
+        long chars = g_utf8_strlen(text, -1);
+        long from = look->highlight_start < chars ? look->highlight_start : chars;
+        long to = look->highlight_end < chars ? look->highlight_end : chars;
+        uint32_t c = look->highlight_color;
+        PangoAttrList *attrs = pango_layout_get_attributes(layout);
+        attrs = attrs ? pango_attr_list_copy(attrs) : pango_attr_list_new();
+        PangoAttribute *colour[2] = { pango_attr_foreground_new((guint16)((c >> 24) * 257), (guint16)((c >> 16 & 255) * 257), (guint16)((c >> 8 & 255) * 257)),
+                                      (c & 255) < 255 ? pango_attr_foreground_alpha_new((guint16)((c & 255) * 257)) : NULL };
+        for (int k = 0; k < 2 && colour[k]; k++) {
+            colour[k]->start_index = (guint)(g_utf8_offset_to_pointer(text, from) - text);
+            colour[k]->end_index = (guint)(g_utf8_offset_to_pointer(text, to) - text);
+            pango_attr_list_change(attrs, colour[k]);
+        }
+        pango_layout_set_attributes(layout, attrs);
+        pango_attr_list_unref(attrs);
+    }
     if (look->width > 0) {
         pango_layout_set_width(layout, (int)lround(look->width * PANGO_SCALE));
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR);

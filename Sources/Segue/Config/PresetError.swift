@@ -38,7 +38,7 @@ public enum PresetError: Error, Equatable, CustomStringConvertible {
         case let .outOfRange(key, origin, value, range):
             return "\(origin): '\(key)' is \(value), out of range (expected \(range))"
         case let .invalid(key, origin, value, expected):
-            return "\(origin): '\(key)' is \(value) (expected \(expected))"
+            return "\(origin): '\(key)' is \(shortened(value, keeping: 200)) (expected \(expected))"
         case let .inside(key, origin, problem):
             return "\(origin): '\(key)': \(problem)"
         case let .badOverride(text):

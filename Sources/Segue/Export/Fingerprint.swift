@@ -111,17 +111,24 @@ public enum Fingerprint {
         // A sticker counts by content, as inputs do: each file is read once.
         if job.overlays.contains(where: { !$0.isEmpty }) || !job.screenOverlays.isEmpty {
             var stickerDigests: [String: String] = [:]
+            // A text the overlay before had too (a caption's words, sharing their cue's string)
+            // is said once: comparing the same string costs nothing, writing it again its length.
+            var lastText: String?
             func overlay(_ o: Overlay) throws -> Canonical {
+                let text: [String: Canonical] = lastText == o.text ? ["sameText": .flag(true)] : ["text": .string(o.text)]
+                lastText = o.text
                 let sticker = try o.sticker.map { s -> Canonical in
                     if stickerDigests[s.path] == nil { stickerDigests[s.path] = try contentDigest(of: s.path) }
                     return .object(["file": .string(stickerDigests[s.path]!), "width": .optional(s.width), "height": .optional(s.height),
                                     "loop": .flag(s.loop), "frames": .number(Double(s.frames))])
                 }
-                return .object(["text": .string(o.text), "sticker": sticker ?? .string("none"), "markup": .flag(o.markup),
+                return .object(["sticker": sticker ?? .string("none"), "markup": .flag(o.markup),
                                 "style": .style(o.style), "at": .point(o.at), "anchor": .point(o.anchor), "width": .optional(o.width),
                                 "rotation": .number(o.rotation), "start": .number(o.span.start), "end": .optional(o.span.endTime),
                                 "appear": .appearance(o.appear), "disappear": .appearance(o.disappear), "opacity": .number(o.opacity),
-                                "shown": .optional(o.shown.map(Double.init))]
+                                "shown": .optional(o.shown.map(Double.init)),
+                                "highlight": o.highlight.map { .string("\($0.scalars.lowerBound)..<\($0.scalars.upperBound) \($0.color)") } ?? .string("none")]
+                               .merging(text) { a, _ in a }
                                // Placed by hand, it keeps out of nothing: only a safe area tells the two apart.
                                .merging(o.placed && !job.preset.canvas.safeArea.isZero ? ["placed": .flag(true)] : [:]) { a, _ in a })
             }

@@ -51,6 +51,17 @@ public struct Overlay: Hashable, Sendable {
     /// Only the first `shown` characters (Unicode scalars) are drawn, the rest laid out but
     /// hidden (a caption's words as they are spoken); nil for all.
     public var shown: Int?
+    /// Characters (Unicode scalars) of the text drawn in another colour: a caption's word being
+    /// spoken. The text stays one string, shared by every word's overlay of a cue.
+    public var highlight: Highlight?
+    public struct Highlight: Hashable, Sendable {
+        public var scalars: Range<Int>
+        public var color: Color
+        public init(scalars: Range<Int>, color: Color) {
+            self.scalars = scalars
+            self.color = color
+        }
+    }
     /// Whether `at` was given (the story's `at:`): such an overlay stays where it is put, even
     /// where a platform's interface covers the screen (`canvas.safeArea`, said in a warning);
     /// one placed by default (captions, `--text`, a logo without `at`) keeps out of it.
@@ -158,11 +169,23 @@ public struct Overlay: Hashable, Sendable {
     }
 
     /// The look the overlay draws on a page `pageWidth` points wide at `scale`, a typewriter
-    /// having typed `step` characters (nil: all).
-    func look(pageWidth: Double, scale: Double, step: Int? = nil) -> TextLook {
+    /// having typed the characters that make its first `typed` Unicode scalars (nil: all).
+    func look(pageWidth: Double, scale: Double, typed: Int? = nil) -> TextLook {
         var reveal = shown
-        if let step { reveal = min(reveal ?? Int.max, scalars(inFirst: step)) }
-        return TextLook(text: text, markup: markup, style: style, width: width.map { $0 * pageWidth }, scale: scale, reveal: reveal)
+        if let typed { reveal = min(reveal ?? Int.max, typed) }
+        return TextLook(text: text, markup: markup, style: style, width: width.map { $0 * pageWidth }, scale: scale, reveal: reveal,
+                        highlight: highlight)
+    }
+
+    /// The Unicode scalars before each of a typewriter's steps: step k shows the first k
+    /// characters, as many scalars as the k-th element says (one pass over the text).
+    var stepScalars: [Int] {
+        var counts: [Int] = [], scalars = 0
+        for character in plainText {
+            counts.append(scalars)
+            scalars += character.unicodeScalars.count
+        }
+        return counts
     }
 
     /// The overlay's layer in a page of `page` points, drawing `picture` `pixels` big at

@@ -256,6 +256,16 @@ struct TextLook: Hashable, Sendable {
     /// Pixels per point.
     var scale: Double
     var reveal: Int?
+    var highlight: Overlay.Highlight?
+
+    /// The same look without what changes only its colours and what it hides: what laying it
+    /// out depends on (`measure`).
+    var layout: TextLook {
+        var look = self
+        look.reveal = nil
+        look.highlight = nil
+        return look
+    }
 
     /// The look drawn, and where its block (the lines' box) sits in it, in pixels.
     func render() throws -> (image: Image, block: Rect) {
@@ -270,6 +280,7 @@ struct TextLook: Hashable, Sendable {
     }
 
     private func make(drawing: Bool) throws -> (size: Size, block: Rect, image: Image?) {
+        WorkCounts.add(.textLayouts)
         var picture = SegueTextPicture()
         var error = SegueAVError()
         let s = style, scale = scale
@@ -298,11 +309,16 @@ struct TextLook: Hashable, Sendable {
                 look.line_spacing = s.lineSpacing
                 look.letter_spacing = s.letterSpacing * scale
                 look.reveal = Int32(clamping: reveal ?? -1)
+                if let highlight {
+                    look.highlight_start = Int32(clamping: highlight.scalars.lowerBound)
+                    look.highlight_end = Int32(clamping: highlight.scalars.upperBound)
+                    look.highlight_color = rgba(highlight.color)
+                }
                 return drawing ? segue_text_render(&look, &picture, &error) : segue_text_measure(&look, &picture, &error)
             }
         }
         defer { segue_text_picture_free(&picture) }
-        guard status == 0 else { throw ExportError.text(what: "the text '\(text)'", reason: error.text) }
+        guard status == 0 else { throw ExportError.text(what: "the text '\(shortened(text))'", reason: error.text) }
         let block = Rect(x: picture.block_x, y: picture.block_y, width: picture.block_width, height: picture.block_height)
         let size = Size(width: Double(picture.width), height: Double(picture.height))
         guard drawing else { return (size, block, nil) }

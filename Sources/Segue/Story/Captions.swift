@@ -99,7 +99,7 @@ public enum Captions {
                 guard !spans.isEmpty else { continue }
                 let times = parsed.times(of: spans, from: cue.start, to: cue.end)
                 if times[0] > cue.start {
-                    var first = overlay(parsed.escaped(), markup: true, from: cue.start, to: times[0])
+                    var first = overlay(parsed.plain, markup: false, from: cue.start, to: times[0])
                     if words == .reveal { first.shown = 0 }
                     overlays.append(first)
                 }
@@ -107,7 +107,10 @@ public enum Captions {
                     let until = k + 1 < spans.count ? times[k + 1] : cue.end
                     guard until > times[k] else { continue }
                     if words == .highlight {
-                        overlays.append(overlay(parsed.escaped(highlighting: span, in: highlight), markup: true, from: times[k], to: until))
+                        // Every word's overlay shares the cue's one string; the word is a range of it.
+                        var o = overlay(parsed.plain, markup: false, from: times[k], to: until)
+                        o.highlight = Overlay.Highlight(scalars: span, color: highlight)
+                        overlays.append(o)
                     } else {
                         var o = overlay(parsed.plain, markup: false, from: times[k], to: until)
                         o.shown = span.upperBound
@@ -200,7 +203,12 @@ struct CueText {
     /// otherwise the cue's time shared over the words by their length.
     func times(of words: [Range<Int>], from start: Double, to end: Double) -> [Double] {
         if !marks.isEmpty {
-            return words.map { word in min(end, max(start, marks.last { $0.offset <= word.lowerBound }?.time ?? start)) }
+            // The words and the marks are both in order: one walk over each.
+            var next = 0, time = start
+            return words.map { word in
+                while next < marks.count && marks[next].offset <= word.lowerBound { time = marks[next].time; next += 1 }
+                return min(end, max(start, time))
+            }
         }
         let total = Double(words.reduce(0) { $0 + $1.count })
         var before = 0
@@ -208,13 +216,5 @@ struct CueText {
             defer { before += word.count }
             return start + (end - start) * Double(before) / total
         }
-    }
-
-    /// `plain` as markup, the scalars of `word` in `colour`.
-    func escaped(highlighting word: Range<Int>? = nil, in colour: Color = .white) -> String {
-        let scalars = Array(plain.unicodeScalars)
-        func text(_ range: Range<Int>) -> String { CueText.escape(String(String.UnicodeScalarView(scalars[range]))) }
-        guard let word else { return text(0..<scalars.count) }
-        return text(0..<word.lowerBound) + "<span foreground=\"\(colour.description)\">" + text(word) + "</span>" + text(word.upperBound..<scalars.count)
     }
 }

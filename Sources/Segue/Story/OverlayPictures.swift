@@ -69,6 +69,9 @@ struct OverlayPictures: Sendable {
     init(slides: [[Overlay]], screen: [Overlay], canvas: Canvas, limits: Limits = Limits()) throws {
         self.limits = limits
         var made: [PictureSource: Made] = [:], decoded: [PictureSource: Image] = [:], number = 0
+        // The last text laid out: a caption's words share one string and one layout, so each
+        // word's overlay is measured by comparing its look to the last (the same string: at once).
+        var measured: (look: TextLook, size: Size, block: Rect)?
         func place(_ overlay: Overlay) throws -> Placed {
             defer { number += 1 }
             if let sticker = overlay.sticker {
@@ -89,14 +92,19 @@ struct OverlayPictures: Sendable {
                               drawn: Size(width: Double(drawn.width), height: Double(drawn.height)), feed: feed, safe: overlay.placed ? EdgeInsets() : canvas.safeArea)
             }
             let look = overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale)
-            let (size, block) = try look.measure()
+            let layout = look.layout
+            if measured?.look != layout {
+                let (size, block) = try layout.measure()
+                measured = (layout, size, block)
+            }
+            let (size, block) = (measured!.size, measured!.block)
             let source = PictureSource.text(number)
             made[source] = .look(look)
             var placed = Placed(overlay: overlay, source: source, size: size, block: block, drawn: size, safe: overlay.placed ? EdgeInsets() : canvas.safeArea)
             if overlay.appear.kind == .typewriter || overlay.disappear.kind == .typewriter {
                 placed.typewriter = true
-                for step in 0..<overlay.steps {
-                    made[.text(number, step: step)] = .look(overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale, step: step))
+                for (step, typed) in overlay.stepScalars.enumerated() {
+                    made[.text(number, step: step)] = .look(overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale, typed: typed))
                 }
             }
             return placed

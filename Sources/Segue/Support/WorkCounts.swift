@@ -20,6 +20,8 @@ public final class WorkCounts: Sendable {
         /// Blocks of sound the soundtrack's mix passed through a filter: each block once per
         /// filter of the graph it went through (the music's, a voice's, the mix's tail).
         case soundBlocks
+        /// Texts laid out by Pango (to measure them or to draw them).
+        case textLayouts
     }
 
     @TaskLocal static var current: WorkCounts?
