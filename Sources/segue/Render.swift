@@ -130,6 +130,8 @@ struct RenderInputs: ParsableArguments {
 extension RenderInputs {
     /// The sound chunk of `job` (`--chunk sound`, or the last task of `--chunk auto`).
     func exportSound(_ job: Job, options: ExportOptions) throws {
+        // A signal stops the mix at its next block (Interrupt), and the parts are removed.
+        Interruption.shared.install()
         let reporter = ProgressReporter(mode: options.effectiveProgress, job: Chunks.soundFile(of: job.output), phase: "chunk")
         let total = job.timeline.frameCount
         reporter.report(ExportProgress(framesDone: 0, frameCount: total, elapsed: 0), extra: ",\"chunk\":\"sound\"")

@@ -41,6 +41,9 @@ struct SegueCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch _ where Interruption.shared.signal != nil {
+            // Whatever an interruption made fail (a mix, a frame, an encoder) ends as the signal.
+            Foundation.exit(128 + Interruption.shared.signal!)
         } catch let error as PresetError {
             fail(error.description, code: 2)
         } catch ExportError.cancelled {
@@ -90,6 +93,7 @@ final class Interruption: Sendable {
                 source.setEventHandler { [unowned self] in
                     received.withLock { if $0 == nil { $0 = number } }
                     cancellation.cancel()
+                    Interrupt.request()
                 }
                 source.resume()
                 sources.append(source)

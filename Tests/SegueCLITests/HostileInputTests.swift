@@ -133,4 +133,103 @@ struct HostileInputTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(files(in: folder.path) == [live, ".v.mp4.segue-tmp-12x", "v.mp4"].sorted(), "\(files(in: folder.path))")
     }
+
+    /// Starts `arguments` in `folder`, waits (a bound on a hang) until `appears` holds a
+    /// file, signals it a second later, and gives how it ended: nil if it had not ended 30 s
+    /// after the signal (then killed).
+    func signalled(_ arguments: [String], in folder: URL, watching appears: URL, with signal: Int32,
+                   environment: [String: String] = [:]) throws -> (status: Int32, stderr: String)? {
+        let render = try Launched(segueBinary, arguments, in: folder, environment: environment)
+        let deadline = Date().addingTimeInterval(60)
+        while files(in: appears.path).isEmpty, render.process.isRunning, Date() < deadline { usleep(20_000) }
+        usleep(1_000_000)
+        kill(render.process.processIdentifier, signal)
+        return render.finish(within: 30)
+    }
+
+    @Test("SIGTERM in the middle of a GLSL frame that would take minutes ends the render with 143 at once, not at SEGUE_GLSL_TIMEOUT; nothing is left")
+    func signalInAGLSLFrame() throws {
+        let folder = temporaryFolder()
+        try "vec4 transition(vec2 uv) {\n  float x = 0.0;\n  for (int i = 0; i < 100000; i++) { for (int j = 0; j < 100000; j++) { x += sin(float(j) + uv.x); } }\n  return vec4(x);\n}\n"
+            .write(to: folder.appendingPathComponent("slow.glsl"), atomically: true, encoding: .utf8)
+        let ended = try signalled(["render", "--preset", "crossfade", "--set", "transition.kind=glsl", "--set", "transition.file=slow.glsl",
+                                   "--set", "hold=0.2", "--size", "64x64", "--set", "canvas.scale=0.25", example("a.jpg"), example("b.png"), "-o", "out.mp4"],
+                                  in: folder, watching: folder, with: SIGTERM, environment: ["SEGUE_GLSL_TIMEOUT": "600"])
+        let (status, stderr) = try #require(ended, "still running 30 s after SIGTERM")
+        #expect(status == 143, "\(stderr)")
+        #expect(files(in: folder.path) == ["slow.glsl"], "\(files(in: folder.path))")
+    }
+
+    @Test("SIGINT while --chunk sound mixes a 20-minute soundtrack stops it with 130, its parts and temporary file removed")
+    func signalInASoundChunk() throws {
+        let folder = temporaryFolder()
+        let music = try ffmpegMake("music.wav", ["-f", "lavfi", "-i", "sine=f=440:d=30", "-ac", "2"], in: folder)
+        let chunks = folder.appendingPathComponent("long.mp4.chunks")
+        let ended = try signalled(["render", "--set", "hold=600", "--set", "fps=5", "--size", "64x64", "--set", "canvas.scale=0.25",
+                                   "--audio", music, example("a.jpg"), example("b.png"), "-o", "long.mp4", "--chunk", "sound"],
+                                  in: folder, watching: chunks, with: SIGINT)
+        let (status, stderr) = try #require(ended, "still running 30 s after SIGINT")
+        #expect(status == 130, "\(stderr)")
+        #expect(files(in: chunks.path).isEmpty, "left behind: \(files(in: chunks.path))")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("long.mp4").path))
+    }
+
+    @Test("messages say what is wrong and where: a NUL byte at its line, a sticker's declared size, a GLSL file's shape, an open Mustache section, a canvas over the encoders' largest picture")
+    func messagesThatSayWhatIsWrong() throws {
+        let folder = temporaryFolder()
+        func write(_ name: String, _ text: String) throws { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        try FileManager.default.copyItem(atPath: example("a.jpg"), toPath: folder.appendingPathComponent("a.jpg").path)
+        try write("nul.yaml", "slides:\n  - image: a.jpg\n  - {image: a.jpg\u{0}}\n")
+        // A PNG whose header declares 100000x100000: FFmpeg gives no size for it.
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            func be(_ v: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } }
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in body {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+            }
+            return be(UInt32(data.count)) + body + be(~crc)
+        }
+        let ihdr: [UInt8] = [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 6, 0, 0, 0]
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IEND", []))
+            .write(to: folder.appendingPathComponent("huge.png"))
+        try write("sticker.yaml", "overlays:\n  - {image: huge.png}\nslides:\n  - image: a.jpg\n")
+        try write("section.yaml", "vars: {name: Ana}\noverlays:\n  - {text: \"Hi {{#name}} there\"}\nslides:\n  - image: a.jpg\n")
+        try write("empty.glsl", "\n\n")
+        try write("version.glsl", "#version 330\nvec4 transition(vec2 uv) { return getToColor(uv); }\n")
+        try write("nameless.glsl", "float f() { return 1.0; }\n")
+        try write("open.glsl", "vec4 transition(vec2 uv) {\n  return getToColor(uv);\n")
+        func render(_ arguments: [String]) throws -> Run {
+            try run(segueBinary, ["render"] + arguments + ["-o", "out.mp4", "--size", "64x64", "--set", "canvas.scale=0.25", "--set", "hold=0.2"], in: folder)
+        }
+        func glsl(_ file: String) throws -> Run {
+            try render(["--preset", "crossfade", "--set", "transition.kind=glsl", "--set", "transition.file=\(file)", "a.jpg", "a.jpg"])
+        }
+        let cases: [(Run, String)] = [
+            (try render(["--story", "nul.yaml"]), "line 3, column 18: control characters are not allowed"),
+            (try render(["--story", "sticker.yaml"]), "its header declares 100000x100000 pixels"),
+            (try render(["--story", "section.yaml"]), "a section {{#name}} is not closed with {{/name}}"),
+            (try glsl("empty.glsl"), "empty.glsl is empty"),
+            (try glsl("version.glsl"), "version.glsl:1: a #version line"),
+            (try glsl("nameless.glsl"), "nameless.glsl defines no transition function"),
+            (try glsl("open.glsl"), "open.glsl: after its last line"),
+            (try run(segueBinary, ["render", "a.jpg", "-o", "out.mp4", "--size", "16384x16384"], in: folder), "'canvas.size' is [16384, 16384] (expected at most 35651584 pixels"),
+        ]
+        for (r, message) in cases {
+            #expect(r.status == 2 && r.stderr.contains(message), "\(message): \(r.status) \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.mp4").path))
+    }
+
+    @Test("an error about a long text quotes only its start and says its length")
+    func longValuesQuotedShort() throws {
+        let folder = temporaryFolder()
+        let word = String(repeating: "x", count: 20_000)
+        try "vars: {name: Ana}\noverlays:\n  - {text: \"{{#name}}\(word)\"}\nslides:\n  - image: \(example("a.jpg"))\n"
+            .write(to: folder.appendingPathComponent("long.yaml"), atomically: true, encoding: .utf8)
+        let r = try run(segueBinary, ["render", "--story", "long.yaml", "-o", "out.mp4"], in: folder)
+        #expect(r.status == 2 && r.stderr.contains("(20009 characters)"), "\(r.stderr.prefix(400))")
+        #expect(r.stderr.utf8.count < 1_000, "\(r.stderr.utf8.count) bytes of message")
+    }
 }

@@ -112,15 +112,29 @@ public struct Launched {
     private let errors: URL
 
     /// Starts `executable` with `arguments`, in `folder` if given.
-    public init(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws {
+    public init(_ executable: String, _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if let folder { process.currentDirectoryURL = folder }
         errors = FileManager.default.temporaryDirectory.appendingPathComponent("segue-stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
+    }
+
+    /// Waits at most `seconds` for it to end (a bound on a hang, not a measure): its status and
+    /// standard error, or nil after killing it when it did not end.
+    public func finish(within seconds: Double) -> (status: Int32, stderr: String)? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            _ = finish()
+            return nil
+        }
+        return finish()
     }
 
     /// Waits for it to end: its status and what it wrote to standard error.

@@ -226,6 +226,7 @@ static int voice_open(Voice *v, SegueAVError *err) {
 
 /* Sums the next block of the mix and gives it to the tail (or the tail its end). */
 static int mix_block(Mix *m, SegueAVError *err) {
+    if (segue_interrupted()) return shim_fail_text(err, SEGUE_AV_INTERRUPTED, "the soundtrack's mix was interrupted");
     if (m->made >= m->total) {
         if (m->finished) return shim_fail_text(err, AVERROR_BUG, "the soundtrack's mix was asked past its end");
         m->finished = 1;

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "internal.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <pthread.h>
@@ -47,3 +48,9 @@ int shim_fail_text(SegueAVError *err, int code, const char *text) {
     }
     return code;
 }
+
+static atomic_int interrupted;
+
+void segue_interrupt(void) { atomic_store(&interrupted, 1); }
+
+int segue_interrupted(void) { return atomic_load(&interrupted); }

@@ -242,6 +242,23 @@ static int ffmpeg_frame(SegueSticker *s, int k, uint32_t *pixels, SegueAVError *
     return segue_premultiply(pixels, (size_t)s->width * (size_t)s->height);
 }
 
+/* The size a PNG's or GIF's header declares (FFmpeg refuses a size it finds absurd, and then
+ * says none): 1 when found. */
+static int declared_size(const uint8_t *head, size_t n, int64_t *width, int64_t *height) {
+    static const uint8_t png[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
+    if (n >= 24 && !memcmp(head, png, 8) && !memcmp(head + 12, "IHDR", 4)) {
+        *width = (int64_t)head[16] << 24 | head[17] << 16 | head[18] << 8 | head[19];
+        *height = (int64_t)head[20] << 24 | head[21] << 16 | head[22] << 8 | head[23];
+        return 1;
+    }
+    if (n >= 10 && (!memcmp(head, "GIF87a", 6) || !memcmp(head, "GIF89a", 6))) {
+        *width = head[6] | head[7] << 8;
+        *height = head[8] | head[9] << 8;
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- the API ---- */
 
 SegueSticker *segue_sticker_open(const char *path, int64_t max_pixels, SegueStickerInfo *info, SegueAVError *err) {
@@ -256,7 +273,7 @@ SegueSticker *segue_sticker_open(const char *path, int64_t max_pixels, SegueStic
     if (what) return failed(s, err, AVERROR(EINVAL), what);
     FILE *file = fopen(path, "rb");
     if (!file) return failed(s, err, AVERROR(errno), "the file cannot be opened");
-    uint8_t head[12];
+    uint8_t head[32];
     size_t n = fread(head, 1, sizeof head, file);
     if (is_webp(head, n)) {
         /* libwebp decodes from memory: the whole file, kept while the sticker is open. */
@@ -275,7 +292,16 @@ SegueSticker *segue_sticker_open(const char *path, int64_t max_pixels, SegueStic
     AVCodecParameters *par = s->format->streams[s->stream]->codecpar;
     s->width = par->width;
     s->height = par->height;
-    if (s->width <= 0 || s->height <= 0) return failed(s, err, AVERROR_INVALIDDATA, "the file does not say the picture's size");
+    if (s->width <= 0 || s->height <= 0) {
+        int64_t w, h;
+        if (declared_size(head, n, &w, &h) && w > 0 && h > 0) {
+            char text[200];
+            snprintf(text, sizeof text, "its header declares %" PRId64 "x%" PRId64 " pixels, more than FFmpeg decodes%s", w, h,
+                     w * h > max_pixels ? " and over the pixel limit (--max-image-pixels)" : "");
+            return failed(s, err, AVERROR(ERANGE), text);
+        }
+        return failed(s, err, AVERROR_INVALIDDATA, "the file does not say the picture's size");
+    }
     if ((int64_t)s->width * s->height > max_pixels)
         return failed(s, err, AVERROR(ERANGE), "the picture is larger than the pixel limit (--max-image-pixels)");
     close_ffmpeg(s);   /* decoding starts from the file's start */

@@ -20,6 +20,16 @@ typedef struct SegueAVError {
 /* Returned by segue_image_decode when the file is not an image format FFmpeg can read. */
 #define SEGUE_AV_UNSUPPORTED (-1000001)
 
+/* Returned by a long call when the process was interrupted (segue_interrupt). */
+#define SEGUE_AV_INTERRUPTED (-1000002)
+
+/* Asks every long call of the process to stop at its next step (a soundtrack's mix at its
+ * next block of samples), returning SEGUE_AV_INTERRUPTED: the host's handler of SIGINT and
+ * SIGTERM calls it (the segue command's does). From any thread; it is never taken back. */
+void segue_interrupt(void);
+/* Whether segue_interrupt was called. */
+int segue_interrupted(void);
+
 /* Routes FFmpeg's log (process-wide) into Segue: nothing is printed, and the last error line
  * of the calling thread is added to the message of the error that follows. Not called by
  * the library on its own: a host program opts in (the segue command does). */

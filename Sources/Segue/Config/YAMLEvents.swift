@@ -21,7 +21,7 @@ enum YAMLEvents {
             defer { yaml_parser_delete(parser) }
             yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
             yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
-            var reader = Reader(parser: parser, name: name, origin: origin)
+            var reader = Reader(parser: parser, bytes: buffer, name: name, origin: origin)
             return try reader.document()
         }
     }
@@ -29,6 +29,7 @@ enum YAMLEvents {
     /// One pass over the events.
     private struct Reader {
         let parser: UnsafeMutablePointer<yaml_parser_t>
+        let bytes: UnsafeBufferPointer<UInt8>
         let name: String
         let origin: (Int) -> ConfigOrigin
 
@@ -45,7 +46,16 @@ enum YAMLEvents {
             var event = yaml_event_t()
             guard yaml_parser_parse(parser, &event) == 1 else {
                 let state = parser.pointee
-                var detail = "line \(state.problem_mark.line + 1), column \(state.problem_mark.column + 1): "
+                var (line, column) = (Int(state.problem_mark.line) + 1, Int(state.problem_mark.column) + 1)
+                if state.error == YAML_READER_ERROR {
+                    // A reader's error (a control character, bytes that are not UTF-8) has only
+                    // the byte where it is: its line and column counted here.
+                    let at = min(Int(state.problem_offset), bytes.count)
+                    let before = bytes[..<at]
+                    line = before.count(where: { $0 == 0x0A }) + 1
+                    column = at - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+                }
+                var detail = "line \(line), column \(column): "
                 detail += state.problem.map { String(cString: $0) } ?? "not valid YAML"
                 if let context = state.context { detail += " (\(String(cString: context)))" }
                 throw PresetError.syntax(name, detail: detail)

@@ -61,8 +61,10 @@ final class GLSLProgram: GLSLSupply {
         uniforms = GLSLUniform.declared(in: source).uniforms
         var error = SegueAVError()
         let threads = max(1, CPUBudget.forThisProcess)
+        let file = (name as NSString).lastPathComponent
+        if let problem = GLSLProgram.shapeProblem(source, file: file) { throw ExportError.glsl(path: name, reason: problem) }
         guard let glsl = segue_glsl_new(source, Int32(width), Int32(height), Int32(threads), &error) else {
-            throw ExportError.glsl(path: name, reason: GLSLProgram.located(error.text, file: (name as NSString).lastPathComponent))
+            throw ExportError.glsl(path: name, reason: GLSLProgram.located(error.text, file: file, lines: source.split(separator: "\n", omittingEmptySubsequences: false).count))
         }
         handle = Locked(glsl)
         self.width = width
@@ -71,11 +73,34 @@ final class GLSLProgram: GLSLSupply {
 
     deinit { handle.withLock { segue_glsl_free($0) } }
 
-    /// Mesa's log with each place (`0:12(5): error: …`) said as the file's line and column.
-    static func located(_ log: String, file: String) -> String {
+    /// Mesa's log with each place (`0:12(5): error: …`) said as the file's line and column; a
+    /// place past the file's `lines` (in the `main` Segue adds after it) as the file's end.
+    static func located(_ log: String, file: String, lines: Int = .max) -> String {
         let place = try! NSRegularExpression(pattern: #"(?m)^\d+:(\d+)\((\d+)\): "#)
-        let said = place.stringByReplacingMatches(in: log, range: NSRange(log.startIndex..., in: log), withTemplate: "\(file):$1:$2: ")
+        var said = log
+        for match in place.matches(in: log, range: NSRange(log.startIndex..., in: log)).reversed() {
+            guard let whole = Range(match.range, in: log), let line = Range(match.range(at: 1), in: log).flatMap({ Int(log[$0]) }),
+                  let column = Range(match.range(at: 2), in: log).map({ String(log[$0]) }) else { continue }
+            said.replaceSubrange(whole, with: line > lines ? "\(file): after its last line (a function or a brace left open?): " : "\(file):\(line):\(column): ")
+        }
         return said.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: "; ")
+    }
+
+    /// What keeps `source` from being a GLSL transition, said before Mesa compiles it (whose
+    /// messages would be about the lines Segue adds around it), or nil.
+    static func shapeProblem(_ source: String, file: String) -> String? {
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let form = "a GLSL transition is gl-transitions' form: a function vec4 transition(vec2 uv) giving the colour at uv, with getFromColor, getToColor, progress and ratio"
+        guard lines.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            return "\(file) is empty: \(form)"
+        }
+        if let version = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#version") }) {
+            return "\(file):\(version + 1): a #version line: Segue compiles a transition as GLSL 330 core with the declarations it adds before it, so the file has none (remove the line)"
+        }
+        if source.range(of: #"\btransition\s*\("#, options: .regularExpression) == nil {
+            return "\(file) defines no transition function: \(form)"
+        }
+        return nil
     }
 
     /// Seconds a frame may take before it is refused (SEGUE_GLSL_TIMEOUT; 60 by default): a
@@ -103,9 +128,15 @@ final class GLSLProgram: GLSLSupply {
             result.withLock { $0 = (pixels, problem) }
             done.signal()
         }
-        guard done.wait(timeout: .now() + GLSLProgram.timeout) == .success, let drawn = result.withLock({ $0 }) else {
-            return ([UInt32](repeating: 0, count: count), "ran for more than \(format(GLSLProgram.timeout)) s on one frame (SEGUE_GLSL_TIMEOUT; a loop that does not end?)")
+        // Waited for in steps of a tenth of a second, so that a signal ends the render at once
+        // (the drawing thread left to the process's end, as for a frame that takes too long).
+        let deadline = DispatchTime.now() + GLSLProgram.timeout
+        while done.wait(timeout: min(deadline, .now() + 0.1)) == .timedOut {
+            if Interrupt.isRequested { return ([UInt32](repeating: 0, count: count), "was interrupted") }
+            if DispatchTime.now() >= deadline {
+                return ([UInt32](repeating: 0, count: count), "ran for more than \(format(GLSLProgram.timeout)) s on one frame (SEGUE_GLSL_TIMEOUT; a loop that does not end?)")
+            }
         }
-        return drawn
+        return result.withLock { $0 }!
     }
 }

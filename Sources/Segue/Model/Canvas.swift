@@ -3,6 +3,9 @@ import Foundation
 /// The canvas a scene is drawn on: a size in pixels, the points-to-pixels scale and the
 /// color beneath everything.
 public struct Canvas: Equatable, Sendable {
+    /// The most pixels a canvas has: the largest picture H.264 and HEVC take (level 6.2:
+    /// 139,264 macroblocks of 16x16), 8192x4320 or 16384x2048.
+    public static let maxPixels = 139_264 * 256
     public var width: Int
     public var height: Int
     /// Pixels per point.

@@ -78,7 +78,11 @@ public struct Preset: Equatable, Sendable {
 
         var c = try r.section("canvas")
         (canvas.width, canvas.height) = try c.integerPair("size", default: (1080, 1920), in: 2...16384,
-                                                          "Output size in pixels, [width, height]; even for MP4.")
+                                                          "Output size in pixels, [width, height]; even for MP4; at most \(Canvas.maxPixels) pixels in all (8192x4320, 16384x2048: H.264's and HEVC's largest picture).")
+        guard canvas.width * canvas.height <= Canvas.maxPixels else {
+            throw PresetError.invalid(key: c.fullKey("size"), origin: c.node["size"]?.origin ?? c.node.origin, value: "[\(canvas.width), \(canvas.height)]",
+                                      expected: "at most \(Canvas.maxPixels) pixels in all, the largest picture H.264 and HEVC take (8192x4320, 16384x2048)")
+        }
         canvas.scale = try c.number("scale", default: 3, in: 0.25...16, "Pixels per point; the scene is laid out in size ÷ scale points.")
         canvas.background = try c.parsed("background", default: .black, type: "color", expected: "an opaque color (#RRGGBB or a name: black, white, ...) or transparent",
                                          "Color beneath the pages; transparent keeps what no layer covers see-through, for the outputs with alpha (\(OutputFormat.alphaOutputs)).") { text in

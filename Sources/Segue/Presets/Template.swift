@@ -73,14 +73,34 @@ public struct StoryTemplate: Sendable {
     public static func render(_ text: String, _ values: [String: String], origin: ConfigOrigin) throws -> String {
         do {
             if let parsed = parsedTemplates.withLock({ $0[text] }) { return parsed.render(values) }
-            let parsed = try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT }}" + text)
+            let parsed = try MustacheTemplate(string: StoryTemplate.textType + text)
             parsedTemplates.withLock {
                 if $0.count >= 4096 { $0.removeAll() }
                 $0[text] = parsed
             }
             return parsed.render(values)
+        } catch let error as MustacheTemplate.ParserError {
+            // Where in the text, without the line Segue puts before it.
+            let context = error.context
+            let column = context.lineNumber == 1 ? max(1, context.columnNumber - StoryTemplate.textType.count) : context.columnNumber
+            throw PresetError.invalid(key: "(template)", origin: origin, value: "'\(shortened(text))'",
+                                      expected: "a Mustache template: {{name}} for a variable; \(StoryTemplate.problem(error.error)) at line \(context.lineNumber), column \(column) of the text")
         } catch {
-            throw PresetError.invalid(key: "(template)", origin: origin, value: "'\(text)'", expected: "a Mustache template: {{name}} for a variable (\(error))")
+            throw PresetError.invalid(key: "(template)", origin: origin, value: "'\(shortened(text))'", expected: "a Mustache template: {{name}} for a variable (\(error))")
+        }
+    }
+
+    /// Put before every text, so that Mustache escapes nothing.
+    private static let textType = "{{% CONTENT_TYPE: TEXT }}"
+
+    /// A Mustache parser's error in words.
+    static func problem(_ error: any Error) -> String {
+        switch error as? MustacheTemplate.Error {
+        case .unfinishedName?: "a tag is not closed with }}"
+        case .sectionCloseNameIncorrect?: "a section is closed with another name than it was opened with"
+        case .expectedSectionEnd?: "a section {{#name}} is not closed with {{/name}}"
+        case .invalidSetDelimiter?: "a delimiter tag is not of the form {{=<% %>=}}"
+        default: "\(error)"
         }
     }
 

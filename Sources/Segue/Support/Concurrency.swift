@@ -1,3 +1,4 @@
+import CSegueAV
 import Dispatch
 import Foundation
 import Synchronization
@@ -78,6 +79,15 @@ final class Shared<Value: Sendable>: Sendable {
     init(_ value: Value) {
         self.value = value
     }
+}
+
+/// The process's interruption (SIGINT, SIGTERM), for the work inside a frame or a C call that
+/// no export's `Cancellation` reaches: a soundtrack's mix stops at its next block, the wait
+/// for a GLSL frame at its next tenth of a second. A host program's signal handler requests
+/// it (the segue command's does); it is never taken back.
+public enum Interrupt {
+    public static func request() { segue_interrupt() }
+    public static var isRequested: Bool { segue_interrupted() != 0 }
 }
 
 /// A request to stop, set once from any thread and read from any other.
