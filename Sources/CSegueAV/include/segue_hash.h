@@ -21,7 +21,14 @@ SegueSHA256 *segue_sha256_begin(void);
 void segue_sha256_update(SegueSHA256 *sha, const uint8_t *data, size_t length);
 void segue_sha256_end(SegueSHA256 *sha, uint8_t digest[32]);
 
-/* SHA-256 of a file's bytes. 0, or a negative code with err filled. */
+/* Files up to this many bytes are digested whole; a larger one by its size and
+ * SEGUE_DIGEST_SAMPLES blocks of SEGUE_DIGEST_WHOLE / SEGUE_DIGEST_SAMPLES bytes spread evenly
+ * from its start to its end (64 MiB read, however long the clip). */
+#define SEGUE_DIGEST_WHOLE (64LL << 20)
+#define SEGUE_DIGEST_SAMPLES 64
+
+/* SHA-256 of a file's bytes (a large file's: of its size and samples, as above). 0, or a
+ * negative code with err filled; SEGUE_AV_INTERRUPTED when the process was interrupted. */
 int segue_sha256_file(const char *path, uint8_t digest[32], SegueAVError *err);
 
 #ifdef __cplusplus

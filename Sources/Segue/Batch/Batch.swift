@@ -44,8 +44,10 @@ public struct Manifest: Sendable {
     public var path: String
     public var entries: [Entry]
 
-    /// The largest manifest read, in bytes: a million jobs of two photos and an output.
-    public static let maxFileSize = 256 << 20
+    /// The largest manifest read, in bytes (16 MiB: about 100,000 jobs of two photos and an
+    /// output). A manifest is YAML, held whole while it is read: a bigger batch is a template
+    /// and its rows (CSV or JSON Lines), or several manifests.
+    public static let maxFileSize = 16 << 20
 
     /// Reads a manifest. Every job is read even when an earlier one is wrong; each entry
     /// carries the problems found in it (`problems`, all of them), so that a dry run can list
