@@ -354,6 +354,37 @@ def rows_reading():
     return n, results
 
 
+def growth():
+    """What voices on a soundtrack, words of a highlighted cue, and a long word cost at 1k, 2k and
+    4k of them (the medians of alternated runs, and each size's time over the one before:
+    about 2 when it grows in proportion); None when not asked."""
+    work = workspace("growth", "growth")
+    if work is None:
+        return None
+    shutil.copy("Examples/a.jpg", os.path.join(work, "a.jpg"))
+    voice = os.path.join(work, "voice.wav")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=0.5", "-ac", "1", voice], check=True)
+    small = "set: {canvas.size: [64, 64], canvas.scale: 0.25, fps: 10}\n"
+    cases = {}
+    for n in (1_000, 2_000, 4_000):
+        # A voice every 20 ms over a 20 s story (0.5 s each: 25 heard at once).
+        with open(os.path.join(work, f"voices{n}.yaml"), "w") as f:
+            f.write(small + "slides: [{image: a.jpg, hold: 20}]\nvoice:\n" + "".join(f"  - {{file: voice.wav, at: {20 * k / n:.4f}}}\n" for k in range(n)))
+        with open(os.path.join(work, f"words{n}.srt"), "w") as f:
+            f.write("1\n00:00:00,000 --> 00:00:10,000\n" + " ".join(f"w{k}" for k in range(n)) + "\n\n")
+        with open(os.path.join(work, f"words{n}.yaml"), "w") as f:
+            f.write(small + f"captions: {{file: words{n}.srt, words: highlight, size: 2}}\nslides: [{{image: a.jpg, hold: 10}}]\n")
+        cases[("voices", n)] = [args.segue, "render", "--story", os.path.join(work, f"voices{n}.yaml"), "--chunk", "sound", "--force", "--quiet",
+                                "-o", os.path.join(work, "voices.mp4")]
+        cases[("words", n)] = [args.segue, "render", "--story", os.path.join(work, f"words{n}.yaml"), "--force", "--quiet",
+                               "-o", os.path.join(work, "words.mp4")]
+    times = {key: [] for key in cases}
+    for _ in range(args.runs):
+        for key, command in cases.items():
+            times[key].append(run(command)[:2])
+    return {key: (statistics.median(t for t, _ in runs), max(m for _, m in runs)) for key, runs in times.items()}
+
+
 def chunks_export():
     """A long story (40 photos, Ken Burns on each, cubes, looped music) rendered on one machine
     and as 8 chunks and the sound chunk, each task alone on the machine's cores, then joined; the
@@ -593,6 +624,7 @@ def exports_table():
     template = template_export()
     plans = planning()
     rows = rows_reading()
+    grown = growth()
     chunks = chunks_export()
     preview = preview_workload(story10)
 
@@ -637,6 +669,12 @@ def exports_table():
         print(f"templates, {n} rows of a 6-second 540x960 card (name, photo, music), one process (--jobs auto): segue {a:.1f} s "
               f"({60 * n / a:.0f} videos/min); encode floor one at a time {b:.1f} s ({60 * n / b:.0f} videos/min), {lanes} at a time "
               f"{b2:.1f} s ({60 * n / b2:.0f} videos/min): {ratio:.2f}× the faster floor (rounds {' '.join(f'{x:.2f}' for x in ratios)})")
+    if grown:
+        for kind, what in (("voices", "voices on a 20 s soundtrack (--chunk sound)"), ("words", "words of one highlighted 10 s cue")):
+            sizes = [n for k, n in grown if k == kind]
+            cells = [f"{n:,}: {grown[(kind, n)][0]:.2f} s {grown[(kind, n)][1]:.0f} MB" for n in sizes]
+            steps = [grown[(kind, b)][0] / grown[(kind, a)][0] for a, b in zip(sizes, sizes[1:])]
+            print(f"growth, {what}: " + ", ".join(cells) + "; each over the one before " + " ".join(f"{x:.2f}×" for x in steps))
     if rows:
         n, results = rows
         for kind, r in results.items():

@@ -75,6 +75,9 @@ struct RenderInputs: ParsableArguments {
             job = try Job(preset: preset, inputs: inputs, output: output, format: format,
                           frames: frames, limits: options.limits, overwrite: options.force)
         }
+        if let (text, problem) = texts.lazy.compactMap({ text in Overlay.lengthProblem(text).map { (text, $0) } }).first {
+            throw ExportError.job("--text '\(shortened(text))': expected \(problem)")
+        }
         job.screenOverlays += texts.enumerated().map { index, text in
             var overlay = Overlay(text: text, style: job.preset.text)
             overlay.at = Point(x: 0.5, y: min(0.8, 0.22 + 0.1 * Double(index)))

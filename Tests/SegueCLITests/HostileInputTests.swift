@@ -232,4 +232,28 @@ struct HostileInputTests {
         #expect(r.status == 2 && r.stderr.contains("(20009 characters)"), "\(r.stderr.prefix(400))")
         #expect(r.stderr.utf8.count < 1_000, "\(r.stderr.utf8.count) bytes of message")
     }
+
+    @Test("a text or cue over the stated limits (100,000 characters, a word of 1,000) is refused up front, exit 2, nothing written; one at the limits renders")
+    func textLimits() throws {
+        let folder = temporaryFolder()
+        func story(_ text: String) throws -> Run {
+            try "overlays:\n  - {text: \"\(text)\", size: 2}\nslides:\n  - image: \(example("a.jpg"))\n"
+                .write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+            return try run(segueBinary, ["render", "--story", "s.yaml", "-o", "out.mp4"] + small, in: folder)
+        }
+        let longWord = try story(String(repeating: "x", count: 1_001))
+        #expect(longWord.status == 2 && longWord.stderr.contains("words of at most 1000 characters without a space (one has 1001)"), "\(longWord.stderr)")
+        let longText = try story(Array(repeating: "word", count: 20_001).joined(separator: " "))
+        #expect(longText.status == 2 && longText.stderr.contains("a text of at most 100000 characters (it has 100004)"), "\(longText.stderr.prefix(300))")
+        let atTheLimit = try story(String(repeating: "x", count: 1_000))
+        #expect(atTheLimit.status == 0, "\(atTheLimit.stderr)")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("out.mp4"))
+        let cli = try run(segueBinary, ["render", example("a.jpg"), "--text", String(repeating: "y", count: 5_000), "-o", "out.mp4"] + small, in: folder)
+        #expect(cli.status == 2 && cli.stderr.contains("one has 5000"), "\(cli.stderr.prefix(300))")
+        try "1\n00:00:00,000 --> 00:00:01,000\n\(String(repeating: "z", count: 2_000))\n\n".write(to: folder.appendingPathComponent("c.srt"), atomically: true, encoding: .utf8)
+        try "captions: c.srt\nslides:\n  - image: \(example("a.jpg"))\n".write(to: folder.appendingPathComponent("c.yaml"), atomically: true, encoding: .utf8)
+        let cue = try run(segueBinary, ["render", "--story", "c.yaml", "-o", "out.mp4"] + small, in: folder)
+        #expect(cue.status == 2 && cue.stderr.contains("c.srt, line 2: the cue") && cue.stderr.contains("one has 2000"), "\(cue.stderr.prefix(400))")
+        #expect(files(in: folder.path) == ["c.srt", "c.yaml", "s.yaml"])
+    }
 }

@@ -113,17 +113,19 @@ public enum Fingerprint {
             var stickerDigests: [String: String] = [:]
             // A text the overlay before had too (a caption's words, sharing their cue's string)
             // is said once: comparing the same string costs nothing, writing it again its length.
-            var lastText: String?
+            var lastText: String?, lastStyle: TextStyle?
             func overlay(_ o: Overlay) throws -> Canonical {
-                let text: [String: Canonical] = lastText == o.text ? ["sameText": .flag(true)] : ["text": .string(o.text)]
-                lastText = o.text
+                // So is a style (a transcript's cues share the caption style).
+                let text: [String: Canonical] = (lastText == o.text ? ["sameText": .flag(true)] : ["text": .string(o.text)])
+                    .merging(lastStyle == o.style ? ["sameStyle": .flag(true)] : ["style": .style(o.style)]) { a, _ in a }
+                (lastText, lastStyle) = (o.text, o.style)
                 let sticker = try o.sticker.map { s -> Canonical in
                     if stickerDigests[s.path] == nil { stickerDigests[s.path] = try contentDigest(of: s.path) }
                     return .object(["file": .string(stickerDigests[s.path]!), "width": .optional(s.width), "height": .optional(s.height),
                                     "loop": .flag(s.loop), "frames": .number(Double(s.frames))])
                 }
                 return .object(["sticker": sticker ?? .string("none"), "markup": .flag(o.markup),
-                                "style": .style(o.style), "at": .point(o.at), "anchor": .point(o.anchor), "width": .optional(o.width),
+                                "at": .point(o.at), "anchor": .point(o.anchor), "width": .optional(o.width),
                                 "rotation": .number(o.rotation), "start": .number(o.span.start), "end": .optional(o.span.endTime),
                                 "appear": .appearance(o.appear), "disappear": .appearance(o.disappear), "opacity": .number(o.opacity),
                                 "shown": .optional(o.shown.map(Double.init)),

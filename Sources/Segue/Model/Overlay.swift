@@ -67,6 +67,25 @@ public struct Overlay: Hashable, Sendable {
     /// one placed by default (captions, `--text`, a logo without `at`) keeps out of it.
     public var placed = false
 
+    /// The most characters (Unicode scalars) a text holds: a transcript's cue or a page of text.
+    public static let maxCharacters = 100_000
+    /// The most characters a word (a run without white space) holds: Pango breaks a longer
+    /// one into lines in time growing with the square of its length.
+    public static let maxWord = 1_000
+
+    /// What makes `text` too long to draw, said with the limit it is over, or nil (one pass).
+    public static func lengthProblem(_ text: String) -> String? {
+        var count = 0, run = 0, longest = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            run = scalar.properties.isWhitespace ? 0 : run + 1
+            longest = max(longest, run)
+        }
+        if count > maxCharacters { return "a text of at most \(maxCharacters) characters (it has \(count))" }
+        if longest > maxWord { return "words of at most \(maxWord) characters without a space (one has \(longest))" }
+        return nil
+    }
+
     public init(text: String, markup: Bool = false, style: TextStyle = TextStyle()) {
         self.content = .text(text, markup: markup)
         self.style = style
@@ -260,6 +279,9 @@ extension Overlay {
         r.schema = schema
         if item["image"] != nil, item["text"] == nil { return try readSticker(&r, item: item, limits: limits)! }
         let text = try r.requiredText("text", expected: "the words to show (or image: a sticker's file)", "The words: UTF-8, any script, emoji; Pango markup when markup is true.")
+        if let problem = lengthProblem(text) {
+            throw PresetError.invalid(key: r.fullKey("text"), origin: item["text"]!.origin, value: "'\(shortened(text))'", expected: problem)
+        }
         var style = base
         if let name = r.raw("style", type: "text", "A named style (classic, modern, neon, typewriter, strong, caption, or one of the preset's or story's styles); the keys below change it.") {
             style = try TextStyle.named(name, key: r.fullKey("style"), among: styles)

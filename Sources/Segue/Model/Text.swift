@@ -281,6 +281,8 @@ struct TextLook: Hashable, Sendable {
 
     private func make(drawing: Bool) throws -> (size: Size, block: Rect, image: Image?) {
         WorkCounts.add(.textLayouts)
+        // Read texts were checked where they were read; this holds for any other (--text).
+        if let problem = Overlay.lengthProblem(text) { throw ExportError.text(what: "the text '\(shortened(text))'", reason: "too long: expected \(problem)") }
         var picture = SegueTextPicture()
         var error = SegueAVError()
         let s = style, scale = scale

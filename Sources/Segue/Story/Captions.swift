@@ -89,6 +89,10 @@ public enum Captions {
             return o
         }
         var overlays: [Overlay] = []
+        if let (cue, problem) = cues.lazy.compactMap({ cue in Overlay.lengthProblem(cue.text).map { (cue, $0) } }).first {
+            throw PresetError.inside(key: r.fullKey("file"), origin: fileNode?.origin ?? node.origin,
+                                     problem: "\(file), line \(cue.line): the cue '\(shortened(cue.text))' is too long (expected \(problem))")
+        }
         for cue in cues where cue.end > cue.start {
             let parsed = CueText(cue.text)
             switch words {

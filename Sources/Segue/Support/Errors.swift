@@ -118,7 +118,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
 
 /// `value` as a message quotes it: whole when short, else its start and how long it is, so an
 /// error names a long text (a 1 MB template field, a whole cue) without repeating it.
-func shortened(_ value: String, keeping limit: Int = 80) -> String {
+public func shortened(_ value: String, keeping limit: Int = 80) -> String {
     guard value.utf8.count > limit else { return value }
     let start = value.prefix(limit)
     guard start.endIndex < value.endIndex else { return value }
