@@ -256,4 +256,15 @@ struct HostileInputTests {
         #expect(cue.status == 2 && cue.stderr.contains("c.srt, line 2: the cue") && cue.stderr.contains("one has 2000"), "\(cue.stderr.prefix(400))")
         #expect(files(in: folder.path) == ["c.srt", "c.yaml", "s.yaml"])
     }
+
+    @Test("a 10-minute clip as a luma matte is refused from its header (its 18000 frames over the matte's 1 GiB), before a frame is decoded; exit 2")
+    func longMatteRefusedFromItsHeader() throws {
+        let folder = temporaryFolder()
+        let matte = try ffmpegMake("matte.mp4", ["-f", "lavfi", "-i", "color=gray:s=320x240:r=30:d=600", "-c:v", "libx264", "-preset", "ultrafast",
+                                                 "-pix_fmt", "yuv420p"], in: folder)
+        let r = try run(segueBinary, ["render", "--preset", "crossfade", "--set", "transition.kind=luma", "--set", "transition.matte=\(matte)",
+                                      example("a.jpg"), example("b.png"), "-o", "out.mp4"] + small, in: folder)
+        #expect(r.status == 2 && r.stderr.contains("would keep its 18000 frames of 320x240 (600.0 s at 30 fps), over 1024 MiB"), "\(r.stderr)")
+        #expect(files(in: folder.path) == ["matte.mp4"])
+    }
 }

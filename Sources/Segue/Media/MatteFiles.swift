@@ -124,6 +124,13 @@ final class MatteClip: MatteSupply {
         (self.width, self.height, self.fill, self.invert) = (width, height, fill, invert)
         orientation = info.orientation
         stored = (info.storedWidth, info.storedHeight)
+        // Refused from what its header says (length and rate), before a frame is decoded.
+        if let duration = info.duration, let rate = info.frameRate {
+            let declared = Int(min(duration * rate, 1e12).rounded(.up))
+            if Double(declared) * Double(stored.width * stored.height) > Double(MatteClip.maxBytes) {
+                throw ExportError.clipTooLarge(path: path, reason: "as a luma wipe's matte it would keep its \(declared) frames of \(stored.width)x\(stored.height) (\(String(format: "%.1f", duration)) s at \(String(format: "%g", rate)) fps), over \(MatteClip.maxBytes >> 20) MiB: use a shorter or smaller clip")
+            }
+        }
         let length = info.duration ?? 60
         let step = 0.5 / (info.frameRate ?? 120)
         var frames: [(time: Double, luma: [UInt8])] = []
