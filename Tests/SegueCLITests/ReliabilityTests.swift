@@ -251,7 +251,7 @@ struct ReliabilityTests {
         #expect(digests.count == 1, "\(digests.count) different files from one job")
     }
 
-    @Test("fuzzing: mutated images, presets and manifests never crash, hang or run away with memory")
+    @Test("fuzzing: mutated images, presets, manifests, stories, captions, GLSL files and template rows never crash, hang or run away with memory; a failed render leaves nothing")
     func fuzz() throws {
         let iterations = Int(ProcessInfo.processInfo.environment["SEGUE_FUZZ_ITERATIONS"] ?? "") ?? 8
         let folder = temporaryFolder()
@@ -273,22 +273,61 @@ struct ReliabilityTests {
         let images = try ["a.jpg", "b.png", "c.webp"].map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: example($0)))) }
         let preset = [UInt8](try Data(contentsOf: repositoryRoot.appendingPathComponent("Presets/telegram-cube.yaml")))
         let manifest = Array("jobs:\n  - preset: slide\n    set: {hold: 0.2}\n    inputs: [\(example("a.jpg")), \(example("b.png"))]\n    output: out.mp4\n".utf8)
+        // A story with captions, a GLSL transition, a template and its rows, each mutated too.
+        let story = Array("""
+            preset: crossfade
+            set: {hold: 0.3}
+            captions: {file: CAPTIONS, words: highlight}
+            overlays:
+              - {text: "Hello <b>there</b>", markup: true, in: typewriter}
+            slides:
+              - {image: \(example("a.jpg")), motion: in}
+              - {image: \(example("b.png")), transition: {kind: wipeleft, duration: 0.2}}
+
+            """.utf8)
+        let captions = [Array("1\n00:00:00,000 --> 00:00:00,500\nfirst <i>cue</i> here\n\n2\n00:00:00,400 --> 00:00:01,000\nsecond one\n\n".utf8),
+                        Array("WEBVTT\n\n00:00.000 --> 00:00.800\n<00:00.100>one <00:00.300>two <00:00.500>three\n\n".utf8)]
+        let shader = Array("uniform float amount; // = 0.5\nvec4 transition(vec2 uv) {\n  float m = step(uv.x, progress * (1.0 + amount));\n  return mix(getFromColor(uv), getToColor(uv), m);\n}\n".utf8)
+        let template = Array("vars: {name: Ana, photo: \(example("a.jpg"))}\npreset: slide\nset: {hold: 0.2}\noverlays: [{text: \"Hi {{name}}\"}]\nslides: [{image: \"{{photo}}\"}]\n".utf8)
+        let rows = [Array("id,name,photo\nr1,\"Ana, B\",\(example("a.jpg"))\nr2,Bo,\(example("b.png"))\n".utf8),
+                    Array("{\"id\": \"r1\", \"name\": \"Ana\", \"photo\": \"\(example("a.jpg"))\"}\n{\"id\": \"r2\", \"name\": \"Bo\", \"photo\": \"\(example("b.png"))\"}\n".utf8)]
         for i in 0..<iterations {
+            let captionPath = folder.appendingPathComponent("c\(i).\(i % 2 == 0 ? "srt" : "vtt")").path
+            try Data(mutate(captions[i % 2])).write(to: URL(fileURLWithPath: captionPath))
+            let storyPath = folder.appendingPathComponent("s\(i).yaml").path
+            let storyText = String(decoding: story, as: UTF8.self).replacingOccurrences(of: "CAPTIONS", with: captionPath)
+            try Data(mutate(Array(storyText.utf8))).write(to: URL(fileURLWithPath: storyPath))
+            let shaderPath = folder.appendingPathComponent("t\(i).glsl").path
+            try Data(mutate(shader)).write(to: URL(fileURLWithPath: shaderPath))
+            let templatePath = folder.appendingPathComponent("card\(i).yaml").path
+            try Data(mutate(template)).write(to: URL(fileURLWithPath: templatePath))
+            let rowsPath = folder.appendingPathComponent("rows\(i).\(i % 2 == 0 ? "csv" : "jsonl")").path
+            try Data(mutate(rows[i % 2])).write(to: URL(fileURLWithPath: rowsPath))
             let image = folder.appendingPathComponent("in\(i).\(["jpg", "png", "webp"][i % 3])").path
             try Data(mutate(images[i % 3])).write(to: URL(fileURLWithPath: image))
             let presetPath = folder.appendingPathComponent("p\(i).yaml").path
             try Data(mutate(preset)).write(to: URL(fileURLWithPath: presetPath))
             let manifestPath = folder.appendingPathComponent("m\(i).yaml").path
             try Data(mutate(manifest)).write(to: URL(fileURLWithPath: manifestPath))
-            let runs = [
-                ["render", image, example("b.png"), "-o", folder.appendingPathComponent("o\(i).mp4").path] + small,
-                ["checksum", "--preset", presetPath, example("a.jpg"), example("b.png")] + small,
-                ["batch", manifestPath, "--quiet"] + small,
+            let output = { (name: String) in folder.appendingPathComponent("\(name)\(i).mp4").path }
+            let runs: [(arguments: [String], output: String?)] = [
+                (["render", image, example("b.png"), "-o", output("o")] + small, output("o")),
+                (["checksum", "--preset", presetPath, example("a.jpg"), example("b.png")] + small, nil),
+                (["batch", manifestPath, "--quiet"] + small, nil),
+                (["render", "--story", storyPath, "-o", output("story")] + small, output("story")),
+                (["render", "--preset", "crossfade", "--set", "transition.kind=glsl", "--set", "transition.file=\(shaderPath)",
+                  example("a.jpg"), example("b.png"), "-o", output("glsl")] + small, output("glsl")),
+                (["batch", "--template", templatePath, "--data", rowsPath, "-o", folder.appendingPathComponent("rows\(i)/{{id}}.mp4").path,
+                  "--dry-run", "--quiet"] + small, nil),
             ]
-            for arguments in runs {
+            for (arguments, written) in runs {
                 let (r, peak) = try measured(arguments, timeout: 10)
                 #expect([0, 1, 2].contains(r.status), "seed \(seed), iteration \(i): \(arguments) exit \(r.status): \(r.stderr)")
                 #expect(peak < 512, "iteration \(i): \(peak) MB")
+                // A run that failed leaves nothing at its output.
+                if let written, r.status != 0 {
+                    #expect(!FileManager.default.fileExists(atPath: written), "iteration \(i): \(arguments) exit \(r.status) left \(written)")
+                }
             }
         }
     }
