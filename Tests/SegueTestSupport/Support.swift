@@ -124,11 +124,10 @@ public struct Launched {
         try process.run()
     }
 
-    /// Waits at most `seconds` for it to end (a bound on a hang, not a measure): its status and
-    /// standard error, or nil after killing it when it did not end.
-    public func finish(within seconds: Double) -> (status: Int32, stderr: String)? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
+    /// Waits for it to end for at most `polls` looks 20 ms apart (a bound on a hang, not a
+    /// measure): its status and standard error, or nil after killing it when it did not end.
+    public func finish(polls: Int) -> (status: Int32, stderr: String)? {
+        for _ in 0..<polls where process.isRunning { usleep(20_000) }
         guard !process.isRunning else {
             kill(process.processIdentifier, SIGKILL)
             _ = finish()

@@ -171,7 +171,8 @@ struct TextTests {
         // Characters as a reader sees them: ☀️ (sun and its variation selector) is one.
         #expect(overlay.steps == 9)
         // Pango counts scalars: after "Día & ☀️" (8 characters), 9 of them.
-        #expect(overlay.scalars(inFirst: 8) == 9)
+        #expect(overlay.stepScalars[8] == 9)
+        #expect(overlay.stepScalars.count == 9 && overlay.stepScalars[0] == 0)
         overlay.appear = .init(kind: .typewriter, duration: 0.9)
         let halfway = try #require(overlay.state(at: 0.45, length: 2))
         #expect(halfway.reveal == 4)

@@ -115,10 +115,6 @@ public struct Overlay: Hashable, Sendable {
     /// emoji sequence or a Devanagari syllable appears whole).
     var steps: Int { plainText.count }
 
-    /// The Unicode scalars of the first `steps` characters: what Pango counts.
-    func scalars(inFirst steps: Int) -> Int {
-        plainText.prefix(steps).unicodeScalars.count
-    }
 
     /// The text without markup, as Pango draws it (entities and character references decoded).
     var plainText: String {
