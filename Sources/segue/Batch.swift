@@ -124,36 +124,37 @@ struct Batch: ParsableCommand {
         let manifestProblems = loaded.problems
         let shardUsed = try shard?.part(count: shardCount, option: "--shard")
         var entries = shardUsed.map { loaded.entries(of: $0) } ?? loaded.entries
-        loaded.entries = []
+        loaded = Manifest(path: manifest, entries: [])
         var settings = BatchSettings(overrides: options.presetOverrides, threads: options.threads, overwrite: options.force,
                                      resume: options.resume)
         settings.limits = options.limits
         settings.library = try options.library.library()
+
+        if dryRun {
+            // Each entry's line as it is planned: its job is not kept.
+            var rows: [JobOutcome] = []
+            rows.reserveCapacity(entries.count)
+            var invalid = false
+            BatchRunner.plan(consuming: &entries, settings: settings) { planned in
+                switch planned {
+                case let .job(job):
+                    rows.append(JobOutcome(job: job.entry.number, name: job.entry.name, output: job.entry.output, status: job.upToDate ? .skip : .render,
+                                           reason: job.upToDate ? "up to date (\(job.fingerprint ?? ""))" : nil))
+                case let .problems(entry, found):
+                    invalid = true
+                    rows.append(JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: .invalid, reason: found.joined(separator: "; ")))
+                }
+            }
+            if !options.quiet { Batch.printTable(rows) }
+            if invalid || !manifestProblems.isEmpty { throw BatchFailed(code: 2) }
+            return
+        }
         // From here on an entry is its number, name and output: its story is its job's now.
         var prepared = BatchRunner.prepare(consuming: &entries, settings: settings)
         let cpus = CPUBudget.forThisProcess
         settings.parallel = jobs.resolved(for: prepared.jobs, cpus: cpus)
         BatchRunner.shareCPUs(&prepared.jobs, parallel: settings.parallel, cpus: cpus, threadsGiven: options.threads != nil)
 
-        if dryRun {
-            // Each entry's job or problems, found by its number (not by a search per entry).
-            let jobs = Dictionary(prepared.jobs.indices.map { (prepared.jobs[$0].entry.number, $0) }) { first, _ in first }
-            let problems = Dictionary(prepared.problems.indices.map { (prepared.problems[$0].entry.number, $0) }) { first, _ in first }
-            let rows = entries.map { entry -> JobOutcome in
-                var row = JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: .invalid)
-                if let k = jobs[entry.number] {
-                    let job = prepared.jobs[k]
-                    row.status = job.upToDate ? .skip : .render
-                    row.reason = job.upToDate ? "up to date (\(job.fingerprint ?? ""))" : nil
-                } else {
-                    row.reason = problems[entry.number].map { prepared.problems[$0].problems.joined(separator: "; ") }
-                }
-                return row
-            }
-            if !options.quiet { Batch.printTable(rows) }
-            if !prepared.problems.isEmpty || !manifestProblems.isEmpty { throw BatchFailed(code: 2) }
-            return
-        }
         // A manifest with a wrong job runs nothing, on every shard.
         guard manifestProblems.isEmpty else { throw ManifestError(path: manifest, problems: manifestProblems) }
         guard prepared.problems.isEmpty else {

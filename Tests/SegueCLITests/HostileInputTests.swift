@@ -267,4 +267,29 @@ struct HostileInputTests {
         #expect(r.status == 2 && r.stderr.contains("would keep its 18000 frames of 320x240 (600.0 s at 30 fps), over 1024 MiB"), "\(r.stderr)")
         #expect(files(in: folder.path) == ["matte.mp4"])
     }
+
+    @Test("a dry run's memory grows by well under a kilobyte a row (it was 3.7 KB): rows keep their values, not their stories, and no job is kept")
+    func rowsPlanInLittleMemory() throws {
+        let folder = temporaryFolder()
+        try FileManager.default.copyItem(atPath: example("a.jpg"), toPath: folder.appendingPathComponent("a.jpg").path)
+        try """
+            vars: {name: ~}
+            preset: crossfade
+            set: {canvas.size: [90, 160], hold: 1}
+            overlays: [{text: "Welcome, {{name}}", at: [0.5, 0.8]}]
+            slides: [{image: a.jpg, motion: in}]
+            """.write(to: folder.appendingPathComponent("card.yaml"), atomically: true, encoding: .utf8)
+        var peaks: [Int: Int] = [:]
+        for count in [5_000, 25_000] {
+            let rows = folder.appendingPathComponent("rows\(count).csv").path
+            try ("id,name\n" + (0..<count).map { "r\($0),Person \($0)\n" }.joined()).write(toFile: rows, atomically: true, encoding: .utf8)
+            let (r, peak) = try measured(["batch", "--template", folder.appendingPathComponent("card.yaml").path, "--data", rows,
+                                          "-o", folder.appendingPathComponent("out/{{id}}.mp4").path, "--dry-run", "--quiet"], timeout: 120)
+            #expect(r.status == 0, "\(r.stderr)")
+            peaks[count] = peak
+        }
+        // Megabytes for 20,000 more rows: under 1,000 bytes a row is under 20 MB.
+        let grown = peaks[25_000]! - peaks[5_000]!
+        #expect(grown < 20, "\(peaks): \(grown) MB more for 20,000 more rows")
+    }
 }

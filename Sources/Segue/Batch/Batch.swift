@@ -9,7 +9,7 @@ public struct Manifest: Sendable {
         /// 1-based position in the manifest.
         public var number: Int
         public var name: String
-        public var preset: String
+                public var preset: String
         public var settings: [(key: String, value: ConfigNode)]
         public var inputs: [String]
         public var output: String
@@ -20,12 +20,37 @@ public struct Manifest: Sendable {
         public var slides: [StorySlide]?
         /// Voice tracks, as a story's `voice:` gives them.
         public var voices: [Voice] = []
-        /// A whole story (a template's row): its slides, text, captions and voices, its keys
-        /// laid under the batch's options.
-        public var story: Story?
+        /// A whole story: its slides, text, captions and voices, its keys laid under the
+        /// batch's options. Held by reference: a story is hundreds of bytes, a plan's entries
+        /// a million.
+        public var story: Story? {
+            get { storyStorage?.value }
+            set { storyStorage = newValue.map(Shared.init) }
+        }
+        private var storyStorage: Shared<Story>?
+        /// A template's row, made into its story when the entry is planned (not when the rows
+        /// are read: the stories of a million rows are never held at once).
+        public var row: TemplateRow?
         /// What is wrong with the job as written (with the manifest's lines); a job with
         /// problems is listed, never run.
         public var problems: [String] = []
+
+        init(number: Int, name: String, preset: String, settings: [(key: String, value: ConfigNode)], inputs: [String], output: String,
+             format: OutputFormat? = nil, origin: ConfigOrigin, slides: [StorySlide]? = nil, voices: [Voice] = [], row: TemplateRow? = nil,
+             problems: [String] = []) {
+            self.number = number
+            self.name = name
+            self.preset = preset
+            self.settings = settings
+            self.inputs = inputs
+            self.output = output
+            self.format = format
+            self.origin = origin
+            self.slides = slides
+            self.voices = voices
+            self.row = row
+            self.problems = problems
+        }
 
         /// The entry as a plan keeps it once its job is made: what names it in a summary
         /// (number, name, output, origin), without the story, slides, keys and voices its
@@ -36,6 +61,7 @@ public struct Manifest: Sendable {
             entry.slides = nil
             entry.voices = []
             entry.story = nil
+            entry.row = nil
             entry.inputs = []
             return entry
         }
@@ -43,6 +69,11 @@ public struct Manifest: Sendable {
 
     public var path: String
     public var entries: [Entry]
+ 
+    public init(path: String, entries: [Entry]) {
+        self.path = path
+        self.entries = entries
+    }
 
     /// The largest manifest read, in bytes (16 MiB: about 100,000 jobs of two photos and an
     /// output). A manifest is YAML, held whole while it is read: a bigger batch is a template
@@ -139,23 +170,21 @@ public struct Manifest: Sendable {
 
     /// Adds to the entries' problems any output that two jobs write, or that one job reads.
     static func checkOutputs(_ entries: inout [Entry]) {
-        Paths.remembering { checkOutputsNow(&entries) }
-    }
-
-    private static func checkOutputsNow(_ entries: inout [Entry]) {
-        // Outputs must differ, and no job may write over another's input.
-        var writers: [String: Int] = [:]
-        for (k, entry) in entries.enumerated() where !entry.output.isEmpty {
-            let canonical = Paths.canonical(entry.output)
-            if let first = writers[canonical] {
-                entries[k].problems.append("\(entry.origin): job \(entry.number) writes '\(entry.output)', as job \(first) does (expected a different output for every job)")
+        Paths.remembering {
+            var writers: [String: Int] = [:]
+            // By index, so that the entries are changed in place, not copied.
+            for k in entries.indices where !entries[k].output.isEmpty {
+                let canonical = Paths.canonical(entries[k].output)
+                if let first = writers[canonical] {
+                    entries[k].problems.append("\(entries[k].origin): job \(entries[k].number) writes '\(entries[k].output)', as job \(first) does (expected a different output for every job)")
+                }
+                writers[canonical] = writers[canonical] ?? entries[k].number
             }
-            writers[canonical] = writers[canonical] ?? entry.number
-        }
-        for (k, entry) in entries.enumerated() {
-            for input in entry.inputs {
-                if let writer = writers[Paths.canonical(input)], writer != entry.number {
-                    entries[k].problems.append("\(entry.origin): job \(entry.number) reads '\(input)', which job \(writer) writes (expected inputs no job writes)")
+            for k in entries.indices {
+                for input in entries[k].inputs {
+                    if let writer = writers[Paths.canonical(input)], writer != entries[k].number {
+                        entries[k].problems.append("\(entries[k].origin): job \(entries[k].number) reads '\(input)', which job \(writer) writes (expected inputs no job writes)")
+                    }
                 }
             }
         }
@@ -275,30 +304,60 @@ public enum BatchRunner {
     /// Checks every entry before any runs: its preset and keys, its inputs, its output. Gives
     /// the jobs ready to run and, for each entry that is not, its problems (with the
     /// manifest's line), in manifest order.
-    public static func prepare(_ entries: [Manifest.Entry], settings: BatchSettings) -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
+    public static func prepare(_ entries: [Manifest.Entry], settings: BatchSettings)
+        -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
         var entries = entries
         return prepare(consuming: &entries, settings: settings)
     }
 
     /// `prepare`, leaving each entry as its plan keeps it (`Entry.planned`) once its job is
     /// made: the stories of a hundred thousand rows are not all held at once beside their jobs.
-    public static func prepare(consuming entries: inout [Manifest.Entry], settings: BatchSettings) -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
-        Paths.remembering { prepareNow(&entries, settings: settings) }
-    }
-
-    private static func prepareNow(_ entries: inout [Manifest.Entry], settings: BatchSettings) -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
+    public static func prepare(consuming entries: inout [Manifest.Entry], settings: BatchSettings)
+        -> (jobs: [BatchJob], problems: [(entry: Manifest.Entry, problems: [String])]) {
         var jobs: [BatchJob] = []
         jobs.reserveCapacity(entries.count)
         var problems: [(entry: Manifest.Entry, problems: [String])] = []
+        plan(consuming: &entries, settings: settings) { planned in
+            switch planned {
+            case let .job(job): jobs.append(job)
+            case let .problems(entry, found): problems.append((entry, found))
+            }
+        }
+        return (jobs, problems)
+    }
+
+    /// An entry as planned: its job, ready to run, or what is wrong with it.
+    public enum Planned: Sendable {
+        case job(BatchJob)
+        case problems(Manifest.Entry, [String])
+    }
+
+    /// Plans each entry in turn and hands it to `each`, keeping nothing: a dry run of a million
+    /// rows holds each row's job only while it is checked. A template's row is made into its
+    /// story here, again: the rows were checked when read (`Manifest.rows`), and kept only
+    /// their values.
+    public static func plan(consuming entries: inout [Manifest.Entry], settings: BatchSettings, _ each: (Planned) -> Void) {
+        Paths.remembering { planNow(&entries, settings: settings, each) }
+    }
+
+    private static func planNow(_ entries: inout [Manifest.Entry], settings: BatchSettings, _ each: (Planned) -> Void) {
         let digests = Fingerprint.Digests()
         let presets = PresetMemo(overrides: settings.overrides, library: settings.library)
         for k in entries.indices {
             WorkCounts.add(.entriesPlanned)
-            let entry = entries[k]
+            var entry = entries[k]
             entries[k] = entry.planned
             guard entry.problems.isEmpty else {
-                problems.append((entries[k], entry.problems))
+                each(.problems(entries[k], entry.problems))
                 continue
+            }
+            if let row = entry.row {
+                do {
+                    entry.story = try row.story()
+                } catch {
+                    each(.problems(entries[k], ["\(Manifest.rowLabel(entry.origin, number: entry.number, id: row.id)): \(error)"]))
+                    continue
+                }
             }
             do {
                 let preset = try presets.load(entry.preset, underlying: entry.story?.settings ?? [], settings: entry.settings,
@@ -314,21 +373,20 @@ public enum BatchRunner {
                 if let threads = settings.threads { job.threads = threads }
                 let found = job.problems()
                 guard found.isEmpty else {
-                    problems.append((entries[k], found.map { "\(entry.origin) (job \(entry.number), \(entry.name)): \($0)" }))
+                    each(.problems(entries[k], found.map { "\(entry.origin) (job \(entry.number), \(entry.name)): \($0)" }))
                     continue
                 }
                 // Only --resume compares fingerprints before rendering; otherwise each export
                 // takes its own beside its first frames.
                 let fingerprint = settings.resume ? try Fingerprint.of(job, digests: digests) : nil
                 let upToDate = settings.resume && Fingerprint.stored(output: job.output, format: job.format) == fingerprint
-                jobs.append(BatchJob(entry: entries[k], job: job, fingerprint: fingerprint, upToDate: upToDate))
+                each(.job(BatchJob(entry: entries[k], job: job, fingerprint: fingerprint, upToDate: upToDate)))
             } catch let error as PresetError {
-                problems.append((entries[k], ["\(error)"]))
+                each(.problems(entries[k], ["\(error)"]))
             } catch {
-                problems.append((entries[k], ["\(entry.origin) (job \(entry.number), \(entry.name)): \(error)"]))
+                each(.problems(entries[k], ["\(entry.origin) (job \(entry.number), \(entry.name)): \(error)"]))
             }
         }
-        return (jobs, problems)
     }
 
     /// Runs the jobs, `parallel` at a time; a failed job does not stop the others.

@@ -87,54 +87,80 @@ public struct TemplateData: Sendable {
     }
 }
 
+/// A template's row as a plan's entry keeps it until the entry is planned: the values of the
+/// story's variables (over its defaults) and the template they fill, which every row shares.
+public struct TemplateRow: Sendable {
+    let template: Shared<StoryTemplate>
+    /// The row's values, as the data file gives them (the defaults are laid under them when
+    /// the story is made).
+    public let values: [String: String]
+    /// The row's `id`, for its problems.
+    public var id: String? { values["id"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// The row's story, its defaults under the row's values. Reading it checks its files.
+    func story() throws -> Story { try template.value.storyUnchecked(template.value.resolved(values)) }
+}
+
 extension Manifest {
     /// One job per row of `data`: `template` with the row's values, written to `output` with
     /// the row's values in its `{{variables}}` (relative to the working folder). Each row's
     /// problems are its entry's, naming the data file's line, the row's `id` when it has one,
     /// and the column: a variable without a value, an output that leaves the output's folder,
-    /// or that another row writes. The warnings name columns nothing uses.
-    public static func rows(of template: StoryTemplate, data: TemplateData, output: String, format: OutputFormat? = nil) -> (manifest: Manifest, warnings: [String]) {
+    /// or that another row writes, a story that cannot be read. The warnings name columns
+    /// nothing uses.
+    public static func rows(of template: StoryTemplate, data: consuming TemplateData, output: String, format: OutputFormat? = nil) -> (manifest: Manifest, warnings: [String]) {
         let outputNames = StoryTemplate.names(in: output)
         var warnings: [String] = []
         for column in data.columns where template.used[column] == nil && !outputNames.contains(column) {
             warnings.append("\(data.path): column '\(column)' is used by neither \(template.path) nor the output name")
         }
         let folder = Manifest.outputFolder(of: output)
+        let shared = Shared(template)
         var entries: [Entry] = []
         entries.reserveCapacity(data.rows.count)
-        for (index, row) in data.rows.enumerated() {
+        // Each row's values move into its entry: the rows are not held twice.
+        var rows = data.rows
+        data.rows = []
+        for index in rows.indices {
             WorkCounts.add(.entriesPlanned)
-            let origin = ConfigOrigin.file(data.path, line: row.line)
-            let id = row.values["id"].flatMap { $0.isEmpty ? nil : $0 }
+            let row = TemplateRow(template: shared, values: rows[index].values)
+            rows[index].values = [:]
+            let origin = ConfigOrigin.file(data.path, line: rows[index].line)
+            let id = row.id
             var problems: [String] = []
-            let where_ = "\(origin) (row \(index + 1)\(id.map { ", id \($0)" } ?? ""))"
+            let where_ = rowLabel(origin, number: index + 1, id: id)
             for name in template.missing(row.values) {
                 let why = data.columns.contains(name) ? "is empty" : "is missing"
                 problems.append("\(where_): column '\(name)' \(why), and \(template.path) gives {{\(name)}} no default (\(template.used[name]!))")
             }
-            for name in outputNames.sorted() where (template.resolved(row.values)[name] ?? "").isEmpty {
+            let values = template.resolved(row.values)
+            for name in outputNames.sorted() where (values[name] ?? "").isEmpty {
                 problems.append("\(where_): column '\(name)' is \(data.columns.contains(name) ? "empty" : "missing"); the output name '\(output)' needs it")
             }
             var path = ""
             var story: Story?
             do {
-                let values = template.resolved(row.values)
                 path = try StoryTemplate.render(output, values, origin: .option("-o \(output)"))
                 if let escape = Manifest.escape(path, from: folder) {
                     problems.append("\(where_): the output '\(path)' \(escape) (expected a path inside '\(folder.isEmpty ? "." : folder)')")
                 }
-                // Reading the story checks its files (a missing picture is said with the row's line).
-                story = try template.storyUnchecked(values)
+                // Reading the story checks its files (a missing picture is said with the row's
+                // line); the entry keeps only the row's values, and its plan reads it again.
+                story = try row.story()
             } catch {
                 problems.append("\(where_): \(error)")
             }
             let name = id ?? (path.isEmpty ? "row \(index + 1)" : (path as NSString).lastPathComponent)
             entries.append(Entry(number: index + 1, name: name, preset: story?.preset ?? "stories-cube", settings: [],
-                                 inputs: story?.slides.map(\.image) ?? [], output: path, format: format, origin: origin,
-                                 story: story, problems: problems))
+                                 inputs: story?.slides.map(\.image) ?? [], output: path, format: format, origin: origin, row: row, problems: problems))
         }
         checkOutputs(&entries)
         return (Manifest(path: data.path, entries: entries), warnings)
+    }
+
+    /// How a row's problems begin: "rows.csv:12 (row 11, id r11)".
+    static func rowLabel(_ origin: ConfigOrigin, number: Int, id: String?) -> String {
+        "\(origin) (row \(number)\(id.map { ", id \($0)" } ?? ""))"
     }
 
     /// The folder an output pattern writes in: its path up to the last `/` before the first `{{`.

@@ -5,7 +5,7 @@ extension OutputFormat {
     /// unless the story, the job or the command line gives a rate. With a palette of the
     /// whole video, the frames are composed twice (the same pixels each time), the first time
     /// for the palette; each pass's sink is made when the pass starts.
-    public static let gif = OutputFormat(
+    public static let gif = OutputFormat(Descriptor(
         "gif", "an animated GIF (FFmpeg's palette, 15 fps unless a rate is given)", extensions: ["gif"], otherEncoders: ["gif"],
         defaultRate: FrameRate(Preset.GIFSettings.defaultFPS), takesFrameSelection: false,
         fingerprintFields: { p in
@@ -20,5 +20,5 @@ extension OutputFormat {
             guard job.preset.gif.palette != .frame else { return [{ try final(nil) }] }
             let palette = try GIFPaletteSink(path: job.output, width: canvas.width, height: canvas.height, fps: job.preset.fps, settings: job.preset.gif)
             return [{ palette }, { try final(palette) }]
-        })
+        }))
 }

@@ -7,45 +7,81 @@ import Foundation
 ///
 /// Adding an output is one file in `Export/Outputs/` (its descriptor, and its sink if it
 /// needs a new one) and one line in `all`.
+@dynamicMemberLookup
 public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
-    /// Its name, as `--format` and a manifest's `format:` take it.
-    public let rawValue: String
-    /// What it is, for the help.
-    public let summary: String
-    /// File-name extensions that imply it (lower case, without the dot).
-    public let extensions: [String]
-    /// How FFmpeg encodes it, for the outputs written by FFmpeg's video encoders.
-    let encode: (@Sendable (Preset) -> VideoEncoding)?
-    /// FFmpeg's encoders it writes with besides `encode`'s (GIF's, PNG's).
-    let otherEncoders: [String]
-    /// Carries a sound track (the soundtrack keys apply); its fingerprint is in its metadata.
-    public let hasSound: Bool
-    /// Keeps the alpha of a transparent background; the text names it in messages (nil when
-    /// the output keeps alpha without being one a user would choose for it).
-    public let keepsAlpha: Bool
-    let alphaName: String?
-    /// Its frame rate unless the story, the job or the command line gives one (over a preset's).
-    public let defaultRate: FrameRate?
-    /// May go to standard output (`-o -`).
-    public let toStandardOutput: Bool
-    /// Takes `--frames`: a selection of frames rather than the whole video.
-    public let takesFrameSelection: Bool
-    /// Takes `--chunk`: a range of the video's frames, joined later.
-    public let takesChunks: Bool
-    /// Writes a folder rather than a file.
-    public let isFolder: Bool
-    /// What needs an even width and height, for the message (nil: any size).
-    let evenSize: String?
-    /// A platform takes it as an upload (targets warn otherwise).
-    public let isUpload: Bool
-    /// Frames sampled across the video when none are chosen (a contact sheet); nil for all.
-    let samples: Int?
-    /// Where its fingerprint is kept when it is not inside the file.
-    let sidecar: Sidecar
-    /// Its own settings, as the fingerprint counts them.
-    let fingerprintFields: @Sendable (Preset) -> [String: Canonical]
-    /// The sinks of its passes, in order (a GIF with a palette of the whole video: two).
-    let sinks: @Sendable (SinkRequest) throws -> [() throws -> FrameSink]
+    /// What an output is, held once: a job or a plan's entry keeps a reference to it, not a
+    /// copy of its twenty fields (a plan holds a million entries).
+    public final class Descriptor: Sendable {
+        /// Its name, as `--format` and a manifest's `format:` take it.
+        public let rawValue: String
+        /// What it is, for the help.
+        public let summary: String
+        /// File-name extensions that imply it (lower case, without the dot).
+        public let extensions: [String]
+        /// How FFmpeg encodes it, for the outputs written by FFmpeg's video encoders.
+        let encode: (@Sendable (Preset) -> VideoEncoding)?
+        /// FFmpeg's encoders it writes with besides `encode`'s (GIF's, PNG's).
+        let otherEncoders: [String]
+        /// Carries a sound track (the soundtrack keys apply); its fingerprint is in its metadata.
+        public let hasSound: Bool
+        /// Keeps the alpha of a transparent background; the text names it in messages (nil when
+        /// the output keeps alpha without being one a user would choose for it).
+        public let keepsAlpha: Bool
+        let alphaName: String?
+        /// Its frame rate unless the story, the job or the command line gives one (over a preset's).
+        public let defaultRate: FrameRate?
+        /// May go to standard output (`-o -`).
+        public let toStandardOutput: Bool
+        /// Takes `--frames`: a selection of frames rather than the whole video.
+        public let takesFrameSelection: Bool
+        /// Takes `--chunk`: a range of the video's frames, joined later.
+        public let takesChunks: Bool
+        /// Writes a folder rather than a file.
+        public let isFolder: Bool
+        /// What needs an even width and height, for the message (nil: any size).
+        let evenSize: String?
+        /// A platform takes it as an upload (targets warn otherwise).
+        public let isUpload: Bool
+        /// Frames sampled across the video when none are chosen (a contact sheet); nil for all.
+        let samples: Int?
+        /// Where its fingerprint is kept when it is not inside the file.
+        let sidecar: Sidecar
+        /// Its own settings, as the fingerprint counts them.
+        let fingerprintFields: @Sendable (Preset) -> [String: Canonical]
+        /// The sinks of its passes, in order (a GIF with a palette of the whole video: two).
+        let sinks: @Sendable (SinkRequest) throws -> [() throws -> FrameSink]
+
+        init(_ name: String, _ summary: String, extensions: [String] = [], encode: (@Sendable (Preset) -> VideoEncoding)? = nil,
+             otherEncoders: [String] = [], hasSound: Bool = false, keepsAlpha: Bool = false, alphaName: String? = nil, defaultRate: FrameRate? = nil,
+             toStandardOutput: Bool = false, takesFrameSelection: Bool = true, takesChunks: Bool = false, isFolder: Bool = false,
+             evenSize: String? = nil, isUpload: Bool = false, samples: Int? = nil, sidecar: Sidecar = .besideFile,
+             fingerprintFields: @escaping @Sendable (Preset) -> [String: Canonical] = { _ in [:] },
+             sinks: @escaping @Sendable (SinkRequest) throws -> [() throws -> FrameSink]) {
+            rawValue = name
+            self.summary = summary
+            self.extensions = extensions
+            self.encode = encode
+            self.otherEncoders = otherEncoders
+            self.hasSound = hasSound
+            self.keepsAlpha = keepsAlpha
+            self.alphaName = alphaName
+            self.defaultRate = defaultRate
+            self.toStandardOutput = toStandardOutput
+            self.takesFrameSelection = takesFrameSelection
+            self.takesChunks = takesChunks
+            self.isFolder = isFolder
+            self.evenSize = evenSize
+            self.isUpload = isUpload
+            self.samples = samples
+            self.sidecar = sidecar
+            self.fingerprintFields = fingerprintFields
+            self.sinks = sinks
+        }
+    }
+
+    private let descriptor: Descriptor
+
+    public subscript<T>(dynamicMember path: KeyPath<Descriptor, T>) -> T { descriptor[keyPath: path] }
 
     /// Where an output's fingerprint is kept outside it, if anywhere.
     enum Sidecar: Sendable {
@@ -66,31 +102,8 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
         var replace: Bool { job.overwrite || job.resume }
     }
 
-    init(_ name: String, _ summary: String, extensions: [String] = [], encode: (@Sendable (Preset) -> VideoEncoding)? = nil,
-         otherEncoders: [String] = [], hasSound: Bool = false, keepsAlpha: Bool = false, alphaName: String? = nil, defaultRate: FrameRate? = nil,
-         toStandardOutput: Bool = false, takesFrameSelection: Bool = true, takesChunks: Bool = false, isFolder: Bool = false,
-         evenSize: String? = nil, isUpload: Bool = false, samples: Int? = nil, sidecar: Sidecar = .besideFile,
-         fingerprintFields: @escaping @Sendable (Preset) -> [String: Canonical] = { _ in [:] },
-         sinks: @escaping @Sendable (SinkRequest) throws -> [() throws -> FrameSink]) {
-        rawValue = name
-        self.summary = summary
-        self.extensions = extensions
-        self.encode = encode
-        self.otherEncoders = otherEncoders
-        self.hasSound = hasSound
-        self.keepsAlpha = keepsAlpha
-        self.alphaName = alphaName
-        self.defaultRate = defaultRate
-        self.toStandardOutput = toStandardOutput
-        self.takesFrameSelection = takesFrameSelection
-        self.takesChunks = takesChunks
-        self.isFolder = isFolder
-        self.evenSize = evenSize
-        self.isUpload = isUpload
-        self.samples = samples
-        self.sidecar = sidecar
-        self.fingerprintFields = fingerprintFields
-        self.sinks = sinks
+    init(_ descriptor: Descriptor) {
+        self.descriptor = descriptor
     }
 
     /// The passes of an output written in one pass, by `sink`.
@@ -110,18 +123,18 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
         self = found
     }
 
-    public var description: String { rawValue }
+    public var description: String { self.rawValue }
 
     public static func == (a: OutputFormat, b: OutputFormat) -> Bool { a.rawValue == b.rawValue }
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(self.rawValue) }
 
     /// Written by FFmpeg's video encoders (`VideoSink`).
-    public var isVideo: Bool { encode != nil }
+    public var isVideo: Bool { self.encode != nil }
     /// Keeps the job's fingerprint in its own metadata, not beside it.
-    public var keepsFingerprintInside: Bool { hasSound }
+    public var keepsFingerprintInside: Bool { self.hasSound }
 
     /// The encoding of this output under `preset`; nil for outputs that are not videos.
-    public func encoding(_ preset: Preset) -> VideoEncoding? { encode?(preset) }
+    public func encoding(_ preset: Preset) -> VideoEncoding? { self.encode?(preset) }
 
     /// The format an output name implies: `-` is framemd5, an extension one of the outputs
     /// claims is that output, a name with no extension (or an existing folder with another
