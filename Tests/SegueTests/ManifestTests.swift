@@ -175,6 +175,24 @@ struct ManifestTests {
         #expect(try Fingerprint.of(Job(preset: preset, inputs: [copy], output: "x.mp4")) != base)
     }
 
+    @Test("a fingerprint counts the text the video can show: a cue that starts after the video ends changes nothing, one inside it does")
+    func lateCuesOutsideTheFingerprint() throws {
+        let a = example("a.jpg")
+        var job = try Job(preset: try Preset.load("slide"), inputs: [a, a], output: "x.mp4")
+        let end = job.timeline.seconds
+        func cue(_ text: String, at start: Double) -> Overlay {
+            var overlay = Overlay(text: text, markup: false, style: TextStyle())
+            overlay.span = Span(start: start, end: .after(1))
+            return overlay
+        }
+        job.screenOverlays = [cue("first", at: 0)]
+        let base = try Fingerprint.of(job)
+        job.screenOverlays.append(cue("after the end", at: end + 1))
+        #expect(try Fingerprint.of(job) == base)
+        job.screenOverlays.append(cue("at the end", at: end - 0.5))
+        #expect(try Fingerprint.of(job) != base)
+    }
+
     @Test("a fingerprint is the SHA-256 of a canonical JSON document, pinned here: a Swift or Foundation update cannot move it")
     func pinnedFingerprint() throws {
         let input = temporaryFolder().appendingPathComponent("pin.png").path

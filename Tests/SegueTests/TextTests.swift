@@ -220,4 +220,23 @@ struct TextTests {
         #expect(drawn.image.pixels != (try plainLook("one twö three").render().image.pixels))
         #expect(try look.measure().size == (try plainLook("one twö three").measure().size))
     }
+
+    @Test("a cue's text: <b>, <i> and <u> kept as Pango's and always well nested, other tags dropped, entities decoded, text escaped, timestamps at their offsets")
+    func cueText() throws {
+        let cue = CueText("<B>Día</b> & <c.red>one</c> &lt;two&gt; <00:01.500><i>three<u>four &amp;")
+        #expect(cue.plain == "Día & one <two> threefour &")
+        #expect(cue.markup == "<b>Día</b> &amp; one &lt;two&gt; <i>three<u>four &amp;</u></i>")
+        #expect(cue.marks.count == 1 && cue.marks[0].offset == 16 && cue.marks[0].time == 1.5)
+        // Closed across another, or closed without being open.
+        let crossed = CueText("<i>a<b>b</i>c</b></u>")
+        #expect(crossed.plain == "abc" && crossed.markup == "<i>a<b>b</b></i><b>c</b>")
+        // 3>2 is text, and so are a < with no > after it and an & that is no entity.
+        #expect(CueText("3>2").markup == "3&gt;2")
+        let odd = CueText("a < b && c &nope;")
+        #expect(odd.plain == "a < b && c &nope;" && odd.markup == "a &lt; b &amp;&amp; c &amp;nope;")
+        // Pango parses what is made.
+        for text in [cue.markup, crossed.markup, odd.markup] {
+            #expect(throws: Never.self) { try TextLook(text: text, markup: true, style: TextStyle(), width: nil, scale: 1, reveal: nil).measure() }
+        }
+    }
 }

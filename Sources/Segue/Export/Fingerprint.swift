@@ -109,7 +109,8 @@ public enum Fingerprint {
         }
         // Text, stickers and captions, every key of every overlay (absent when there is none).
         // A sticker counts by content, as inputs do: each file is read once.
-        if job.overlays.contains(where: { !$0.isEmpty }) || !job.screenOverlays.isEmpty {
+        let screen = job.shownScreenOverlays
+        if job.overlays.contains(where: { !$0.isEmpty }) || !screen.isEmpty {
             var stickerDigests: [String: String] = [:]
             // A text the overlay before had too (a caption's words, sharing their cue's string)
             // is said once: comparing the same string costs nothing, writing it again its length.
@@ -136,7 +137,7 @@ public enum Fingerprint {
             }
             fields["overlays"] = .object([
                 "slides": .array(try job.overlays.map { .array(try $0.map(overlay)) }),
-                "screen": .array(try job.screenOverlays.map(overlay)),
+                "screen": .array(try screen.map(overlay)),
             ])
         }
         // The output's own settings (a GIF's palette, a WebP's quality) where they are used.
@@ -267,28 +268,55 @@ enum Canonical {
         }
     }
 
+    /// The canonical JSON text: objects' keys in the order of their UTF-8 bytes, written into
+    /// one string (a story of 100,000 cues is one text of a few megabytes).
     var text: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    private func write(into out: inout String) {
         switch self {
-        case let .string(s): return Canonical.quoted(s)
-        case let .number(v): return Canonical.quoted(v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)")
-        case let .array(items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+        case let .string(s): Canonical.quote(s, into: &out)
+        case let .number(v): Canonical.quote(v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)", into: &out)
+        case let .array(items):
+            out += "["
+            for (k, item) in items.enumerated() {
+                if k > 0 { out += "," }
+                item.write(into: &out)
+            }
+            out += "]"
         case let .object(fields):
-            return "{" + fields.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-                .map { Canonical.quoted($0) + ":" + fields[$0]!.text }.joined(separator: ",") + "}"
+            out += "{"
+            for (k, key) in fields.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+                if k > 0 { out += "," }
+                Canonical.quote(key, into: &out)
+                out += ":"
+                fields[key]!.write(into: &out)
+            }
+            out += "}"
         }
     }
 
-    /// A JSON string: quotes, backslashes and control characters escaped.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{0}"..."\u{1F}": out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
+    /// Appends `s` as a JSON string: quotes, backslashes and control characters escaped.
+    private static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        // The runs between characters to escape, appended whole (most texts have none).
+        let bytes = s.utf8
+        var start = bytes.startIndex
+        for i in bytes.indices {
+            let byte = bytes[i]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            out += s[start..<i]
+            switch byte {
+            case UInt8(ascii: "\""): out += "\\\""
+            case UInt8(ascii: "\\"): out += "\\\\"
+            default: out += String(format: "\\u%04x", byte)
             }
+            start = bytes.index(after: i)
         }
-        return out + "\""
+        out += s[start...]
+        out += "\""
     }
 }

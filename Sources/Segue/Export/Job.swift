@@ -54,6 +54,12 @@ public struct Job: Sendable {
     public private(set) var overlays: [[Overlay]] = []
     /// Text over the whole video, fixed to the screen above the transitions.
     public var screenOverlays: [Overlay] = []
+    /// The screen's overlays that can be seen: those that start before the video ends (a
+    /// transcript longer than the video is not laid out, nor counted in the fingerprint).
+    var shownScreenOverlays: [Overlay] {
+        let length = timeline.seconds
+        return screenOverlays.filter { $0.span.start <= length }
+    }
     /// Voice tracks on the video's timeline, mixed with the music (which ducks under them).
     public var voices: [Voice] = []
 

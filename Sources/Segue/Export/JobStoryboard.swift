@@ -31,10 +31,8 @@ extension Storyboard {
             guard case let .still(input) = source else { return nil }
             return byPath[inputs[input]].map { (source, $0) }
         }
-        // Overlays' pictures are laid out now and drawn when first needed; a screen overlay that
-        // starts after the video ends (a transcript longer than the video) is not laid out.
-        let length = job.timeline.seconds
-        let texts = try OverlayPictures(slides: job.overlays, screen: job.screenOverlays.filter { $0.span.start <= length }, canvas: job.preset.canvas, limits: limits)
+        // Overlays' pictures are laid out now and drawn when first needed.
+        let texts = try OverlayPictures(slides: job.overlays, screen: job.shownScreenOverlays, canvas: job.preset.canvas, limits: limits)
         let cache = PictureCache(preloaded: Dictionary(uniqueKeysWithValues: preloaded).merging(texts.decoded) { a, _ in a }) { source, part, time in
             guard case let .still(input) = source else { return SourcePixels(whole: try texts.image(source, time: time)) }
             let path = inputs[input]

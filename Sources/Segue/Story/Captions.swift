@@ -140,9 +140,11 @@ struct CueText {
     init(_ raw: String) {
         var offset = 0
         var rest = Substring(raw)
-        func append(_ text: String) {
+        // The styles open, innermost last: the markup is always well nested, as Pango needs.
+        var open: [String] = []
+        func append(_ text: some StringProtocol) {
             plain += text
-            markup += CueText.escape(text)
+            CueText.escape(text, into: &markup)
             offset += text.unicodeScalars.count
         }
         while let c = rest.first {
@@ -151,30 +153,47 @@ struct CueText {
                 rest = rest[rest.index(after: close)...]
                 if let time = CueText.timestamp(tag) {
                     marks.append((offset, time))
-                } else if ["b", "/b", "i", "/i", "u", "/u"].contains(tag.lowercased()) {
-                    markup += "<\(tag.lowercased())>"
+                } else {
+                    let lower = tag.lowercased(), closing = lower.hasPrefix("/")
+                    let name = closing ? String(lower.dropFirst()) : lower
+                    if !closing, CueText.styles.contains(name) {
+                        open.append(name)
+                        markup += "<\(name)>"
+                    } else if closing, let k = open.lastIndex(of: name) {
+                        // Closed across another (<i>a<b>b</i>): the inner ones close and reopen.
+                        let inner = open[(k + 1)...]
+                        for style in inner.reversed() { markup += "</\(style)>" }
+                        markup += "</\(name)>"
+                        for style in inner { markup += "<\(style)>" }
+                        open.remove(at: k)
+                    }
                 }
                 continue
             }
             if c == "&", let semicolon = rest.prefix(8).firstIndex(of: ";") {
                 let entity = String(rest[rest.startIndex...semicolon])
-                let decoded = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&nbsp;": "\u{A0}", "&quot;": "\"", "&apos;": "'",
-                               "&lrm;": "\u{200E}", "&rlm;": "\u{200F}"][entity]
-                if let decoded {
+                if let decoded = CueText.entities[entity] {
                     append(decoded)
                     rest = rest[rest.index(after: semicolon)...]
                     continue
                 }
             }
-            append(String(c))
-            rest = rest.dropFirst()
+            // A run of plain text at once, up to the next tag or entity.
+            let end = rest.firstIndex { $0 == "<" || $0 == "&" } ?? rest.endIndex
+            let run = end == rest.startIndex ? rest.prefix(1) : rest[..<end]
+            append(run)
+            rest = rest[run.endIndex...]
         }
         // Tags left open (a cue cut short) are closed, so the markup parses.
-        for tag in ["b", "i", "u"] {
-            let opened = markup.components(separatedBy: "<\(tag)>").count - markup.components(separatedBy: "</\(tag)>").count
-            if opened > 0 { markup += String(repeating: "</\(tag)>", count: opened) }
-        }
+        for style in open.reversed() { markup += "</\(style)>" }
     }
+
+    /// The tags of WebVTT kept as Pango's.
+    private static let styles = ["b", "i", "u"]
+
+    /// The entities of WebVTT, decoded.
+    private static let entities = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&nbsp;": "\u{A0}", "&quot;": "\"", "&apos;": "'",
+                                   "&lrm;": "\u{200E}", "&rlm;": "\u{200F}"]
 
     /// `hh:mm:ss.ttt` or `mm:ss.ttt` in seconds, or nil.
     static func timestamp(_ tag: String) -> Double? {
@@ -185,8 +204,22 @@ struct CueText {
         return numbers.reduce(0) { $0 * 60 + $1 }
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    /// Appends `text` to `markup` with `&`, `<` and `>` escaped, in one pass.
+    static func escape(_ text: some StringProtocol, into markup: inout String) {
+        var start = text.startIndex
+        for i in text.indices {
+            let replacement: String
+            switch text[i] {
+            case "&": replacement = "&amp;"
+            case "<": replacement = "&lt;"
+            case ">": replacement = "&gt;"
+            default: continue
+            }
+            markup += text[start..<i]
+            markup += replacement
+            start = text.index(after: i)
+        }
+        markup += text[start...]
     }
 
     /// The words: scalar ranges of `plain` between white space.
