@@ -71,28 +71,20 @@ public final class VideoSink: FrameSink {
         opaque = !preset.canvas.isTransparent
         let encode = preset.encode, webp = preset.webp, canvas = preset.canvas
         var error = SegueAVError()
-        let opened = file.temporary.withCString { tmp in
-            encoding.container.withCString { container in
-                encoding.codec.withCString { codec in
-                    encoding.pixelFormat.withCString { pixels in
-                        encode.speed.withCString { speed in
-                            withOptionalCString(format.keepsFingerprintInside ? fingerprint : nil) { tag in
-                                withOptionalCString(chunk) { chunk in soundtrack.withConfig { track in
-                                    var config = SegueEncoderConfig(
-                                        path: tmp, format_name: container, codec_name: codec, pixel_format: pixels,
-                                        width: Int32(canvas.width), height: Int32(canvas.height),
-                                        fps_num: Int32(preset.fps.numerator), fps_den: Int32(preset.fps.denominator),
-                                        crf: Int32(encoding.quality), max_rate: Int32(encode.maxRate),
-                                        gop: Int32(encode.gop), bframes: Int32(encode.bframes),
-                                        loop: Int32(webp.loop), lossless: webp.lossless ? 1 : 0, speed: speed, threads: Int32(encode.threads),
-                                        fingerprint: tag, chunk: chunk, audio: format.hasSound && soundtrack.hasTrack ? track : nil,
-                                        frames: Int64(frames), deterministic: encode.deterministic ? 1 : 0)
-                                    return segue_encoder_open(&config, &error)
-                                } }
-                            }
-                        }
-                    }
-                }
+        let texts = [file.temporary, encoding.container, encoding.codec, encoding.pixelFormat, encode.speed,
+                     format.keepsFingerprintInside ? fingerprint : nil, chunk]
+        let opened = withCStrings(texts) { c in
+            soundtrack.withConfig { track in
+                var config = SegueEncoderConfig(
+                    path: c[0], format_name: c[1], codec_name: c[2], pixel_format: c[3],
+                    width: Int32(canvas.width), height: Int32(canvas.height),
+                    fps_num: Int32(preset.fps.numerator), fps_den: Int32(preset.fps.denominator),
+                    crf: Int32(encoding.quality), max_rate: Int32(encode.maxRate),
+                    gop: Int32(encode.gop), bframes: Int32(encode.bframes),
+                    loop: Int32(webp.loop), lossless: webp.lossless ? 1 : 0, speed: c[4], threads: Int32(encode.threads),
+                    fingerprint: c[5], chunk: c[6], audio: format.hasSound && soundtrack.hasTrack ? track : nil,
+                    frames: Int64(frames), deterministic: encode.deterministic ? 1 : 0)
+                return segue_encoder_open(&config, &error)
             }
         }
         guard let opened else {
@@ -146,4 +138,12 @@ public final class VideoSink: FrameSink {
 func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
     guard let text else { return body(nil) }
     return text.withCString { body($0) }
+}
+
+/// Calls `body` with a C copy of each of `texts` (nil for nil), valid for the call: a C
+/// configuration of many strings without a closure nested for each.
+func withCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let copies = texts.map { $0.flatMap { strdup($0) } }
+    defer { copies.forEach { free($0) } }
+    return body(copies.map { $0.map { UnsafePointer($0) } })
 }
