@@ -50,7 +50,7 @@ public struct PreviewSettings: Sendable {
         let template = try StoryTemplate.load(self.story, library: library, preset: preset)
         let values = vars.merging(row.filter { template.used[$0.key] != nil }) { _, mine in mine }
         let story = try template.story(values)
-        let preset = try Preset.load(self.preset ?? story.preset ?? "stories-cube", overrides: overrides,
+        let preset = try Preset.load(self.preset ?? story.preset ?? PresetLibrary.defaultPreset, overrides: overrides,
                                      underlying: story.settings, vars: story.vars, library: library)
         var job = try Job(story: story, preset: preset, output: output, format: format, limits: limits, overwrite: true)
         job.threads = threads

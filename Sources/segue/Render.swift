@@ -61,12 +61,12 @@ struct RenderInputs: ParsableArguments {
         let overrides = options.presetOverrides
         if let story = loaded {
             // The story's preset and keys first; the command line's options win over them.
-            let preset = try Preset.load(self.preset ?? story.preset ?? "stories-cube", overrides: overrides,
+            let preset = try Preset.load(self.preset ?? story.preset ?? PresetLibrary.defaultPreset, overrides: overrides,
                                          underlying: story.settings, vars: story.vars, library: library)
             job = try Job(story: story, preset: preset, output: output, format: format, frames: frames,
                           limits: options.limits, overwrite: options.force)
         } else {
-            let name = self.preset ?? "stories-cube", values = try variables
+            let name = self.preset ?? PresetLibrary.defaultPreset, values = try variables
             let used = try library.variables(of: name).used
             if let unknown = values.keys.sorted().first(where: { used[$0] == nil }) {
                 throw PresetError.unknownKey(key: unknown, origin: .option("--var \(unknown)=\(values[unknown]!), preset \(name)"), known: used.keys.sorted())

@@ -117,7 +117,7 @@ public struct Manifest: Sendable {
                 continue
             }
             let name = attempt { try r.text("name", default: "", "A name for the job in the summary; default: the output's file name.") }
-            let preset = attempt { try r.text("preset", default: "stories-cube", "A preset's name or a preset file (relative to the manifest).") }
+            let preset = attempt { try r.text("preset", default: PresetLibrary.defaultPreset, "A preset's name or a preset file (relative to the manifest).") }
             var settings = SettingFiles.resolving(attempt { try r.settings("set", "Preset keys for this job, dotted or nested, as --set takes them.") } ?? [], resolve)
             if let audio = r.raw("audio", type: "audio", "The job's soundtrack: a file (relative to the manifest), 'silence', or a mapping with file, start, volume, fadeIn, fadeOut, loop.") {
                 settings.append((key: "audio", value: ConfigNode.audio(audio, resolve: resolve)))

@@ -151,7 +151,7 @@ extension Manifest {
                 problems.append("\(where_): \(error)")
             }
             let name = id ?? (path.isEmpty ? "row \(index + 1)" : (path as NSString).lastPathComponent)
-            entries.append(Entry(number: index + 1, name: name, preset: story?.preset ?? "stories-cube", settings: [],
+            entries.append(Entry(number: index + 1, name: name, preset: story?.preset ?? PresetLibrary.defaultPreset, settings: [],
                                  inputs: story?.slides.map(\.image) ?? [], output: path, format: format, origin: origin, row: row, problems: problems))
         }
         checkOutputs(&entries)

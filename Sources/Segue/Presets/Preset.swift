@@ -211,6 +211,9 @@ public struct Preset: Equatable, Sendable {
 /// at build time). The first folder that has `NAME.yaml` wins, so a user's preset with a
 /// shipped name replaces the shipped one; it may still `extends:` the shipped one by name.
 public struct PresetLibrary: Sendable {
+    /// The preset a story, a job or a template row gets when it names none.
+    public static let defaultPreset = "stories-cube"
+
     /// Where one preset comes from.
     public enum Source: Equatable, Sendable, CustomStringConvertible {
         case builtIn

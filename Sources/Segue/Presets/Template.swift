@@ -30,7 +30,7 @@ public struct StoryTemplate: Sendable {
         if name == nil, case let .scalar(text, _)? = root["preset"]?.value, !text.contains("{{") {
             name = PresetLibrary.looksLikePath(text) ? Paths.resolve(text, in: folder) : text
         }
-        if let found = try? (library ?? PresetLibrary.standard()).variables(of: name ?? "stories-cube") {
+        if let found = try? (library ?? PresetLibrary.standard()).variables(of: name ?? PresetLibrary.defaultPreset) {
             variables = variables.over(found)
         }
         return StoryTemplate(path: path, root: root, variables: variables)
