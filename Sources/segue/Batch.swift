@@ -124,7 +124,7 @@ struct Batch: ParsableCommand {
         let manifestProblems = loaded.problems
         let shardUsed = try shard?.part(count: shardCount, option: "--shard")
         var entries = shardUsed.map { loaded.entries(of: $0) } ?? loaded.entries
-        loaded = Manifest(path: manifest, entries: [])
+        loaded.entries = []
         var settings = BatchSettings(overrides: options.presetOverrides, threads: options.threads, overwrite: options.force,
                                      resume: options.resume)
         settings.limits = options.limits

@@ -9,7 +9,7 @@ public struct Manifest: Sendable {
         /// 1-based position in the manifest.
         public var number: Int
         public var name: String
-                public var preset: String
+        public var preset: String
         public var settings: [(key: String, value: ConfigNode)]
         public var inputs: [String]
         public var output: String
@@ -69,11 +69,6 @@ public struct Manifest: Sendable {
 
     public var path: String
     public var entries: [Entry]
- 
-    public init(path: String, entries: [Entry]) {
-        self.path = path
-        self.entries = entries
-    }
 
     /// The largest manifest read, in bytes (16 MiB: about 100,000 jobs of two photos and an
     /// output). A manifest is YAML, held whole while it is read: a bigger batch is a template

@@ -87,8 +87,8 @@ public struct TemplateData: Sendable {
     }
 }
 
-/// A template's row as a plan's entry keeps it until the entry is planned: the values of the
-/// story's variables (over its defaults) and the template they fill, which every row shares.
+/// A template's row as a plan's entry keeps it until the entry is planned: the row's values
+/// and the template they fill, which every row shares.
 public struct TemplateRow: Sendable {
     let template: Shared<StoryTemplate>
     /// The row's values, as the data file gives them (the defaults are laid under them when
