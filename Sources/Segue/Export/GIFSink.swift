@@ -1,41 +1,6 @@
 import CSegueAV
 import Foundation
 
-extension Preset {
-    /// How a GIF is written: its palette, dithering and looping.
-    public struct GIFSettings: Equatable, Sendable {
-        /// Where the palette's 256 colours come from.
-        public enum Palette: String, CaseIterable, Sendable {
-            /// One palette for the whole video, from every pixel of every frame.
-            case video
-            /// One palette for the video, from the pixels that change (still backgrounds weigh
-            /// less); only the changed rectangle of each frame is remapped.
-            case diff
-            /// A palette for each frame.
-            case frame
-        }
-
-        public var palette = Palette.video
-        /// FFmpeg paletteuse's dithering.
-        public var dither = "sierra2_4a"
-        /// -1: play once; 0: loop for ever; N: play N more times.
-        public var loop = 0
-        /// The rate a GIF gets unless `--fps` says otherwise.
-        public static let defaultFPS = 15
-        /// paletteuse's dithering methods.
-        public static let dithers = ["sierra2_4a", "sierra2", "floyd_steinberg", "bayer", "heckbert", "sierra3", "burkes", "atkinson", "none"]
-
-        public init() {}
-
-        init(reading g: inout ConfigReader) throws {
-            palette = Palette(rawValue: try g.choice("palette", default: "video", among: Palette.allCases.map(\.rawValue),
-                                                     "A GIF's 256 colours: one palette from every frame (video), from what moves (diff), or one per frame (frame)."))!
-            dither = try g.choice("dither", default: "sierra2_4a", among: GIFSettings.dithers, "How a GIF's colours are dithered (FFmpeg paletteuse's methods); none: flat.")
-            loop = try g.integer("loop", default: 0, in: -1...65535, "How a GIF loops: 0 for ever, -1 not at all, N that many more times.")
-        }
-    }
-}
-
 /// An animated GIF through FFmpeg's two-pass palette: every frame is first given to
 /// palettegen (`GIFPaletteSink`), then composed again and mapped to that palette by paletteuse
 /// and encoded (`GIFSink`). Composing twice keeps memory flat, where one pass would hold every

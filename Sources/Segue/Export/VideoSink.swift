@@ -1,26 +1,6 @@
 import CSegueAV
 import Foundation
 
-extension Preset {
-    /// How an animated WebP is written.
-    public struct WebPSettings: Equatable, Sendable {
-        /// libwebp's quality, 0 to 100 (or, lossless, its effort).
-        public var quality = 75
-        public var lossless = false
-        /// 0: loop for ever; N: play N times.
-        public var loop = 0
-
-        public init() {}
-
-        init(reading w: inout ConfigReader) throws {
-            quality = try w.integer("quality", default: 75, in: 0...100, "A WebP's quality, 0 to 100 (libwebp's; lossless: how hard it compresses).")
-            lossless = try w.flag("lossless", default: false, "Lossless WebP frames: exact, and larger.")
-            loop = try w.integer("loop", default: 0, in: 0...65535, "How a WebP loops: 0 for ever, N: played N times.")
-        }
-    }
-}
-
-
 /// What a video output is encoded with: the container, FFmpeg's encoders, and the pixel format
 /// the picture encoder gets.
 public struct VideoEncoding: Equatable, Sendable {
