@@ -24,6 +24,7 @@ import Glibc
 ///   stopped, so its thread is left to the end of the process (the frame is refused).
 /// - `frontEnd`: a program built on the library (`segue preview`'s watcher, its renders and
 ///   its export), started through `Workers`; its owner joins it or lets it run to the end.
+///   Work per request runs on `Workers.pool`, a fixed number of these, kept for the process.
 enum Threads {
     enum Purpose: String, CaseIterable, Sendable {
         case composing = "segue compose"
@@ -83,17 +84,56 @@ enum Threads {
 /// Threads for a program built on the library (the preview server renders and watches files
 /// on threads of its own, away from Swift's cooperative pool, which blocking work would starve).
 public enum Workers {
-    /// Starts `body` on a thread of its own; the returned function waits for it to end.
+    /// Starts `body` on a thread of its own; the returned function waits for it to end. For
+    /// work that lasts (a watcher, a session's renders), a few per program.
     @discardableResult
     public static func start(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         let handle = Threads.start(.frontEnd, body)
         return { handle.join() }
     }
 
-    /// Runs `body` on a thread of its own and gives its result to the awaiting task.
+    /// Runs `body` on one of `pool`'s threads and gives its result to the awaiting task: work
+    /// asked for per request (a frame, a thumbnail), queued when every thread is busy, so that
+    /// a burst of requests starts no thread of its own.
     public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            Threads.start(.frontEnd) { continuation.resume(with: Result { try body() }) }
+            pool.run { continuation.resume(with: Result { try body() }) }
         }
     }
+
+    /// The threads `run` uses: as many as the process's CPUs, at least two.
+    static let pool = WorkerPool(size: max(2, CPUBudget.forThisProcess))
+}
+
+/// A fixed number of threads that take queued work in turn, started as work first needs them
+/// and kept for the rest of the process.
+final class WorkerPool: Sendable {
+    let size: Int
+    private let state = Locked<(queue: [@Sendable () -> Void], started: Int)>(([], 0))
+    private let queued = DispatchSemaphore(value: 0)
+
+    init(size: Int) { self.size = max(1, size) }
+
+    /// Queues `work` for the next free thread.
+    func run(_ work: @escaping @Sendable () -> Void) {
+        let startOne = state.withLock { state -> Bool in
+            state.queue.append(work)
+            guard state.started < size else { return false }
+            state.started += 1
+            return true
+        }
+        if startOne {
+            Threads.start(.frontEnd) { [self] in
+                while true {
+                    queued.wait()
+                    let next = state.withLock { $0.queue.removeFirst() }
+                    next()
+                }
+            }
+        }
+        queued.signal()
+    }
+
+    /// The threads started so far (at most `size`).
+    var started: Int { state.withLock { $0.started } }
 }
