@@ -85,6 +85,31 @@ struct InstallTests {
         }
     }
 
+    /// The README's sizes of the package, of what it installs and of its executable are what
+    /// this package measures, in whole MB (10⁶ bytes), each within 1 MB or 4 % (a build for
+    /// tests differs a little from a plain one): a stated size goes stale as the code grows,
+    /// and this says when.
+    static func checkSizes(in readme: String, deb: String, contents: String) throws {
+        let text = readme.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let sentence = try Regex(#"The package is (\d+) MB and (\d+) MB installed; its executable is (\d+) MB"#)
+        let stated = try #require(text.firstMatch(of: sentence), "the README states no sizes").output
+        let package = Double(try FileManager.default.attributesOfItem(atPath: deb)[.size] as? Int ?? 0)
+        // dpkg-deb --contents: "-rwxr-xr-x root/root 79999999 2026-... ./usr/bin/segue"
+        var installed = 0.0, executable = 0.0
+        for line in contents.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, line.first == "-", let size = Double(fields[2]) else { continue }
+            installed += size
+            if fields.last == "./usr/bin/segue" { executable = size }
+        }
+        let measured = [package, installed, executable].map { $0 / 1e6 }
+        let said = (1...3).map { Double(stated[$0].substring ?? "") ?? -1 }
+        for (name, (m, s)) in zip(["package", "installed", "executable"], zip(measured, said)) {
+            let tolerance: Double = max(1, 0.04 * m)
+            #expect(abs(m - s) <= tolerance, "README says the \(name) is \(Int(s)) MB; scripts/package made \(String(format: "%.1f", m)) MB")
+        }
+    }
+
     /// The "name: value" lines scripts/clean-room prints (not the doctor's table but its exit codes).
     static func facts(_ output: String) -> [String: String] {
         var facts: [String: String] = [:]
@@ -119,6 +144,7 @@ struct InstallTests {
         }
         // The README's run-time paragraph names the same list as the package's run-time packages.
         let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        try InstallTests.checkSizes(in: readme, deb: deb, contents: contents)
         let paragraph = try #require(readme.components(separatedBy: "\n\n").first { $0.contains("where it runs it needs only") })
         let named = Set(paragraph.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
             .filter { !$0.contains(" ") && ($0.hasPrefix("lib") || $0.hasPrefix("fonts-")) })
