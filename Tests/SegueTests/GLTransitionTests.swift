@@ -35,7 +35,8 @@ struct GLTransitionTests {
     }
 
     /// The frame `transition` writes at `progress` from the two stills.
-    static func frame(_ transition: any PixelMixer, progress: Double, a: [UInt32], b: [UInt32]) -> [UInt32] {
+    static func frame(_ transition: any PixelMixer, progress: Double, a: [UInt32], b: [UInt32], width: Int = width,
+                      height: Int = height) -> [UInt32] {
         let rows = transition.rows(progress: progress, width: width, height: height)
         var out = [UInt32](repeating: 0, count: width * height)
         a.withUnsafeBufferPointer { a in
@@ -92,13 +93,14 @@ struct GLTransitionTests {
 
     /// The frames of gl-transitions' `file` at each of `progresses` from the two stills, as the
     /// test's harness draws them (moderngl on llvmpipe): RGBA, one after the other.
-    static func reference(_ file: String) throws -> Data {
+    /// `uniforms` set as glsl.py takes them (NAME=VALUE), the file's defaults for the rest.
+    static func reference(_ file: String, uniforms: [String] = []) throws -> Data {
         let ((a, b), _) = try stills.get()
         let out = temporaryFolder().appendingPathComponent("gl.rgba").path
         try succeed(try ReferenceTools.pythonWithGL(), [
             repositoryRoot.appendingPathComponent("Tests/Reference/glsl.py").path, glsl(file), a, b, "\(width)", "\(height)", out,
             progresses.map { "\($0)" }.joined(separator: ","),
-        ])
+        ] + uniforms)
         let frames = try Data(contentsOf: URL(fileURLWithPath: out))
         try #require(frames.count == progresses.count * width * height * 4)
         return frames
@@ -108,20 +110,52 @@ struct GLTransitionTests {
         repositoryRoot.appendingPathComponent("Tests/Reference/gl-transitions/\(file).glsl").path
     }
 
+    /// Ports with parameters other than their defaults: the file, its uniforms so set (as
+    /// glsl.py takes them) and the port so set. Those whose math is in C each have one or two.
+    static let variants: [(file: String, uniforms: [String], port: any GLTransition)] = [
+        ("ripple", ["amplitude=30", "speed=-20"], GLRipple().with(GLRipple.amplitude, 30).with(GLRipple.speed, -20)),
+        ("directionalwarp", ["direction=1,0.3", "smoothness=0.5"],
+         GLDirectionalWarp().with(GLDirectionalWarp.direction, [1, 0.3]).with(GLDirectionalWarp.smoothness, 0.5)),
+        ("directionalwarp", ["smoothness=0"], GLDirectionalWarp().with(GLDirectionalWarp.smoothness, 0)),
+        ("rotate_scale_fade", ["center=0.3,0.6", "rotations=-2", "scale=3"],
+         GLRotateScaleFade().with(GLRotateScaleFade.center, [0.3, 0.6]).with(GLRotateScaleFade.rotations, -2).with(GLRotateScaleFade.scale, 3)),
+        ("kaleidoscope", ["speed=-3", "angle=2.5"], GLKaleidoscope().with(GLKaleidoscope.speed, -3).with(GLKaleidoscope.angle, 2.5)),
+        ("swap", ["reflection=0.7", "perspective=0.5", "depth=2"],
+         GLSwap().with(GLSwap.reflection, 0.7).with(GLSwap.perspective, 0.5).with(GLSwap.depth, 2)),
+        ("doorway", ["reflection=0.2", "perspective=0.8", "depth=5"],
+         GLDoorway().with(GLDoorway.reflection, 0.2).with(GLDoorway.perspective, 0.8).with(GLDoorway.depth, 5)),
+        ("dissolve", ["uLineWidth=0.3", "uPow=2", "uIntensity=1.5"],
+         GLDissolve().with(GLDissolve.lineWidth, 0.3).with(GLDissolve.power, 2).with(GLDissolve.intensity, 1.5)),
+        ("CrossZoom", ["strength=0.8"], GLCrossZoom().with(GLCrossZoom.strength, 0.8)),
+        ("FilmBurn", ["Seed=7.5"], GLFilmBurn().with(GLFilmBurn.seed, 7.5)),
+    ]
+
     @Test("each frame from 0.1 to 0.9 is the GLSL's, as llvmpipe draws it: PSNR at least 35 dB",
           .wholeSuite("the GLSL files run by llvmpipe through moderngl"), arguments: names)
     func matchesGLSL(file: String) throws {
-        let (_, (pixelsA, pixelsB)) = try Self.stills.get()
         let port = try #require(TransitionRegistry.gl.first { $0.file == file })
-        let theirs = try Self.reference(file)
+        try Self.compare(port.init(), file: file)
+    }
+
+    @Test("with parameters other than their defaults, each port in C is the GLSL with the same uniforms: PSNR at least 35 dB",
+          .wholeSuite("the GLSL files run by llvmpipe through moderngl"), arguments: variants.indices)
+    func matchesGLSLWithParameters(variant: Int) throws {
+        let (file, uniforms, port) = Self.variants[variant]
+        try Self.compare(port, file: file, uniforms: uniforms)
+    }
+
+    /// Each frame of `port` against the file's with `uniforms`, as llvmpipe draws it.
+    static func compare(_ port: any GLTransition, file: String, uniforms: [String] = []) throws {
+        let (_, (pixelsA, pixelsB)) = try Self.stills.get()
+        let theirs = try Self.reference(file, uniforms: uniforms)
         let size = Self.width * Self.height * 4
         for (k, progress) in Self.progresses.enumerated() {
-            let ours = Self.frame(port.init(), progress: progress, a: pixelsA, b: pixelsB)
+            let ours = Self.frame(port, progress: progress, a: pixelsA, b: pixelsB)
             let columns = Self.randomRows.contains(file)
             let psnr = theirs.withUnsafeBytes {
                 Self.psnr(ours, $0.baseAddress!.advanced(by: k * size).assumingMemoryBound(to: UInt8.self), columns: columns)
             }
-            #expect(psnr >= 35, "gl:\(file) at \(progress): PSNR \(String(format: "%.1f", psnr)) dB\(columns ? " (columns' means)" : "")")
+            #expect(psnr >= 35, "gl:\(file) \(uniforms.joined(separator: " ")) at \(progress): PSNR \(String(format: "%.1f", psnr)) dB\(columns ? " (columns' means)" : "")")
         }
     }
 }
