@@ -79,15 +79,7 @@ public struct Manifest: Sendable {
     /// carries the problems found in it (`problems`, all of them), so that a dry run can list
     /// every job. Only a manifest that is no list of jobs at all is thrown.
     public static func load(_ path: String) throws -> Manifest {
-        if let what = Paths.notRegular(path) { throw PresetError.unreadable(path, reason: "it is \(what), not a file") }
-        guard FileManager.default.fileExists(atPath: path) else { throw PresetError.unreadable(path, reason: "no such file") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
-        guard size <= Manifest.maxFileSize else {
-            throw PresetError.unreadable(path, reason: "it is \(size) bytes, over the limit of \(Manifest.maxFileSize) for a manifest")
-        }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw PresetError.unreadable(path, reason: "not a readable UTF-8 text file")
-        }
+        let text = try Paths.text(of: path, limit: Manifest.maxFileSize, kind: "manifest")
         let root = try ConfigNode.parse(yaml: text, name: "manifest \(path)")
         let folder = (path as NSString).deletingLastPathComponent
         func resolve(_ p: String) -> String { Paths.resolve(p, in: folder) }

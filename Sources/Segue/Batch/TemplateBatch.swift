@@ -19,13 +19,7 @@ public struct TemplateData: Sendable {
     public static let maxFileSize = 256 << 20
 
     public static func load(_ path: String) throws -> TemplateData {
-        if let what = Paths.notRegular(path) { throw PresetError.unreadable(path, reason: "it is \(what), not a file") }
-        guard FileManager.default.fileExists(atPath: path) else { throw PresetError.unreadable(path, reason: "no such file") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
-        guard size <= maxFileSize else { throw PresetError.unreadable(path, reason: "it is \(size) bytes, over the limit of \(maxFileSize) for a data file") }
-        guard var text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw PresetError.unreadable(path, reason: "not a readable UTF-8 text file")
-        }
+        var text = try Paths.text(of: path, limit: maxFileSize, kind: "data file")
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         return path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson")
             ? try jsonLines(text, path: path) : try csv(text, path: path)

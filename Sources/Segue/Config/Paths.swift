@@ -28,6 +28,20 @@ enum Paths {
         }
     }
 
+    /// The text of the file at `path`, a `kind` of file ("manifest", "data file") read whole and
+    /// so of at most `limit` bytes: refused, with the reason, when it is not a regular file,
+    /// does not exist, is larger, or is not UTF-8.
+    static func text(of path: String, limit: Int, kind: String) throws(PresetError) -> String {
+        if let what = notRegular(path) { throw .unreadable(path, reason: "it is \(what), not a file") }
+        guard FileManager.default.fileExists(atPath: path) else { throw .unreadable(path, reason: "no such file") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
+        guard size <= limit else { throw .unreadable(path, reason: "it is \(size) bytes, over the limit of \(limit) for a \(kind)") }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw .unreadable(path, reason: "not a readable UTF-8 text file")
+        }
+        return text
+    }
+
     /// A path with its "." and "name/.." steps removed.
     static func normalized(_ path: String) -> String {
         var parts: [Substring] = []

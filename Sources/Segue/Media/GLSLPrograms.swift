@@ -45,13 +45,13 @@ final class GLSLProgram: GLSLSupply {
     static let maxFileSize = 256 << 10
 
     convenience init(path: String, width: Int, height: Int) throws(ExportError) {
-        if let what = Paths.notRegular(path) { throw ExportError.glsl(path: path, reason: "it is \(what), not a file") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
-        guard size <= Self.maxFileSize else {
-            throw ExportError.glsl(path: path, reason: "it is \(size) bytes, over the limit of \(Self.maxFileSize) for a GLSL file")
-        }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ExportError.glsl(path: path, reason: "cannot read it as UTF-8 text")
+        let text: String
+        do {
+            text = try Paths.text(of: path, limit: Self.maxFileSize, kind: "GLSL file")
+        } catch let PresetError.unreadable(_, reason) {
+            throw ExportError.glsl(path: path, reason: reason)
+        } catch {
+            throw ExportError.glsl(path: path, reason: "\(error)")
         }
         try self.init(source: text, name: path, width: width, height: height)
     }

@@ -376,19 +376,7 @@ public struct PresetLibrary: Sendable {
 
     /// A preset file's (or story's) text, refusing files over the size limit and files that are not UTF-8.
     static func read(_ path: String, limit: Int = PresetLibrary.maxFileSize, kind: String = "preset") throws -> String {
-        if let what = Paths.notRegular(path) { throw PresetError.unreadable(path, reason: "it is \(what), not a file") }
-        guard FileManager.default.fileExists(atPath: path) else { throw PresetError.unreadable(path, reason: "no such file") }
-        do {
-            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= limit else {
-                throw PresetError.unreadable(path, reason: "it is \(size) bytes, over the limit of \(limit) for a \(kind)")
-            }
-            return try String(contentsOfFile: path, encoding: .utf8)
-        } catch let error as PresetError {
-            throw error
-        } catch {
-            throw PresetError.unreadable(path, reason: "not a readable UTF-8 text file")
-        }
+        try Paths.text(of: path, limit: limit, kind: kind)
     }
 
     public static func looksLikePath(_ text: String) -> Bool {
