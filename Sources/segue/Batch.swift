@@ -131,19 +131,21 @@ struct Batch: ParsableCommand {
         settings.library = try options.library.library()
 
         if dryRun {
-            // Each entry's line as it is planned: its job is not kept.
+            // Each entry's line as it is planned: its job is not kept, nor, quiet, its line.
             var rows: [JobOutcome] = []
-            rows.reserveCapacity(entries.count)
+            if !options.quiet { rows.reserveCapacity(entries.count) }
             var invalid = false
             BatchRunner.plan(consuming: &entries, settings: settings) { planned in
+                let row: JobOutcome
                 switch planned {
                 case let .job(job):
-                    rows.append(JobOutcome(job: job.entry.number, name: job.entry.name, output: job.entry.output, status: job.upToDate ? .skip : .render,
-                                           reason: job.upToDate ? "up to date (\(job.fingerprint ?? ""))" : nil))
+                    row = JobOutcome(job: job.entry.number, name: job.entry.name, output: job.entry.output, status: job.upToDate ? .skip : .render,
+                                     reason: job.upToDate ? "up to date (\(job.fingerprint ?? ""))" : nil)
                 case let .problems(entry, found):
                     invalid = true
-                    rows.append(JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: .invalid, reason: found.joined(separator: "; ")))
+                    row = JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: .invalid, reason: found.joined(separator: "; "))
                 }
+                if !options.quiet { rows.append(row) }
             }
             if !options.quiet { Batch.printTable(rows) }
             if invalid || !manifestProblems.isEmpty { throw BatchFailed(code: 2) }

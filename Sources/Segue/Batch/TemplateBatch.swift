@@ -115,6 +115,8 @@ extension Manifest {
         // Each row's values move into its entry: the rows are not held twice.
         var rows = data.rows
         data.rows = []
+        // The pictures rows share (a logo, a background) are held once, not once a row.
+        var paths = Set<String>()
         for index in rows.indices {
             WorkCounts.add(.entriesPlanned)
             let row = TemplateRow(template: shared, values: rows[index].values)
@@ -146,7 +148,8 @@ extension Manifest {
             }
             let name = id ?? (path.isEmpty ? "row \(index + 1)" : (path as NSString).lastPathComponent)
             entries.append(Entry(number: index + 1, name: name, preset: story?.preset ?? PresetLibrary.defaultPreset, settings: [],
-                                 inputs: story?.slides.map(\.image) ?? [], output: path, format: format, origin: origin, row: row, problems: problems))
+                                 inputs: story?.slides.map { paths.insert($0.image).memberAfterInsert } ?? [], output: path, format: format,
+                                 origin: origin, row: row, problems: problems))
         }
         checkOutputs(&entries)
         return (Manifest(path: data.path, entries: entries), warnings)
