@@ -1,9 +1,8 @@
 /*
- * gl-transitions' InvertedPageCurl a row at a time: the Swift port's shader
- * (GLInvertedPageCurl.swift) written again in C, operation for operation (no fused
- * multiply-adds; GLSL.acos and GLSL.pow as Swift has them), so that every pixel is the Swift
- * one. Ported from InvertedPageCurl.glsl (Hewlett-Packard, BSD 3-clause; adapted by Sergey
- * Kosarevsky from webvfx's page curl).
+ * gl-transitions' InvertedPageCurl a row at a time: the port's per-pixel math, here alone, in C
+ * (no fused multiply-adds; segue_glsl.h's acos and pow); GLInvertedPageCurl.swift works out what
+ * a frame shares (SegueCurl). Ported from InvertedPageCurl.glsl (Hewlett-Packard, BSD 3-clause;
+ * adapted by Sergey Kosarevsky from webvfx's page curl).
  *
  * A row is done in passes, each a vectorised loop. The pixels ahead of the curl and past its
  * shadow are the pages' own (curl_pages, which also finds where the band between lies and where
@@ -46,44 +45,6 @@ static const float pi = 3.141592653589793f;
 #else
 #define LANES
 #endif
-
-/* GLSL.acos: Cephes' arcsine polynomial. */
-INLINE float plain_acos(float x) {
-    /* |x| is at most 1, so the root is of a number not below 0; fabsf tells the compiler so,
-     * which then needs no call for a negative one, and the loop vectorises. */
-    float ax = fabsf(x), root = __builtin_sqrtf(fabsf(0.5f - 0.5f * ax));
-    int far = ax > 0.5f;
-    float s = far ? root : x, z = s * s;
-    float asine = ((((0.042163199048f * z + 0.024181311049f) * z + 0.045470025998f) * z + 0.074953002686f) * z + 0.16666752422f) * z * s + s;
-    return far ? (x < 0 ? pi - 2 * asine : 2 * asine) : pi / 2 - asine;
-}
-
-/* GLSL.pow for x in 0...1 and y > 0: exp2(y log2 x) with Cephes' log2f and exp2f, 0 where x is
- * 0 or below the least normal number. */
-INLINE float plain_pow(float x, float y) {
-    uint32_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    int32_t e = (int32_t)(bits >> 23) - 127;
-    uint32_t mantissa = (bits & 0x007FFFFF) | 0x3F800000;
-    float m;
-    memcpy(&m, &mantissa, sizeof m);
-    int big = m > 1.41421356f;
-    m = big ? m * 0.5f : m;
-    e = big ? e + 1 : e;
-    float f = m - 1, z = f * f;
-    float l = ((((((((7.0376836292e-2f * f - 1.1514610310e-1f) * f + 1.1676998740e-1f) * f - 1.2420140846e-1f) * f + 1.4249322787e-1f) * f -
-                  1.6668057665e-1f) * f + 2.0000714765e-1f) * f - 2.4999993993e-1f) * f + 3.3333331174e-1f) * f * z;
-    l = l - 0.5f * z;
-    const float log2e = 0.44269504088896340736f;
-    float power = y * (l * log2e + f * log2e + l + f + (float)e);
-    float c = power >= -126 ? (127 < power ? 127 : power) : -126, n = floorf(c + 0.5f), g = c - n;
-    float p = (((((1.535336188319500e-4f * g + 1.339887440266574e-3f) * g + 9.618437357674640e-3f) * g + 5.550332471162809e-2f) * g +
-                2.402264791363012e-1f) * g + 6.931472028550421e-1f) * g + 1;
-    uint32_t twos = (uint32_t)((int32_t)n + 127) << 23;
-    float scale;
-    memcpy(&scale, &twos, sizeof scale);
-    return x >= FLT_MIN && power >= -126 ? p * scale : 0;
-}
 
 INLINE Color color(uint32_t p) {
     const float k = 1.0f / 255.0f;
@@ -138,7 +99,7 @@ INLINE Color anti_alias(Color a, Color b, float distance) {
     float d = distance * 512;
     if (d < 0) return b;
     if (d > 2) return a;
-    float t = plain_pow(1 - d / 2, 3);
+    float t = segue_glsl_pow(1 - d / 2, 3);
     Color c = { (b.r - a.r) * t + a.r, (b.g - a.g) * t + a.g, (b.b - a.b) * t + a.b, (b.a - a.a) * t + a.a };
     return c;
 }
@@ -150,7 +111,7 @@ INLINE Color darker(Color c, float s, float alpha) {
 
 static Color see_through(const CurlRow *m, float yc, float u, float px) {
     const SegueCurl *k = &m->k;
-    float angle = pi - (plain_acos(clamped(yc / k->radius, -1, 1)) - k->angle), qx, qy;
+    float angle = pi - (segue_glsl_acos(clamped(yc / k->radius, -1, 1)) - k->angle), qx, qy;
     hit(k, angle, px, &qx, &qy);
     if (yc <= 0 && outside(qx, qy)) return page(m, m->b, u, m->v);
     if (yc > 0) return page(m, m->a, u, m->v);
@@ -168,18 +129,18 @@ static uint32_t curl_pixel(const CurlRow *m, float u) {
     const SegueCurl *k = &m->k;
     float v = m->v, r = k->radius, px = turned_x(k, u, v), yc = height(k, u, v), qx, qy;
     if (yc < -r) {
-        float back = -r - r - yc, angle = (plain_acos(clamped(back / r, -1, 1)) + k->angle) - pi;
+        float back = -r - r - yc, angle = (segue_glsl_acos(clamped(back / r, -1, 1)) + k->angle) - pi;
         hit(k, angle, px, &qx, &qy);
         float s = back < 0 && !outside(qx, qy) && (angle < pi || k->amount > 0.5f) ? shade(qx, qy, back, r) : 0;
         return pixel(darker(page(m, m->b, u, v), s, 1));
     }
     if (yc > r) return pixel(page(m, m->a, u, v));
-    float angle = (plain_acos(clamped(yc / r, -1, 1)) + k->angle) - pi, turned = angle - 2 * pi * floorf(angle / (2 * pi));
+    float angle = (segue_glsl_acos(clamped(yc / r, -1, 1)) + k->angle) - pi, turned = angle - 2 * pi * floorf(angle / (2 * pi));
     if ((turned > pi && k->amount < 0.5f) || (turned > pi / 2 && k->amount < 0)) return pixel(see_through(m, yc, u, px));
     hit(k, angle, px, &qx, &qy);
     if (outside(qx, qy)) return pixel(see_through_with_shadow(m, yc, u, px, qx, qy));
     Color c = page(m, m->a, qx, qy), none = { 0, 0, 0, shade(qx, qy, yc, r) };
-    float lift = 1 - fabsf(yc / r), gray = (c.r + c.b + c.g) / 15 + 0.8f * (plain_pow(lift >= 0 ? lift : 0, 0.2f) / 2 + 0.5f);
+    float lift = 1 - fabsf(yc / r), gray = (c.r + c.b + c.g) / 15 + 0.8f * (segue_glsl_pow(lift >= 0 ? lift : 0, 0.2f) / 2 + 0.5f);
     Color face = { gray, gray, gray, c.a };
     face = anti_alias(face, yc < 0 ? none : page(m, m->a, u, v), r - fabsf(yc));
     return pixel(anti_alias(face, see_through_with_shadow(m, yc, u, px, qx, qy), to_edge(qx, qy)));
@@ -207,7 +168,7 @@ INLINE void curl_points(const CurlRow *m, CurlPoints *restrict c) {
     LANES for (ptrdiff_t x = start; x < end; x++) {
         ptrdiff_t i = x - start;
         float u = us[x], px = turned_x(&k, u, v), yc = height(&k, u, v);
-        float ac = plain_acos(clamped(yc / r, -1, 1)), angle = (ac + k.angle) - pi, qx, qy, sx, sy;
+        float ac = segue_glsl_acos(clamped(yc / r, -1, 1)), angle = (ac + k.angle) - pi, qx, qy, sx, sy;
         hit(&k, angle, px, &qx, &qy);
         hit(&k, pi - (ac - k.angle), px, &sx, &sy);
         c->yc[i] = yc, c->angle[i] = angle, c->qx[i] = qx, c->qy[i] = qy, c->sx[i] = sx, c->sy[i] = sy;
@@ -248,7 +209,7 @@ INLINE void curl_finish(const CurlRow *m, const CurlPoints *restrict c, int give
         /* The curl's face: the outgoing page's texel there, grey, lit by its slope. */
         uint32_t f = given ? c->face[i] : clamped_sample(a, pw, ph, c->face_x[i], c->face_y[i], 0);
         Color cf = color(f), s = color(seen);
-        float lift = 1 - fabsf(yc / r), gray = (cf.r + cf.b + cf.g) / 15 + 0.8f * (plain_pow(lift >= 0 ? lift : 0, 0.2f) / 2 + 0.5f);
+        float lift = 1 - fabsf(yc / r), gray = (cf.r + cf.b + cf.g) / 15 + 0.8f * (segue_glsl_pow(lift >= 0 ? lift : 0, 0.2f) / 2 + 0.5f);
         int face = !see && !out_q;
         float cr = face ? gray : s.r - through, cg = face ? gray : s.g - through, cb = face ? gray : s.b - through, ca = face ? cf.a : s.a;
         Color mixed = { cr, cg, cb, ca };
@@ -290,7 +251,7 @@ INLINE void curl_shadow(const CurlRow *m) {
     ptrdiff_t start = m->start, end = m->end;
     LANES for (ptrdiff_t x = start; x < end; x++) {
         float u = us[x], px = turned_x(&k, u, v), yc = height(&k, u, v), back = -r - r - yc;
-        float angle = (plain_acos(clamped(back / r, -1, 1)) + k.angle) - pi, qx, qy;
+        float angle = (segue_glsl_acos(clamped(back / r, -1, 1)) + k.angle) - pi, qx, qy;
         hit(&k, angle, px, &qx, &qy);
         float shadow = back < 0 && !outside(qx, qy) && (angle < pi || k.amount > 0.5f) ? shade(qx, qy, back, r) : 0;
         uint32_t shaded = pixel(darker(color(brow[x]), shadow, 1));

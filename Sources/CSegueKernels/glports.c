@@ -1,7 +1,9 @@
 /*
  * The per-pixel math of gl-transitions ports too heavy for Swift's baseline vectors, written
- * once in plain C and compiled for each vector width (AT_EACH_WIDTH): a row's sample positions
- * for the warp kernel (segue_mix_warped), the same numbers the port's Swift `samples` gives.
+ * here alone in plain C and compiled for each vector width (AT_EACH_WIDTH): kaleidoscope's
+ * sample positions for the warp kernel (segue_mix_warped), swap's and doorway's sums for the
+ * sum kernel (segue_sum_warped), and how far dissolve's pixels are from burning. The ports'
+ * Swift files work out what a frame shares.
  */
 #include "pixels.h"
 
@@ -24,8 +26,7 @@ typedef struct {
  * r - 2 floor(r / 2) rounds to twice what h - floor(h) rounds to for h = r / 2 (neither is
  * exact for a small negative r), and 2 fract(h) - 1 to twice what fract(h) - 1/2 does. That
  * drops two of the six operations from each of a fold's two lines, the chain each pixel
- * waits on; four vectors of pixels are interleaved to hide what is left of it. The same bytes as
- * the Swift `samples`, which keeps the file's form. */
+ * waits on; four vectors of pixels are interleaved to hide what is left of it. */
 INLINE void kaleidoscope_row(const KaleidoscopeRow *m) {
     float *restrict ax = m->ax, *restrict ay = m->ay, *restrict bx = m->bx, *restrict by = m->by, *restrict w = m->w;
     const float *restrict us = m->us;
@@ -65,18 +66,20 @@ typedef struct {
     uint32_t *out;
     const uint32_t *a, *b;
     uint8_t *rim;
+    float *shows;
     float progress, line;
     ptrdiff_t count;
 } DissolveRow;
 
-/* dissolve.glsl (hjm1fb, MIT): how far the outgoing pixel is from burning, from its colour as
- * the port reads it (each channel times 1/255 as a float); burnt through (below 0.001) it is
- * the incoming pixel, beyond the rim's width the outgoing one, and on the rim it is marked for
- * the port to work out. */
+/* dissolve.glsl (hjm1fb, MIT): how far the outgoing pixel is from burning (`shows`), from its
+ * colour as the port reads it (each channel times 1/255 as a float); burnt through (below
+ * 0.001) it is the incoming pixel, beyond the rim's width the outgoing one, and on the rim it
+ * is marked for the port to colour from how far it is. */
 INLINE void dissolve_row(const DissolveRow *m) {
     uint32_t *restrict out = m->out;
     const uint32_t *restrict a = m->a, *restrict b = m->b;
     uint8_t *restrict rim = m->rim;
+    float *restrict shows = m->shows;
     float progress = m->progress, line = m->line, unit = 1.0f / 255.0f;
     ptrdiff_t count = m->count;
     for (ptrdiff_t i = 0; i < count; i++) {
@@ -86,13 +89,15 @@ INLINE void dissolve_row(const DissolveRow *m) {
         int burnt = show < 0.001f, untouched = show >= line;
         out[i] = burnt ? b[i] : p;
         rim[i] = (uint8_t)(!burnt && !untouched);
+        shows[i] = show;
     }
 }
 
 AT_EACH_WIDTH(dissolve_row, DissolveRow)
 
-void segue_dissolve_row(uint32_t *out, const uint32_t *a, const uint32_t *b, float progress, float line, uint8_t *rim, int count) {
-    DissolveRow m = { out, a, b, rim, progress, line, count };
+void segue_dissolve_row(uint32_t *out, const uint32_t *a, const uint32_t *b, float progress, float line, uint8_t *rim, float *shows,
+                        int count) {
+    DissolveRow m = { out, a, b, rim, shows, progress, line, count };
     dissolve_row_run(&m);
 }
 

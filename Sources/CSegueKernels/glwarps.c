@@ -1,9 +1,9 @@
 /*
  * The sample positions of gl-transitions' warps, a row at a time, for the warp kernel
- * (segue_mix_warped): each port's `samples` from its Swift file written again in plain C,
- * operation for operation (no fused multiply-adds, the same sine), so that the numbers are the
- * Swift ones, and compiled for each vector width. Swift's baseline has four-float vectors and
- * keeps most of these loops scalar; here they run 16 pixels at a time.
+ * (segue_mix_warped): each port's per-pixel math, written here alone in plain C (no fused
+ * multiply-adds, segue_glsl.h's sine), and compiled for each vector width. Swift's baseline has
+ * four-float vectors and would keep most of these loops scalar; here they run 16 pixels at a
+ * time. The ports' Swift files work out what a frame shares (the constants `k`).
  *
  * Ported from the gl-transitions files (MIT): Dreamy.glsl (mikolalysenko), crosswarp.glsl
  * (Eke Péter), directionalwarp.glsl (pschroen), rotate_scale_fade.glsl (Fernando Kuteken),
@@ -33,7 +33,7 @@ INLINE Samples pair(float fx, float fy, float tx, float ty, float w) {
     return s;
 }
 
-/* GLSL.smoothstep as the Swift file has it. */
+/* GLSL's smoothstep, as Swift's GLSL.smoothstep has it. */
 INLINE float smoothstep(float e0, float e1, float x) {
     float t = clamped((x - e0) / (e1 - e0), 0, 1);
     return t * t * (3 - 2 * t);
@@ -116,7 +116,10 @@ INLINE Samples directionalwarp(float u, float v, const float *k) {
 WARP_ROW(directionalwarp)
 
 /* rotate_scale_fade: the point turned and scaled about the centre, NaN (the colour around)
- * outside the square; k: the centre (x, y), the turn's cosine and sine over the scale, progress. */
+ * outside the square; k: the centre (x, y), the turn's cosine and sine over the scale, progress.
+ * The file turns the direction to the pixel (the offset over its length) and scales it back by
+ * that length over the scale: here the offset is turned and scaled at once, with no division or
+ * root a pixel (and the centre itself is a sample, not the file's 0 / 0). */
 INLINE Samples rotate_scale_fade(float u, float v, const float *k) {
     float dx = u - k[0], dy = v - k[1], qx = k[0] + (dx * k[2] - dy * k[3]), qy = k[1] + (dx * k[3] + dy * k[2]);
     int away = (qx < 0) | (qx > 1) | (qy < 0) | (qy > 1);
@@ -140,7 +143,7 @@ WARP_ROW(bookflip)
 INLINE Samples swirl(float u, float v, const float *k) {
     float x = u - 0.5f, y = v - 0.5f, dist = __builtin_sqrtf(x * x + y * y);
     float percent = (1 - dist) / 1, theta = percent * percent * k[1] * 8 * 3.14159f, s, c;
-    plain_sincos(theta, &s, &c);
+    segue_glsl_sincos(theta, &s, &c);
     int inside = dist < 1;
     return both((inside ? x * c - y * s : x) + 0.5f, (inside ? x * s + y * c : y) + 0.5f, k[0]);
 }
@@ -150,7 +153,7 @@ WARP_ROW(swirl)
  * amplitude, speed, progress, the fade, the wave's reach (progress / 30). */
 INLINE Samples ripple(float u, float v, const float *k) {
     float x = u - 0.5f, y = v - 0.5f, dist = __builtin_sqrtf(x * x + y * y);
-    float reach = (plain_sin(k[2] * dist * k[0] - k[2] * k[1]) + 0.5f) * k[4];
+    float reach = (segue_glsl_sin(k[2] * dist * k[0] - k[2] * k[1]) + 0.5f) * k[4];
     return pair(u + x * reach, v + y * reach, u, v, k[3]);
 }
 WARP_ROW(ripple)

@@ -8,6 +8,7 @@
 #define SEGUE_KERNELS_PIXELS_H
 
 #include "segue_kernels.h"
+#include "segue_glsl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -164,34 +165,6 @@ INLINE void prefetch_rows(const uint32_t *t, int32_t width, int32_t height, cons
     }
 }
 
-/* sin x and cos x in plain arithmetic, so that a loop of them vectorises: the nearest multiple
- * of π/2 taken off in three parts (Cody and Waite), then Cephes' single-precision polynomials
- * (Stephen L. Moshier), operation for operation as GLSL.sincos in Swift, so the two give the same
- * numbers. Within a few units in the last place of libm's below |x| of about 6000. */
-INLINE void plain_sincos(float x, float *sine, float *cosine) {
-    const float rounder = 12582912.0f;
-    float q = x * 0.636619772f + rounder, k = q - rounder;
-    uint32_t quadrant;
-    memcpy(&quadrant, &q, sizeof quadrant);
-    float r = ((x - k * 1.5703125f) - k * 4.837512969970703e-4f) - k * 7.5497899548912e-8f, z = r * r;
-    float s = ((-1.9515295891e-4f * z + 8.3321608736e-3f) * z - 1.6666654611e-1f) * z * r + r;
-    float c = ((2.443315711809948e-5f * z - 1.388731625493765e-3f) * z + 4.166664568298827e-2f) * z * z - 0.5f * z + 1;
-    float sn = quadrant & 1 ? c : s, cs = quadrant & 1 ? s : c;
-    *sine = quadrant & 2 ? -sn : sn;
-    *cosine = (quadrant + 1) & 2 ? -cs : cs;
-}
-
-INLINE float plain_sin(float x) {
-    float s, c;
-    plain_sincos(x, &s, &c);
-    return s;
-}
-
-INLINE float plain_cos(float x) {
-    float s, c;
-    plain_sincos(x, &s, &c);
-    return c;
-}
 
 static inline void fade_scalar(uint32_t *row, const uint32_t *src, int count, uint32_t k) {
     for (int i = 0; i < count; i++) {

@@ -164,7 +164,7 @@ INLINE void burn_sample(const BurnRow *m, int i, int one, ptrdiff_t start, ptrdi
 #pragma clang loop vectorize(assume_safety)
 #endif
     for (ptrdiff_t x = start; x < end; x++) {
-        float qx = qxs[x], h = plain_sin(fi + (qx + qy) * 78.233f) * 43758.5453f;
+        float qx = qxs[x], h = segue_glsl_sin(fi + (qx + qy) * 78.233f) * 43758.5453f;
         float r = h - __builtin_floorf(h), step = r + blur;
         float sx = qx + dx * step * blur, sy = qy + dy * step * blur;
         xs[x - start] = sx * width - 0.5f;

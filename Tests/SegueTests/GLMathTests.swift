@@ -3,7 +3,8 @@ import Foundation
 import Testing
 @testable import Segue
 
-/// The ports' libm-free `floor`, `atan`, `acos`, `sin` and `cos` (`GLMath.swift`) against libm's, over
+/// The ports' libm-free `floor` and `atan` (`GLMath.swift`) and `acos`, `pow`, `sin` and `cos`
+/// (`segue_glsl.h`, which the ports in C use too) against libm's, over
 /// the ranges the ports use: a port that swapped libm for them must not move a pixel by more
 /// than a GPU's own functions would.
 @Suite("GLSL's functions in plain arithmetic")
@@ -53,10 +54,10 @@ struct GLMathTests {
         var worst: Float = 0
         for i in 0...40_000 {
             let x = Float(i) / 20_000 - 1
-            worst = max(worst, abs(GLSL.acos(x) - acosf(x)))
+            worst = max(worst, abs(segue_glsl_acos(x) - acosf(x)))
         }
         #expect(worst < 4e-7, "worst error \(worst)")
-        #expect(GLSL.acos(1) == 0 && GLSL.acos(-1) == GLSL.pi && GLSL.acos(0) == GLSL.pi / 2)
+        #expect(segue_glsl_acos(1) == 0 && segue_glsl_acos(-1) == GLSL.pi && segue_glsl_acos(0) == GLSL.pi / 2)
     }
 
     @Test("pow within 1e-5 of libm's, relatively, for x in 0...1 down to 1e-30; exact at 0, 1 and a half cubed")
@@ -66,20 +67,20 @@ struct GLMathTests {
             var x: Float = 1e-30
             while x <= 1 {
                 let libm = powf(x, y)
-                if libm >= .leastNormalMagnitude { worst = max(worst, abs(GLSL.pow(x, y) - libm) / libm) }
+                if libm >= .leastNormalMagnitude { worst = max(worst, abs(segue_glsl_pow(x, y) - libm) / libm) }
                 x *= 1.013
             }
-            #expect(GLSL.pow(1, y) == 1 && GLSL.pow(0, y) == 0, "pow(1 or 0, \(y))")
+            #expect(segue_glsl_pow(1, y) == 1 && segue_glsl_pow(0, y) == 0, "pow(1 or 0, \(y))")
         }
         #expect(worst < 1e-5, "worst relative error \(worst)")
-        #expect(GLSL.pow(0.5, 3) == 0.125)
+        #expect(segue_glsl_pow(0.5, 3) == 0.125)
     }
 
     @Test("sin and cos within 1e-6 of libm's for angles up to ±2000")
     func sines() {
         var worst: Float = 0
         for x in Self.numbers where abs(x) <= 2_000 {
-            let (s, c) = GLSL.sincos(x)
+            let (s, c) = (GLSL.sin(x), GLSL.cos(x))
             worst = max(worst, abs(s - sinf(x)), abs(c - cosf(x)))
         }
         #expect(worst < 1e-6, "worst error \(worst)")
@@ -88,8 +89,8 @@ struct GLMathTests {
 }
 
 /// The ports whose colour is an affine map of the two texels (`GLAffineMix`, and windowblinds a
-/// row at a time), and dissolve, whose rim's colour is read off a table: their rows against the
-/// same port's `mix` run on every pixel.
+/// row at a time): their rows against the same port's `mix` run on every pixel; and dissolve's
+/// rim colour, read off a table.
 @Suite("gl-transitions' affine mixes")
 struct GLAffineTests {
     /// Premultiplied pixels, some transparent, the same every run.
@@ -106,7 +107,6 @@ struct GLAffineTests {
     @Test("each port's kernel rows are its per-pixel mix within one level", arguments: [
         GLFadeColor() as any GLMix, GLBurn(), GLColorPhase(), GLFadeGrayscale(), GLWindowBlinds(), GLMultiplyBlend(),
         GLFadeColor().with(GLFadeColor.color, [0.9, 0.2, 0.6]).with(GLFadeColor.colorPhase, 0.7),
-        GLDissolve().with(GLDissolve.lineWidth, 0.6), GLDissolve().with(GLDissolve.lineWidth, 0.6).with(GLDissolve.power, 60),
     ])
     func kernelRows(port: any GLMix) {
         let width = 97, height = 40, a = Self.pixels(width * height, seed: 1), b = Self.pixels(width * height, seed: 2)
@@ -135,6 +135,21 @@ struct GLAffineTests {
         }
     }
 
+    @Test("dissolve's rim colour read off its table, between two steps, is within 1e-4 of the power's, for powers to 100")
+    func dissolveHeats() {
+        for port in [GLDissolve(), GLDissolve().with(GLDissolve.power, 60).with(GLDissolve.intensity, 3), GLDissolve().with(GLDissolve.power, 100)] {
+            let k = port.frame(0.5), heats = port.heats(k), steps = Float(GLDissolve.heatSteps)
+            var worst: Float = 0
+            for i in 0...10_000 {
+                let f = Float(i) / 10_000, t = f * steps, j = min(Int(t), GLDissolve.heatSteps - 1)
+                let read = heats[j] + (heats[j + 1] - heats[j]) * (t - Float(j)), exact = port.heat(f, k)
+                let d = read - exact
+                worst = max(worst, max(abs(d.x), abs(d.y), abs(d.z)) / max(1, k.intensity))
+            }
+            #expect(worst < 1e-4, "power \(k.power): worst \(worst)")
+        }
+    }
+
     @Test("a map the kernel's integers cannot hold, not a number, or a mix that is no such map is refused (the port then mixes per pixel)")
     func refused() {
         #expect(GLAffine.map { a, b in a * 9 + b } == nil)
@@ -145,71 +160,4 @@ struct GLAffineTests {
         #expect(map?.count == 40)
         #expect(map?[0] == 16384 && map?[4] == 32768 && map?[8] == 514 && map?[9] == 0 && map?[39] == 255 * 65536)
     }
-}
-
-/// Ports whose row positions are written in C (`CSegueKernels/glports.c`, `glwarps.c`)
-/// against their Swift `samples`, number for number.
-@Suite("gl-transitions' rows in C")
-struct GLPortsInCTests {
-    /// How many numbers of `port`'s rows in C differ from those `samples` gives (NaN matching
-    /// NaN), over rows at the top, inside and at the bottom and progresses across (0.5 among
-    /// them: BookFlip divides by zero there), with `us` at 333 columns.
-    func misses<P: GLWarp>(_ port: P) -> [String] {
-        let width = 333, height = 500, us = GLFrame.columns(width), w = Float(width), h = Float(height)
-        var found: [String] = []
-        for progress: Float in [0, 0.1, 0.37, 0.5, 0.83, 1] {
-            let k = port.frame(GLUniforms(progress: progress, width: width, height: height))
-            for y in [0, 77, 250, height - 1] {
-                let v = 1 - (Float(y) + 0.5) / h
-                var c = [Float](repeating: 7, count: 5 * width), swift = c
-                us.withUnsafeBufferPointer { us in
-                    c.withUnsafeMutableBufferPointer { port.positions(us, v, k, width: w, height: h, into: $0.baseAddress!) }
-                    swift.withUnsafeMutableBufferPointer { port.samplePositions(us, v, k, width: w, height: h, into: $0.baseAddress!) }
-                }
-                let differ = zip(c, swift).filter { $0 != $1 && !($0.isNaN && $1.isNaN) }.count
-                if differ > 0 { found.append("\(P.name) at progress \(progress), row \(y): \(differ) numbers differ") }
-            }
-        }
-        return found
-    }
-
-    @Test("kaleidoscope's seven folds in C are its Swift samples exactly, at any vector width the CPU has")
-    func kaleidoscope() {
-        for port in [GLKaleidoscope(), GLKaleidoscope().with(GLKaleidoscope.speed, -3).with(GLKaleidoscope.angle, 2.5)] {
-            #expect(misses(port) == [])
-        }
-    }
-
-    @Test("each warp whose rows are in glwarps.c gives its Swift samples' numbers exactly, with default and changed parameters")
-    func kernelWarps() {
-        let ports = TransitionRegistry.gl.compactMap { $0 as? any GLKernelWarp.Type }
-        #expect(Set(ports.map { $0.name }) == ["gl:crosswarp", "gl:directionalwarp", "gl:rotate_scale_fade", "gl:BookFlip",
-                                                "gl:Swirl", "gl:ripple"])
-        for port in ports { #expect(misses(port.init()) == []) }
-        // Dreamy's rows in C add the frame's offsets of its columns.
-        #expect(misses(GLDreamy()) == [])
-        #expect(misses(GLRipple().with(GLRipple.amplitude, 30).with(GLRipple.speed, -20)) == [])
-        #expect(misses(GLDirectionalWarp().with(GLDirectionalWarp.direction, [1, 0.3]).with(GLDirectionalWarp.smoothness, 0.5)) == [])
-        #expect(misses(GLDirectionalWarp().with(GLDirectionalWarp.smoothness, 0)) == [])
-        #expect(misses(GLRotateScaleFade().with(GLRotateScaleFade.center, [0.3, 0.6]).with(GLRotateScaleFade.rotations, -2)
-            .with(GLRotateScaleFade.scale, 3)) == [])
-    }
-
-    @Test("rows in C that are not the port's samples are caught")
-    func mismatchCaught() {
-        #expect(misses(MismatchedRows()).count == 24)
-    }
-}
-
-/// Dreamy's samples given crosswarp's kernel: rows in C that are not the port's own.
-struct MismatchedRows: GLKernelWarp {
-    static let file = "mismatched", authors = "nobody", summary = "Not a transition."
-    static let family = TransitionFamily.displacements
-    static let parameters: [AnyParameter] = []
-    static let row: GLWarpRowKernel = segue_crosswarp_row
-    let values: ParameterValues
-    init(_ values: ParameterValues) { self.values = values }
-    func frame(_ f: GLUniforms) -> Float { f.progress }
-    func samples(_ uv: SIMD2<Float>, _ k: Float) -> GLSamples { GLDreamy.samples(uv, progress: k) }
-    func constants(_ k: Float) -> SIMD8<Float> { .constants(k) }
 }

@@ -11,43 +11,6 @@ struct GLSumsTests {
         GLDoorway(), GLDoorway().with(GLDoorway.perspective, -1.5).with(GLDoorway.reflection, 0.9).with(GLDoorway.depth, 7),
     ]
 
-    @Test("a port's rows, written x and y apart, are its per-pixel sums: the same weights, and the same positions wherever a weight reads them",
-          arguments: ports)
-    func rowsAreSums(port: any GLSumWarp) {
-        func check<P: GLSumWarp>(_ port: P) {
-            let width = 241, height = 430, us = GLFrame.columns(width), w = Float(width), h = Float(height)
-            for progress: Float in [0.05, 0.3, 0.5, 0.71, 0.96] {
-                let k = port.frame(GLUniforms(progress: progress, width: width, height: height))
-                var floors = 0, pages = 0
-                for y in stride(from: 0, to: height, by: 13) {
-                    let v = 1 - (Float(y) + 0.5) / h
-                    var rows = [Float](repeating: 7, count: 7 * width), sums = rows
-                    us.withUnsafeBufferPointer { us in
-                        rows.withUnsafeMutableBufferPointer { port.positions(us, v, k, width: w, height: h, into: $0.baseAddress!) }
-                        sums.withUnsafeMutableBufferPointer { into in
-                            for x in 0..<width { GLSums.write(port.sums(vec2(us[x], v), k), at: x, count: width, width: w, height: h, into: into.baseAddress!) }
-                        }
-                    }
-                    var misses: [String] = []
-                    for x in 0..<width {
-                        let weights = (4..<7).map { rows[$0 * width + x] }
-                        if weights != (4..<7).map({ sums[$0 * width + x] }) { misses.append("x \(x): weights \(weights)") }
-                        for (page, weight) in [(0, weights[0]), (1, weights[1])] where weight != 0 {
-                            let i = 2 * page * width + x
-                            if rows[i] != sums[i] || rows[i + width] != sums[i + width] { misses.append("x \(x): page \(page)'s position") }
-                        }
-                        floors += weights[2] == 1 ? 1 : 0
-                        pages += weights[2] == 0 ? 1 : 0
-                    }
-                    #expect(misses.isEmpty, "\(P.name) at \(progress), row \(y): \(misses.prefix(4))")
-                }
-                // Both kinds of pixel occur, so that both were compared.
-                if progress > 0.2 && progress < 0.8 { #expect(floors > 0 && pages > 0, "\(P.name) at \(progress): \(floors) floor, \(pages) page") }
-            }
-        }
-        check(port)
-    }
-
     @Test("a port's sums for the kernel's prefetch (every stride-th column of a row ahead) are its row's sums at those columns, number for number",
           arguments: ports)
     func positionsAhead(port: any GLSumWarp) {
@@ -244,46 +207,10 @@ extension GLWarpKernelTests {
     }
 }
 
-/// A port whose rows skip its shader where the shader's answer is known (a page's texel where it
-/// stands) against the shader run on every pixel: the same bytes.
-@Suite("gl-transitions' rows that skip the shader")
-struct GLShortcutRowsTests {
-    @Test("InvertedPageCurl's rows in C are its Swift shader's pixels exactly, ahead of the curl, on it, in its shadow and behind it",
-          arguments: [(180, 320), (97, 41), (3, 50_000)])
-    func pageCurl(size: (width: Int, height: Int)) {
-        let (width, height) = size, port = GLInvertedPageCurl()
-        let a = GLAffineTests.pixels(width * height, seed: 11), b = GLAffineTests.pixels(width * height, seed: 12)
-        a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                let pages = PagePictures(a: a.baseAddress!, b: b.baseAddress!, width: width, height: height)
-                for progress in [0.02, 0.1, 0.2, 0.27, 0.35, 0.45, 0.55, 0.7, 0.93] {
-                    let rows = port.rows(progress: progress, width: width, height: height)
-                    let shader = port.shaderRows(progress: progress, width: width, height: height)
-                    var row = [UInt32](repeating: 0, count: width), reference = row, misses = 0, copied = 0, curled = 0
-                    for y in 0..<height {
-                        rows(y, pages, &row)
-                        shader(y, pages, &reference)
-                        for x in 0..<width {
-                            misses += row[x] == reference[x] ? 0 : 1
-                            let own = row[x] == a[y * width + x] || row[x] == b[y * width + x] | 0xFF00_0000
-                            copied += own ? 1 : 0
-                            curled += own ? 0 : 1
-                        }
-                    }
-                    #expect(misses == 0, "\(width)x\(height) at \(progress): \(misses) pixels differ")
-                    #expect(copied > 0 && (progress > 0.9 || curled > 0), "\(width)x\(height) at \(progress): \(copied) pages' texels, \(curled) others")
-                }
-            }
-        }
-        // Pictures this tall have rows whose own sample is not on its texel's centre: the C row
-        // finishes those pixels one by one, and the comparison above covers them.
-        let h = Float(height), off = (0..<height).filter { y in
-            let v = 1 - (Float(y) + 0.5) / h
-            return Int(GLSL.clamp((1 - v) * h - 0.5, 0, h - 1) * 256 + 0.5) != y * 256
-        }
-        #expect(height < 10_000 || off.count > 0, "no row off its centre")
-    }
-
+/// The ports that read the pages mixed once a frame (`premix`) against the same rows from the
+/// two pages.
+@Suite("gl-transitions' ports that read the pages mixed")
+struct GLPremixTests {
     @Test("a port that reads the pages mixed gives, from the pages mixed once, its rows from the two pages within two levels",
           arguments: [GLSwirl() as any GLTransition, GLKaleidoscope(), GLCrossZoom(), GLFilmBurn(), GLLinearBlur(), GLRotateScaleFade()])
     func premixed(port: any GLTransition) throws {

@@ -107,9 +107,8 @@ void segue_kaleidoscope_row(float *positions, const float *us, float v, float wi
 
 /* gl-transitions' warps for one row at GL's height v, each column's u in us[i]: the port's
  * two sample points as texel positions (x times width less a half, rows from the top) and its
- * weight, five runs of `count` floats in `positions` as segue_mix_warped reads them, the same
- * numbers as the port's Swift `samples`. `constants`: SEGUE_WARP_CONSTANTS numbers of the
- * frame, the port's own (glwarps.c says which). */
+ * weight, five runs of `count` floats in `positions` as segue_mix_warped reads them.
+ * `constants`: SEGUE_WARP_CONSTANTS numbers of the frame, the port's own (glwarps.c says which). */
 enum { SEGUE_WARP_CONSTANTS = 8 };
 void segue_crosswarp_row(float *positions, const float *us, float v, float width, float height, const float *constants, int count);
 void segue_directionalwarp_row(float *positions, const float *us, float v, float width, float height, const float *constants,
@@ -138,7 +137,7 @@ void segue_doorway_row(float *positions, const float *us, const float *doorsX, c
 
 /* gl-transitions' InvertedPageCurl for one row y of the canvas (width x height), each
  * column's u in us[i]: the pages' own pixels ahead of the curl and past its shadow, the curl,
- * its back and its shadow between, every pixel the Swift port's shader's. The frame's numbers:
+ * its back and its shadow between, every pixel the file's shader's. The frame's numbers:
  * the turns' matrices by columns (x, y, z; their first two entries), how far the page has
  * curled (`amount`), the cylinder's centre, angle and radius. */
 typedef struct {
@@ -163,10 +162,12 @@ void segue_crosszoom_row(uint32_t *out, const uint32_t *a, const uint32_t *b, in
 void segue_filmburn_row(uint32_t *out, const uint32_t *a, const uint32_t *b, int width, int height, const float *qx, float qy,
                         const float *light, const float directions[100], float blur, uint32_t k, uint32_t *scratch, int count);
 
-/* gl-transitions' dissolve for one row: out[i] is b[i] where the outgoing pixel a[i] has burnt
- * through, a[i] where the burning rim (`line` wide) has not reached it, and rim[i] is 1 where it
- * is on the rim (out[i] then a[i], for the port to work out), else 0. */
-void segue_dissolve_row(uint32_t *out, const uint32_t *a, const uint32_t *b, float progress, float line, uint8_t *rim, int count);
+/* gl-transitions' dissolve for one row: shows[i] is how far the outgoing pixel a[i] is from
+ * burning; out[i] is b[i] where it has burnt through, a[i] where the burning rim (`line` wide)
+ * has not reached it, and rim[i] is 1 where it is on the rim (out[i] then a[i], for the port to
+ * colour), else 0. */
+void segue_dissolve_row(uint32_t *out, const uint32_t *a, const uint32_t *b, float progress, float line, uint8_t *rim, float *shows,
+                        int count);
 
 /* Two whole pictures (width x height), each sampled where a pixel's transition asks: out[i] = the
  * bilinear samples of a at (ax[i], ay[i]) and of b at (bx[i], by[i]) (texel positions, centres at

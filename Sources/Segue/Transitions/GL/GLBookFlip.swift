@@ -5,7 +5,8 @@ import CSegueKernels
 ///
 /// Each pixel is one page, sampled where it stands or where the turning page puts it: a warp
 /// whose weights are 0 or 1. The turning half is shaded: a run of columns, each channel but
-/// alpha times the frame's shade, applied to the warp's rows.
+/// alpha times the frame's shade, applied to the warp's rows. The samples are in C
+/// (`segue_bookflip_row`, glwarps.c); here, what a frame shares.
 public struct GLBookFlip: GLKernelWarp {
     public static let file = "BookFlip", authors = "hong"
     public static let summary = "The page turns from the right like a book's (gl-transitions BookFlip)."
@@ -20,35 +21,19 @@ public struct GLBookFlip: GLKernelWarp {
     public static let row: GLWarpRowKernel = segue_bookflip_row
     public func constants(_ k: (p: Float, shade: Float)) -> SIMD8<Float> { .constants(k.p) }
 
-    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (p: Float, shade: Float)) -> GLSamples {
-        let p = k.p, turned = GLSL.step(1 - p, uv.x)
-        if uv.x < 0.5 {
-            let left = vec2((uv.x - 0.5) / (p - 0.5) * 0.5 + 0.5, (uv.y - 0.5) / (0.5 + (1 - p) * (0.5 - uv.x) / 0.5) * 0.5 + 0.5)
-            return GLSamples(from: uv, to: left, weight: turned)
-        }
-        let right = vec2((uv.x - p) / (0.5 - p) * 0.5, (uv.y - 0.5) / (0.5 + p * (uv.x - 0.5) / 0.5) * 0.5 + 0.5)
-        return GLSamples(from: right, to: uv, weight: turned)
-    }
-
-    /// Whether the column at `u` shows the turning page (shaded).
-    @inline(__always) func shaded(_ u: Float, _ k: (p: Float, shade: Float)) -> Bool {
-        let turned = GLSL.step(1 - k.p, u) == 1
-        return u < 0.5 ? turned : !turned
-    }
-
-    public func shader(_ f: GLFrame) -> GLShader {
-        let k = frame(GLUniforms(f)), me = self, shade = vec4(k.shade, k.shade, k.shade, 1)
-        return { uv in
-            let s = me.samples(uv, k), a = uv.x < 0.5 ? f.from(s.from) : f.from(s.from) * shade
-            let b = uv.x < 0.5 ? f.to(s.to) * shade : f.to(s.to)
-            return GLSL.mix(a, b, s.weight)
-        }
-    }
-
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
         let warp = warpRows(progress: progress, width: width, height: height)
         let k = frame(GLUniforms(progress: Float(progress), width: width, height: height))
-        let columns = GLFrame.columns(width).enumerated().filter { shaded($0.element, k) }.map(\.offset)
+        // The columns the turning page covers, shaded: where the kernel takes the incoming
+        // page left of the middle, or the outgoing one right of it (its weights are the same
+        // in every row).
+        let us = GLFrame.columns(width)
+        var row = [Float](repeating: 0, count: 5 * width)
+        us.withUnsafeBufferPointer { us in
+            row.withUnsafeMutableBufferPointer { positions(us, 0.5, k, width: Float(width), height: Float(height), into: $0.baseAddress!) }
+        }
+        let weights = row[(4 * width)...]
+        let columns = us.indices.filter { us[$0] < 0.5 ? weights[4 * width + $0] == 1 : weights[4 * width + $0] == 0 }
         let shade = vec4(k.shade, k.shade, k.shade, 1)
         guard let first = columns.first, let last = columns.last, let map = GLAffine.map({ a, _ in a * shade }) else { return warp }
         return { y, pages, out in

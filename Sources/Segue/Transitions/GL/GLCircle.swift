@@ -1,6 +1,6 @@
 /// gl-transitions' `circle` by Fernando Kuteken (MIT): the picture closes to a point in a
 /// circle over a plain colour, and the next opens out of it. Ported from circle.glsl.
-public struct GLCircle: GLWarp {
+public struct GLCircle: GLSampledWarp {
     public static let file = "circle", authors = "Fernando Kuteken"
     public static let summary = "The picture closes into a circle over a colour, and the next opens out of it (gl-transitions circle)."
     public static let family = TransitionFamily.masks

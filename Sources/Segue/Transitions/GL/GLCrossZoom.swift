@@ -29,21 +29,6 @@ public struct GLCrossZoom: GLTransition {
         return (vec2(0.25 + 0.5 * p, 0.5), dissolve, -values.float(Self.strength) / 2 * (cosf(GLSL.pi * p / 0.5) - 1))
     }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let (center, dissolve, strength) = frame(f.progress)
-        return { uv in
-            let toCenter = center - uv, offset = GLSL.rand(uv)
-            var color = vec4.zero, total: Float = 0
-            for t in 0...40 {
-                let percent = (Float(t) + offset) / 40, weight = 4 * (percent - percent * percent)
-                let s = uv + toCenter * percent * strength
-                color += GLSL.mix(f.from(s), f.to(s), dissolve) * weight
-                total += weight
-            }
-            return color / total
-        }
-    }
-
     /// A row at a time in C (`segue_crosszoom_row`): each of the 41 samples a vectorised loop
     /// over the row's pixels, the pages mixed in 256ths at each; the random offsets are the
     /// shader's, worked out here.

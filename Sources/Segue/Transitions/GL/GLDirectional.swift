@@ -1,6 +1,6 @@
 /// gl-transitions' `Directional` by Gaëtan Renaudeau (MIT): the incoming picture pushes the
 /// outgoing one out toward `direction`. Ported from Directional.glsl.
-public struct GLDirectional: GLWarp {
+public struct GLDirectional: GLSampledWarp {
     public static let file = "Directional", authors = "Gaëtan Renaudeau"
     public static let summary = "The next picture pushes the last one out (gl-transitions Directional)."
     public static let family = TransitionFamily.displacements

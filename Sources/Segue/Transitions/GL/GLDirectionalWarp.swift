@@ -3,6 +3,8 @@ import CSegueKernels
 /// gl-transitions' `directionalwarp` by pschroen (MIT): a straight front crosses diagonally,
 /// the outgoing picture shrinking into the centre behind it and the next growing out. Ported
 /// from directionalwarp.glsl.
+///
+/// Its samples are worked out in C alone (`segue_directionalwarp_row`, glwarps.c); here, what a frame shares.
 public struct GLDirectionalWarp: GLKernelWarp {
     public static let file = "directionalwarp", authors = "pschroen"
     public static let summary = "A front crosses at an angle, warping one picture into the next (gl-transitions directionalwarp)."
@@ -20,10 +22,4 @@ public struct GLDirectionalWarp: GLKernelWarp {
 
     public static let row: GLWarpRowKernel = segue_directionalwarp_row
     public func constants(_ front: GLDirectionalWipe.Front) -> SIMD8<Float> { .constants(front.v.x, front.v.y, front.edge, front.smoothness) }
-
-    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ front: GLDirectionalWipe.Front) -> GLSamples {
-        let m = front.passed(uv)
-        let x = uv.x - 0.5, y = uv.y - 0.5   // in x and y apart: vectors keep the loop from being vectorised
-        return GLSamples(from: vec2(x * (1 - m) + 0.5, y * (1 - m) + 0.5), to: vec2(x * m + 0.5, y * m + 0.5), weight: m)
-    }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// gl-transitions' `dissolve` by hjm1fb (MIT): the picture burns away, its darkest parts first,
 /// a hot rim at the burning edge. Ported from dissolve.glsl. (Its noise functions are never
 /// called by the shader and are left out.)
-public struct GLDissolve: GLMix {
+public struct GLDissolve: GLTransition {
     public static let file = "dissolve", authors = "hjm1fb"
     public static let summary = "The picture burns away from its darkest parts, with a hot rim (gl-transitions dissolve)."
     public static let family = TransitionFamily.mixes
@@ -22,32 +22,15 @@ public struct GLDissolve: GLMix {
         let width: Float, spread: vec3, hot: vec3, power: Float, intensity: Float, p: Float, started: Float
     }
 
-    public func frame(_ f: GLUniforms) -> Frame {
+    func frame(_ progress: Float) -> Frame {
         Frame(width: values.float(Self.lineWidth), spread: values.vector3(Self.spread), hot: values.vector3(Self.hot),
-              power: values.float(Self.power), intensity: values.float(Self.intensity), p: f.progress, started: GLSL.step(0.0001, f.progress))
-    }
-
-    /// How far the outgoing pixel is from burning (below 0.001: burnt through).
-    @inline(__always) func show(_ from: SIMD4<Float>, _ k: Frame) -> Float {
-        // The file reads straight colours; opaque pages are the same premultiplied.
-        0.5 + 0.5 * (0.299 * from.x + 0.587 * from.y + 0.114 * from.z) - k.p
-    }
-
-    @inline(__always) public func mix(_ from: SIMD4<Float>, _ to: SIMD4<Float>, _ uv: SIMD2<Float>, _ k: Frame) -> SIMD4<Float> {
-        guard let factor = factor(from, k) else { return to }
-        return burnt(from, factor, heat(factor, k), k)
+              power: values.float(Self.power), intensity: values.float(Self.intensity), p: progress, started: GLSL.step(0.0001, progress))
     }
 
     /// The rim's hot colour at `factor`, before the pixel's alpha: pow(mix(spread, hot, f), power) × intensity.
     @inline(__always) func heat(_ factor: Float, _ k: Frame) -> vec3 {
         let c = GLSL.mix(k.spread, k.hot, factor)
         return vec3(powf(c.x, k.power), powf(c.y, k.power), powf(c.z, k.power)) * k.intensity
-    }
-
-    /// How hot the rim is at the outgoing pixel (nil where it has burnt through).
-    @inline(__always) func factor(_ from: vec4, _ k: Frame) -> Float? {
-        let show = show(from, k)
-        return show < 0.001 ? nil : 1 - GLSL.smoothstep(0, k.width, show)
     }
 
     /// The outgoing pixel burning at `factor`, the rim's hot colour there `heat` (before the
@@ -66,32 +49,30 @@ public struct GLDissolve: GLMix {
 
     /// Only the rim is worked out in numbers: a pixel burnt through is the incoming page's and
     /// one the rim has not reached the outgoing page's, as they are (a texel made numbers and
-    /// back is the same texel). The C kernel sorts a row's pixels so, with `show`'s arithmetic.
-    /// The rim's hot colour is read off a table made once a frame, not raised to its power
-    /// three times a pixel.
+    /// back is the same texel). The C kernel sorts a row's pixels so, and gives how far each is
+    /// from burning (`segue_dissolve_row`). The rim's hot colour is read off a table made once
+    /// a frame, not raised to its power three times a pixel.
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
-        let me = self, k = frame(GLUniforms(progress: Float(progress), width: width, height: height))
-        let heats = heats(k), steps = Float(Self.heatSteps)
+        let me = self, k = frame(Float(progress)), heats = heats(k), steps = Float(Self.heatSteps)
         return { y, pages, out in
             let a = pages.a(y), b = pages.b(y)
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width) { rim in
-                segue_dissolve_row(out, a, b, k.p, k.width, rim.baseAddress!, Int32(width))
-                let marks = UnsafeRawPointer(rim.baseAddress!)
-                heats.withUnsafeBufferPointer { heats in
-                    var x = 0
-                    while x < width {
-                        // Eight pixels off the rim at once: most of a row is.
-                        if x + 8 <= width && marks.loadUnaligned(fromByteOffset: x, as: UInt64.self) == 0 { x += 8; continue }
-                        if rim[x] != 0 {
-                            let from = GLFrame.color(a[x])
-                            if let factor = me.factor(from, k) {
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: width) { shows in
+                    segue_dissolve_row(out, a, b, k.p, k.width, rim.baseAddress!, shows.baseAddress!, Int32(width))
+                    let marks = UnsafeRawPointer(rim.baseAddress!)
+                    heats.withUnsafeBufferPointer { heats in
+                        var x = 0
+                        while x < width {
+                            // Eight pixels off the rim at once: most of a row is.
+                            if x + 8 <= width && marks.loadUnaligned(fromByteOffset: x, as: UInt64.self) == 0 { x += 8; continue }
+                            if rim[x] != 0 {
+                                // How hot the rim is there.
+                                let factor = 1 - GLSL.smoothstep(0, k.width, shows[x])
                                 let t = GLSL.clamp(factor, 0, 1) * steps, i = min(Int(t), Self.heatSteps - 1)
-                                out[x] = GLFrame.pixel(me.burnt(from, factor, heats[i] + (heats[i + 1] - heats[i]) * (t - Float(i)), k))
-                            } else {
-                                out[x] = b[x]
+                                out[x] = GLFrame.pixel(me.burnt(GLFrame.color(a[x]), factor, heats[i] + (heats[i + 1] - heats[i]) * (t - Float(i)), k))
                             }
+                            x += 1
                         }
-                        x += 1
                     }
                 }
             }

@@ -4,7 +4,8 @@ import CSegueKernels
 /// next, which comes forward over its reflection. Ported from doorway.glsl.
 ///
 /// A sum (`GLSumWarp`): each pixel is a door, else the next picture, else the black floor with
-/// the next picture's reflection added on it.
+/// the next picture's reflection added on it. The pixels' math is in C (`segue_doorway_row`,
+/// glports.c); here, what a frame shares, each column's door among it.
 public struct GLDoorway: GLSumWarp {
     public static let file = "doorway", authors = "gre"
     public static let summary = "Two doors open onto the next picture, which comes forward over its reflection (gl-transitions doorway)."
@@ -18,7 +19,7 @@ public struct GLDoorway: GLSumWarp {
     public init(_ values: ParameterValues) { self.values = values }
 
     public struct Frame: Sendable {
-        let p, reflection, perspective, size: Float
+        let p, reflection, size: Float
         /// Each column's door: where it samples the outgoing page across (-1 where the doors
         /// have opened past it) and the factor its rows are scaled by (its perspective).
         let doorsX, doorsY: [Float]
@@ -27,8 +28,8 @@ public struct GLDoorway: GLSumWarp {
     public func frame(_ f: GLUniforms) -> Frame {
         let p = f.progress, perspective = values.float(Self.perspective)
         let doors = GLFrame.columns(f.width).map { Self.door($0, p, perspective) }
-        return Frame(p: p, reflection: values.float(Self.reflection), perspective: perspective,
-                     size: GLSL.mix(1, values.float(Self.depth), 1 - p), doorsX: doors.map(\.x), doorsY: doors.map(\.d))
+        return Frame(p: p, reflection: values.float(Self.reflection), size: GLSL.mix(1, values.float(Self.depth), 1 - p),
+                     doorsX: doors.map(\.x), doorsY: doors.map(\.d))
     }
 
     /// Column u's door: where across it samples the outgoing page (-1 where the doors have
@@ -39,36 +40,9 @@ public struct GLDoorway: GLSumWarp {
         return (u + (u > 0.5 ? -1 : 1) * (0.5 * p), 1 / (1 + perspective * p * (1 - slit)))
     }
 
-    /// The door's row: GL's (y - d/2) d + d/2.
-    @inline(__always) static func doorY(_ v: Float, _ d: Float) -> Float { (v - d / 2) * d + d / 2 }
-
-    @inline(__always) public func sums(_ uv: SIMD2<Float>, _ k: Frame) -> GLSums {
-        let door = Self.door(uv.x, k.p, k.perspective)
-        let from = door.x == -1 ? vec2(-1, -1) : vec2(door.x, Self.doorY(uv.y + 0, door.d))
-        let to = (uv - 0.5) * k.size + 0.5
-        if GLSL.inside(from) { return GLSums(from: from, to: to, fromWeight: 1, toWeight: 0, floorWeight: 0) }
-        if GLSL.inside(to) { return GLSums(from: from, to: to, fromWeight: 0, toWeight: 1, floorWeight: 0) }
-        let b = GLReflection.mirror(to)
-        return GLSums(from: vec2(.nan, .nan), to: b, fromWeight: 0, toWeight: GLReflection.weight(b, k.reflection), floorWeight: 1)
-    }
-
-    /// A row's sums in C (`segue_doorway_row`), from the columns' doors: the same numbers `sums`
-    /// gives, with no branch a pixel.
+    /// A row's sums in C (`segue_doorway_row`), from the columns' doors, with no branch a pixel.
     public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width w: Float, height h: Float,
                           into: UnsafeMutablePointer<Float>) {
         segue_doorway_row(into, us.baseAddress!, k.doorsX, k.doorsY, v, w, h, k.size, k.reflection, Int32(us.count))
     }
-}
-
-/// The black floor of doorway and swap, with a picture's reflection on it.
-enum GLReflection {
-    /// Where the floor shows the picture that stands at `p` (NaN where it shows none of it).
-    @inline(__always) static func mirror(_ p: vec2) -> vec2 {
-        let q = p * vec2(1, -1.2) + vec2(0, -0.02)
-        return GLSL.inside(q) ? q : vec2(.nan, .nan)
-    }
-
-    /// How much of the picture the floor shows at `q` (none outside it): on black, GL's
-    /// mix(black, picture, reflection × mix(1, 0, q.y)) adds the picture's colour times that.
-    @inline(__always) static func weight(_ q: vec2, _ reflection: Float) -> Float { q.x.isNaN ? 0 : reflection * GLSL.mix(1, 0, q.y) }
 }

@@ -26,15 +26,8 @@ public struct GLDreamy: GLWarp {
 
     @inline(__always) static func offset(_ progress: Float, _ x: Float) -> Float { 0.03 * progress * GLSL.cos(10 * (progress + x)) }
 
-    @inline(__always) public func samples(_ p: SIMD2<Float>, _ k: Frame) -> GLSamples { Self.samples(p, progress: k.progress) }
-
-    @inline(__always) static func samples(_ p: SIMD2<Float>, progress: Float) -> GLSamples {
-        // The offsets are only upward: written for y alone, as vectors keep the loop from being vectorised.
-        GLSamples(from: vec2(p.x, p.y + offset(progress, p.x)), to: vec2(p.x, p.y + offset(1 - progress, p.x)), weight: progress)
-    }
-
-    /// A row's positions in C (`segue_dreamy_row`) from the frame's offsets: the numbers
-    /// `samples` gives, for the frame's columns.
+    /// A row's positions in C (`segue_dreamy_row`): each pixel's texel moved up or down by its
+    /// column's offset.
     public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width: Float, height: Float,
                           into: UnsafeMutablePointer<Float>) {
         precondition(k.offsets.count == 2 * us.count, "Dreamy's frame is for \(k.offsets.count / 2) columns, not \(us.count)")

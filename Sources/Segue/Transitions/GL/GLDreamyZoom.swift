@@ -7,7 +7,7 @@ import Foundation
 /// The file turns each point by taking its angle (`atan`), adding the turn and going back
 /// (`cos`, `sin`); that is the point rotated by the turn, worked out here as a rotation, the
 /// same for every pixel of a frame. The flash is a constant added to every channel.
-public struct GLDreamyZoom: GLWarp {
+public struct GLDreamyZoom: GLSampledWarp {
     public static let file = "DreamyZoom", authors = "Zeh Fernando"
     public static let summary = "A turning zoom into a flash and out of it (gl-transitions DreamyZoom)."
     public static let family = TransitionFamily.displacements
@@ -38,14 +38,6 @@ public struct GLDreamyZoom: GLWarp {
         let q = (uv - 0.5) / k.zoom * vec2(k.ratio, 1)
         let s = vec2((k.cos * q.x - k.sin * q.y) / k.ratio + 0.5, k.sin * q.x + k.cos * q.y + 0.5)
         return GLSamples(s, weight: k.incoming ? 1 : 0)
-    }
-
-    public func shader(_ f: GLFrame) -> GLShader {
-        let k = frame(GLUniforms(f)), me = self
-        return { uv in
-            let s = me.samples(uv, k).from
-            return (k.incoming ? f.to(s) : f.from(s)) + k.light
-        }
     }
 
     /// The warp's rows, then the flash added (each channel clamped).

@@ -1,7 +1,13 @@
 import CSegueKernels
 
-/// A gl-transitions port that says more of its shape (a mask, a mix, a warp, a sum), and so
-/// what its pixels share: worked out once a frame.
+// The shapes of gl-transitions ports, each a kernel in C that writes a row from what the port
+// works out: a mask (the pages at each pixel mixed by a weight), a mix (the two texels at each
+// pixel made one colour; an affine one is a map of the frame), a warp (a sample of each page
+// wherever it lies, mixed by a weight) and a sum (`GLSums.swift`: samples of each page and a
+// floor colour added up). A warp's or a sum's positions are worked out per pixel in Swift or a
+// row at a time in C, never both. A port that is none of these writes its rows itself.
+
+/// A gl-transitions port of one of the shapes, and what its pixels share: worked out once a frame.
 public protocol GLFramed: GLTransition {
     associatedtype Frame: Sendable
     /// What every pixel of the frame shares (the uniforms read, the progress's functions),
@@ -31,8 +37,6 @@ public struct GLUniforms: Sendable {
         self.width = width
         self.height = height
     }
-
-    init(_ f: GLFrame) { self.init(progress: f.progress, width: f.pages.width, height: f.pages.height) }
 }
 
 /// A gl-transitions port that reads each page only at `uv` itself (a texel's centre, where GL's
@@ -65,32 +69,31 @@ public struct GLSamples {
 
 /// A gl-transitions port whose every pixel is one sample of each page, wherever it lies, mixed
 /// by a weight (`mix(getFromColor(p), getToColor(q), w)`, w in 0...1), or a colour of its own:
-/// the sample positions are worked out per pixel in Swift, and the C kernel samples (bilinear,
-/// in 256ths, as the compositor does) and mixes.
+/// the C kernel samples (bilinear, in 256ths, as the compositor does) and mixes where
+/// `positions` says. Its positions are worked out per pixel in Swift (`GLSampledWarp`), by a
+/// row kernel of glwarps.c (`GLKernelWarp`), or by a C row of the port's own.
 public protocol GLWarp: GLFramed {
-    func samples(_ uv: SIMD2<Float>, _ k: Frame) -> GLSamples
     /// The colour of a pixel whose samples are NaN (opaque black unless the port says).
     func outside(_ k: Frame) -> SIMD4<Float>
     /// A row's samples at height `v` for the kernel, each column's u in `us`: texel positions
     /// (centres at whole numbers, rows from the top) of the outgoing page's sample, x then y,
     /// the incoming page's, and the weights, five runs of `us.count` numbers from `into`.
-    /// By default `samples` for each pixel; a port whose math is too heavy for Swift's vectors
-    /// writes it in C.
     func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width: Float, height: Float,
                    into: UnsafeMutablePointer<Float>)
 }
 
 extension GLWarp {
     public func outside(_ k: Frame) -> SIMD4<Float> { vec4(0, 0, 0, 1) }
+}
 
+/// A warp whose samples are worked out per pixel, in Swift.
+public protocol GLSampledWarp: GLWarp {
+    func samples(_ uv: SIMD2<Float>, _ k: Frame) -> GLSamples
+}
+
+extension GLSampledWarp {
     public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width w: Float, height h: Float,
                           into: UnsafeMutablePointer<Float>) {
-        samplePositions(us, v, k, width: w, height: h, into: into)
-    }
-
-    /// `positions` from `samples`, pixel by pixel: what a port's own `positions` must equal.
-    func samplePositions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width w: Float, height h: Float,
-                         into: UnsafeMutablePointer<Float>) {
         let count = us.count, ax = into, ay = ax + count, bx = ay + count, by = bx + count, weights = by + count
         for x in 0..<count {
             let s = samples(vec2(us[x], v), k)
@@ -108,10 +111,9 @@ extension GLWarp {
 public typealias GLWarpRowKernel = @convention(c) (UnsafeMutablePointer<Float>?, UnsafePointer<Float>?, Float, Float, Float,
                                                    UnsafePointer<Float>?, Int32) -> Void
 
-/// A `GLWarp` whose `samples` is also written in C, in `glwarps.c`, operation for operation:
-/// its rows' positions come from that kernel (16 pixels at a time where Swift's baseline does
-/// one or four), the frame's numbers passed as `constants`. `GLPortsInCTests` holds each to
-/// its `samples`, number for number.
+/// A warp whose samples are written in C alone, in `glwarps.c` (16 pixels at a time where
+/// Swift's baseline does one or four): the port works out the frame's numbers the kernel
+/// reads (`constants`).
 public protocol GLKernelWarp: GLWarp {
     static var row: GLWarpRowKernel { get }
     /// The frame's numbers the kernel reads, in its order.
@@ -142,11 +144,6 @@ extension GLFrame {
 }
 
 extension GLTransition where Self: GLMask {
-    public func shader(_ f: GLFrame) -> GLShader {
-        let k = frame(GLUniforms(f)), me = self
-        return { uv in GLSL.mix(f.from(uv), f.to(uv), me.weight(uv, k)) }
-    }
-
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows { maskRows(progress: progress, width: width, height: height) }
 }
 
@@ -167,21 +164,12 @@ extension GLMask {
 }
 
 extension GLTransition where Self: GLWarp {
-    public func shader(_ f: GLFrame) -> GLShader {
-        let k = frame(GLUniforms(f)), me = self, outside = outside(k)
-        @inline(__always) func sample(_ uv: vec2, _ page: (vec2) -> vec4) -> vec4 { uv.x.isNaN || uv.y.isNaN ? outside : page(uv) }
-        return { uv in
-            let s = me.samples(uv, k)
-            return GLSL.mix(sample(s.from, f.from), sample(s.to, f.to), s.weight)
-        }
-    }
-
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows { warpRows(progress: progress, width: width, height: height) }
 }
 
 extension GLWarp {
     /// The frame's rows as the warp writes them: the C kernel samples and mixes the pages
-    /// where `samples` says. A port that does more with its rows (a light added, a second
+    /// where `positions` says. A port that does more with its rows (a light added, a second
     /// mix) calls this from its own `rows`.
     func warpRows(progress: Double, width: Int, height: Int) -> PixelRows {
         let me = self, w = Float(width), h = Float(height), us = GLFrame.columns(width)
@@ -199,11 +187,6 @@ extension GLWarp {
 }
 
 extension GLTransition where Self: GLMix {
-    public func shader(_ f: GLFrame) -> GLShader {
-        let k = frame(GLUniforms(f)), me = self
-        return { uv in me.mix(f.from(uv), f.to(uv), uv, k) }
-    }
-
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows { mixRows(progress: progress, width: width, height: height) }
 }
 

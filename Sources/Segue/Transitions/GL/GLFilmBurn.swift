@@ -64,24 +64,6 @@ public struct GLFilmBurn: GLTransition {
         return vec3(powf(abs(rgb.x), k.power.x), powf(abs(rgb.y), k.power.y), powf(abs(rgb.z), k.power.z)) * k.glow
     }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let k = burn(f.progress), p = k.p
-        return { uv in
-            var light: Float = 0
-            for w in k.waves {
-                light += sinf(uv.x * w.x + p * 8 + w.xPhase) * sinf(uv.y * w.y + p * 6 + w.yPhase)
-                light += 1 - GLSL.clamp(GLSL.distance(uv, w.center) * w.sharp, 0, 1)
-            }
-            let rgb = Self.lit(light, k), q = (uv - 0.5) * k.zoom + 0.5
-            var sum = vec4.zero
-            for (i, d) in k.directions.enumerated() {
-                let s = q + d * (GLSL.rand(vec2(Float(i), q.x + q.y)) + k.blur) * k.blur
-                sum += GLSL.mix(f.from(s), f.to(s), k.fade)
-            }
-            return sum / Float(k.directions.count) + vec4(rgb.x, rgb.y, rgb.z, 0)
-        }
-    }
-
     /// A row at a time: the light in Swift, wave by wave over the row (each wave's sine across
     /// made once a frame, the one down once a row), the blur in C (`segue_filmburn_row`), each
     /// of its 50 samples a vectorised loop over the row's pixels. Its hash's sine is in plain

@@ -41,23 +41,9 @@ public struct GLKaleidoscope: GLWarp {
         return Frame(progress: p, folded: 1 - 2 * abs(p - 0.5), sines: sines, cosines: cosines)
     }
 
-    /// The folded point: both pages sampled there, mixed by the progress.
-    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: Frame) -> GLSamples {
-        // Written out fold by fold, x and y apart: a loop of vectors here is neither unrolled
-        // nor vectorised across pixels.
-        var x = uv.x - 0.5, y = uv.y - 0.5
-        @inline(__always) func fold(_ s: Float, _ c: Float) {
-            let rx = s * x + c * y, ry = s * y - c * x
-            x = abs(GLSL.mod(rx, 2) - 1)
-            y = abs(GLSL.mod(ry, 2) - 1)
-        }
-        fold(k.sines[0], k.cosines[0]); fold(k.sines[1], k.cosines[1]); fold(k.sines[2], k.cosines[2])
-        fold(k.sines[3], k.cosines[3]); fold(k.sines[4], k.cosines[4]); fold(k.sines[5], k.cosines[5])
-        fold(k.sines[6], k.cosines[6])
-        return GLSamples(vec2(x, y), weight: k.progress)
-    }
-
-    /// The folds in C: seven of them a pixel are more than Swift's four-wide vectors keep up with.
+    /// The folded point, in C alone (`segue_kaleidoscope_row`, glports.c): seven folds a pixel
+    /// are more than Swift's four-wide vectors keep up with. Both pages are sampled there,
+    /// mixed by the progress.
     public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width: Float, height: Float,
                           into: UnsafeMutablePointer<Float>) {
         withUnsafeBytes(of: k.sines) { sines in
@@ -65,14 +51,6 @@ public struct GLKaleidoscope: GLWarp {
                 segue_kaleidoscope_row(into, us.baseAddress!, v, width, height, k.progress, sines.baseAddress!.assumingMemoryBound(to: Float.self),
                                        cosines.baseAddress!.assumingMemoryBound(to: Float.self), Int32(us.count))
             }
-        }
-    }
-
-    public func shader(_ f: GLFrame) -> GLShader {
-        let k = frame(GLUniforms(f)), me = self
-        return { uv in
-            let q = me.samples(uv, k).from
-            return GLSL.mix(GLSL.mix(f.from(uv), f.to(uv), k.progress), GLSL.mix(f.from(q), f.to(q), k.progress), k.folded)
         }
     }
 

@@ -15,24 +15,6 @@ public struct GLLinearBlur: GLTransition {
     /// The pages mixed once a frame: both pages are read at the same points, their blurs mixed by the progress.
     public func premix(progress: Double) -> Float? { Float(progress) }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let passes = 6, p = f.progress
-        let disp = values.float(Self.intensity) * (0.5 - abs(0.5 - p))
-        let steps = (0..<passes).map { disp * (Float($0) / Float(passes) - 0.5) }
-        return { uv in
-            var a = vec4.zero, b = vec4.zero
-            for x in steps {
-                for y in steps {
-                    let s = uv + vec2(x, y)
-                    a += f.from(s)
-                    b += f.to(s)
-                }
-            }
-            let n = Float(passes * passes)
-            return GLSL.mix(a / n, b / n, p)
-        }
-    }
-
     /// The 6 x 6 samples of a page lie at the same offsets from every pixel, so their mean is a
     /// separable filter: each sample's bilinear weights (at 1/256 texel, as the ports sample)
     /// summed into a dozen taps across and a dozen down, run in C a row at a time.

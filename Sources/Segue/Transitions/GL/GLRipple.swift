@@ -3,6 +3,8 @@ import Foundation
 
 /// gl-transitions' `ripple` by gre (MIT): rings ripple out from the centre of the outgoing
 /// picture as the next fades in. Ported from ripple.glsl.
+///
+/// Its samples are worked out in C alone (`segue_ripple_row`, glwarps.c); here, what a frame shares.
 public struct GLRipple: GLKernelWarp {
     public static let file = "ripple", authors = "gre"
     public static let summary = "Rings ripple across the picture as the next fades in (gl-transitions ripple)."
@@ -21,13 +23,5 @@ public struct GLRipple: GLKernelWarp {
     public static let row: GLWarpRowKernel = segue_ripple_row
     public func constants(_ k: (amplitude: Float, speed: Float, p: Float, fade: Float, reach: Float)) -> SIMD8<Float> {
         .constants(k.amplitude, k.speed, k.p, k.fade, k.reach)
-    }
-
-    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (amplitude: Float, speed: Float, p: Float, fade: Float, reach: Float)) -> GLSamples {
-        // In x and y apart: a loop of vectors is not vectorised across pixels.
-        let x = uv.x - 0.5, y = uv.y - 0.5, dist = (x * x + y * y).squareRoot()
-        let wave = GLSL.sin(k.p * dist * k.amplitude - k.p * k.speed) + 0.5
-        let reach = wave * k.reach
-        return GLSamples(from: vec2(uv.x + x * reach, uv.y + y * reach), to: uv, weight: k.fade)
     }
 }

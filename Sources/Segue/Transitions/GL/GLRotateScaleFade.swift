@@ -4,6 +4,8 @@ import Foundation
 /// gl-transitions' `rotate_scale_fade` by Fernando Kuteken (MIT): the picture spins away
 /// into the distance and the next spins back out of it, over a plain colour. Ported from
 /// rotate_scale_fade.glsl.
+///
+/// Its samples are worked out in C alone (`segue_rotate_scale_fade_row`, glwarps.c); here, what a frame shares.
 public struct GLRotateScaleFade: GLKernelWarp {
     public static let file = "rotate_scale_fade", authors = "Fernando Kuteken"
     public static let summary = "The picture spins into the distance and the next spins out (gl-transitions rotate_scale_fade)."
@@ -34,16 +36,6 @@ public struct GLRotateScaleFade: GLKernelWarp {
 
     public static let row: GLWarpRowKernel = segue_rotate_scale_fade_row
     public func constants(_ k: Frame) -> SIMD8<Float> { .constants(k.center.x, k.center.y, k.c, k.s, k.p) }
-
-    /// The file turns the direction to the pixel (the offset over its length) and scales it
-    /// back by that length over the scale: the offset turned and scaled, worked out so, with no
-    /// division or root per pixel (and the centre itself a sample, not the file's 0 / 0).
-    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: Frame) -> GLSamples {
-        let dx = uv.x - k.center.x, dy = uv.y - k.center.y
-        let qx = k.center.x + (dx * k.c - dy * k.s), qy = k.center.y + (dx * k.s + dy * k.c)
-        let away = qx < 0 || qx > 1 || qy < 0 || qy > 1
-        return away ? .outside : GLSamples(vec2(qx, qy), weight: k.p)
-    }
 
     public func outside(_ k: Frame) -> SIMD4<Float> { k.back }
 }

@@ -16,16 +16,6 @@ public struct GLSqueeze: GLTransition {
     public let values: ParameterValues
     public init(_ values: ParameterValues) { self.values = values }
 
-    public func shader(_ f: GLFrame) -> GLShader {
-        let p = f.progress, off = vec2(0, p * values.float(Self.colorSeparation))
-        return { uv in
-            let y = 0.5 + (uv.y - 0.5) / (1 - p)
-            if y < 0 || y > 1 { return f.to(uv) }
-            let q = vec2(uv.x, y), c = f.from(q)
-            return vec4(f.from(q - off).x, c.y, f.from(q + off).z, c.w)
-        }
-    }
-
     public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
         let p = Float(progress), h = Float(height), shift = p * values.float(Self.colorSeparation)
         return { y, pages, out in

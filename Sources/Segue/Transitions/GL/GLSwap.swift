@@ -4,7 +4,8 @@ import CSegueKernels
 /// over their reflections. Ported from swap.glsl.
 ///
 /// A sum (`GLSumWarp`): each pixel is a page where one stands there (the one in front first),
-/// else the black floor with the pages' reflections added on it.
+/// else the black floor with the pages' reflections added on it. The pixels' math is in C
+/// (`segue_swap_row`, glports.c); here, what a frame shares, each column's factors among it.
 public struct GLSwap: GLSumWarp {
     public static let file = "swap", authors = "gre"
     public static let summary = "The pictures swing past each other in depth over their reflections (gl-transitions swap)."
@@ -18,7 +19,7 @@ public struct GLSwap: GLSumWarp {
     public init(_ values: ParameterValues) { self.values = values }
 
     public struct Frame: Sendable {
-        let p, reflection, perspective, sizeA, perspA, sizeB, perspB: Float
+        let p, reflection: Float
         /// Each page's factor across (the same for every pixel of the frame).
         let acrossA, acrossB: Float
         /// Each column's factor of y, for the outgoing page and the incoming: a page's rows
@@ -32,28 +33,15 @@ public struct GLSwap: GLSumWarp {
         let p = f.progress, depth = values.float(Self.depth), perspective = values.float(Self.perspective)
         let sizeA = GLSL.mix(1, depth, p), perspA = perspective * p, sizeB = GLSL.mix(1, depth, 1 - p), perspB = perspective * (1 - p)
         let us = GLFrame.columns(f.width), scalesA = us.map { Self.scaleA($0, sizeA, perspA) }, scalesB = us.map { Self.scaleB($0, sizeB, perspB) }
-        return Frame(p: p, reflection: values.float(Self.reflection), perspective: perspective, sizeA: sizeA, perspA: perspA, sizeB: sizeB,
-                     perspB: perspB, acrossA: sizeA / (1 - perspective * p), acrossB: sizeB / (1 - perspective * (1 - p)), scalesA: scalesA, scalesB: scalesB, aheadUs: GLFrame.ahead(us), aheadScalesA: GLFrame.ahead(scalesA),
-                     aheadScalesB: GLFrame.ahead(scalesB))
+        return Frame(p: p, reflection: values.float(Self.reflection), acrossA: sizeA / (1 - perspective * p),
+                     acrossB: sizeB / (1 - perspective * (1 - p)), scalesA: scalesA, scalesB: scalesB, aheadUs: GLFrame.ahead(us),
+                     aheadScalesA: GLFrame.ahead(scalesA), aheadScalesB: GLFrame.ahead(scalesB))
     }
 
     @inline(__always) static func scaleA(_ u: Float, _ size: Float, _ persp: Float) -> Float { size / (1 - size * persp * u) }
     @inline(__always) static func scaleB(_ u: Float, _ size: Float, _ persp: Float) -> Float { size / (1 - size * persp * (0.5 - u)) }
 
-    @inline(__always) public func sums(_ uv: SIMD2<Float>, _ k: Frame) -> GLSums {
-        let from = (uv + vec2(0, -0.5)) * vec2(k.acrossA, Self.scaleA(uv.x, k.sizeA, k.perspA)) + vec2(0, 0.5)
-        let to = (uv + vec2(-1, -0.5)) * vec2(k.acrossB, Self.scaleB(uv.x, k.sizeB, k.perspB)) + vec2(1, 0.5)
-        let inA = GLSL.inside(from), inB = GLSL.inside(to)
-        // Where both stand, the one in front: the outgoing page in the first half.
-        if inA && (k.p < 0.5 || !inB) { return GLSums(from: from, to: to, fromWeight: 1, toWeight: 0, floorWeight: 0) }
-        if inB { return GLSums(from: from, to: to, fromWeight: 0, toWeight: 1, floorWeight: 0) }
-        let a = GLReflection.mirror(from), b = GLReflection.mirror(to)
-        return GLSums(from: a, to: b, fromWeight: GLReflection.weight(a, k.reflection), toWeight: GLReflection.weight(b, k.reflection),
-                      floorWeight: 1)
-    }
-
-    /// A row's sums in C (`segue_swap_row`), from the columns' factors: the same numbers `sums`
-    /// gives, with no branch a pixel.
+    /// A row's sums in C (`segue_swap_row`), from the columns' factors, with no branch a pixel.
     public func positions(_ us: UnsafeBufferPointer<Float>, _ v: Float, _ k: Frame, width w: Float, height h: Float,
                           into: UnsafeMutablePointer<Float>) {
         Self.row(into, us.baseAddress!, k.scalesA, k.scalesB, us.count, v, k, w, h)

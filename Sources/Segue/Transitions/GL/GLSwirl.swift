@@ -3,6 +3,8 @@ import Foundation
 
 /// gl-transitions' `Swirl` by Sergey Kosarevsky (MIT): the picture twists about its centre and
 /// untwists into the next. Ported from Swirl.glsl.
+///
+/// Its samples are worked out in C alone (`segue_swirl_row`, glwarps.c); here, what a frame shares.
 public struct GLSwirl: GLKernelWarp {
     public static let file = "Swirl", authors = "Sergey Kosarevsky"
     public static let summary = "The picture twists into a whirl and out of it as the next (gl-transitions Swirl)."
@@ -22,14 +24,4 @@ public struct GLSwirl: GLKernelWarp {
 
     public static let row: GLWarpRowKernel = segue_swirl_row
     public func constants(_ k: (t: Float, a: Float)) -> SIMD8<Float> { .constants(k.t, k.a) }
-
-    @inline(__always) public func samples(_ uv: SIMD2<Float>, _ k: (t: Float, a: Float)) -> GLSamples {
-        // In x and y apart, without a branch: vectors and branches keep the pixels' loop from
-        // being vectorised.
-        let radius: Float = 1
-        let x = uv.x - 0.5, y = uv.y - 0.5, dist = (x * x + y * y).squareRoot()
-        let percent = (radius - dist) / radius, theta = percent * percent * k.a * 8 * 3.14159
-        let (s, c) = GLSL.sincos(theta), inside = dist < radius
-        return GLSamples(vec2((inside ? x * c - y * s : x) + 0.5, (inside ? x * s + y * c : y) + 0.5), weight: k.t)
-    }
 }

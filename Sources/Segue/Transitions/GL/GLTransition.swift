@@ -1,16 +1,24 @@
 import Foundation
 
 /// A transition ported from gl-transitions (github.com/gl-transitions/gl-transitions, MIT;
-/// each port credits its file's authors): a shader's `vec4 transition(vec2 uv)`, written in
-/// Swift with the vocabulary below and run pixel by pixel on the CPU over the two pages'
-/// pictures, as the GPU runs the GLSL. Its name is `gl:` and the file's (`gl:crosswarp`),
-/// read case-insensitively, and the file's name alone is another name for it where no other
-/// transition has that name. Its parameters are the file's uniforms, same names and defaults.
+/// each port credits its file's authors): what a shader's `vec4 transition(vec2 uv)` gives
+/// each pixel, worked out on the CPU over the two pages' pictures. Its name is `gl:` and the
+/// file's (`gl:crosswarp`), read case-insensitively, and the file's name alone is another name
+/// for it where no other transition has that name. Its parameters are the file's uniforms,
+/// same names and defaults.
+///
+/// A port's math is written once: in Swift, per pixel, in one of the shapes of
+/// `GLFastPaths.swift` (a mask, a mix, a warp, a sum), whose kernels in C sample and mix the
+/// pages; or, where Swift's vectors are too narrow for it, in C alone, a row at a time
+/// (`CSegueKernels/glwarps.c`, `glports.c`, `curl.c`, `zoom.c`), the port's Swift file then
+/// only working out what a frame shares. The GLSL file run by llvmpipe is every port's
+/// reference (`GLTransitionTests`), and each port's frames are pinned (`TransitionPinsTests`).
 ///
 /// GL's conventions are kept: `uv` runs 0...1 across the canvas from its bottom left corner,
-/// texel centres at half pixels; `getFromColor` and `getToColor` sample bilinearly, clamped at
-/// the edges; `ratio` is the canvas's width over its height. Colours are premultiplied (the
-/// same as GL's for opaque pages) and the result is clamped and kept premultiplied.
+/// texel centres at half pixels; pages are sampled bilinearly, clamped at the edges, at 1/256
+/// texel as the compositor samples; `ratio` is the canvas's width over its height. Colours are
+/// premultiplied (the same as GL's for opaque pages) and the result is clamped and kept
+/// premultiplied.
 public protocol GLTransition: PixelTransition {
     /// The gl-transitions file's name, without `.glsl`.
     static var file: String { get }
@@ -18,59 +26,20 @@ public protocol GLTransition: PixelTransition {
     static var authors: String { get }
     /// The file's licence (MIT unless its header says otherwise).
     static var license: String { get }
-    /// The shader at `progress`: what `transition(uv)` returns for each pixel.
-    func shader(_ frame: GLFrame) -> GLShader
 }
-
-/// A shader's `transition(uv)` for one frame.
-public typealias GLShader = (_ uv: SIMD2<Float>) -> SIMD4<Float>
 
 extension GLTransition {
     public static var name: String { "gl:" + file }
     public static var license: String { "MIT" }
     public static var source: String { "gl-transitions \(file).glsl (\(authors), \(license))" }
-
-    public func rows(progress: Double, width: Int, height: Int) -> PixelRows {
-        let me = self, p = Float(progress), ratio = Float(width) / Float(height)
-        return { y, pages, out in
-            let shader = me.shader(GLFrame(pages: pages, progress: p, ratio: ratio))
-            let v = 1 - (Float(y) + 0.5) / Float(height), w = Float(width)
-            for x in 0..<width { out[x] = GLFrame.pixel(shader(vec2((Float(x) + 0.5) / w, v))) }
-        }
-    }
 }
 
 typealias vec2 = SIMD2<Float>
 typealias vec3 = SIMD3<Float>
 typealias vec4 = SIMD4<Float>
 
-/// What a shader sees: the pages as textures, the progress and the canvas's ratio.
-public struct GLFrame {
-    let pages: PagePictures
-    public let progress: Float
-    public let ratio: Float
-
-    /// The outgoing page at `uv`.
-    @inline(__always) public func from(_ uv: SIMD2<Float>) -> SIMD4<Float> { Self.sample(pages.a, pages.width, pages.height, uv) }
-    /// The incoming page at `uv`.
-    @inline(__always) public func to(_ uv: SIMD2<Float>) -> SIMD4<Float> { Self.sample(pages.b, pages.width, pages.height, uv) }
-
-    /// A texture's bilinear sample at `uv` (GL's: texel centres at half pixels, rows from the
-    /// bottom, clamped at the edges), at 1/256 texel with weights in 256ths, as GL's fixed-
-    /// function filtering and Segue's compositor sample: the four texels mixed as packed
-    /// integers and the one result made numbers (four conversions a sample, not sixteen).
-    @inline(__always)
-    static func sample(_ texels: UnsafePointer<UInt32>, _ width: Int, _ height: Int, _ uv: vec2) -> vec4 {
-        let w = Float(width), h = Float(height)
-        // Clamped to the edge texels' centres (NaN to the first).
-        let x = GLSL.clamp(uv.x * w - 0.5, 0, w - 1), y = GLSL.clamp((1 - uv.y) * h - 0.5, 0, h - 1)
-        let X = Int(x * 256 + 0.5), Y = Int(y * 256 + 0.5)
-        let i = X >> 8, j = Y >> 8
-        let i1 = min(i + 1, width - 1), j1 = min(j + 1, height - 1)
-        let top = texels + j * width, bottom = texels + j1 * width
-        return color(Texels.bilinear(top[i], top[i1], bottom[i], bottom[i1], X & 255, Y & 255))
-    }
-
+/// Pixels as a shader sees them, and the numbers of a frame's columns.
+enum GLFrame {
     /// A premultiplied RGBA pixel as four numbers 0...1.
     @inline(__always)
     static func color(_ p: UInt32) -> vec4 {
