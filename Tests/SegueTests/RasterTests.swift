@@ -313,12 +313,12 @@ struct MaskSpanTests {
                     Homography(mapping: Rect(x: 0, y: 0, width: 200, height: 200), to: Rect(x: 3.9, y: 1.7, width: 410, height: 250))]
         for shape in shapes {
             for canvas in maps {
-                let clip = try #require(Clip(shape, canvas: canvas))
+                let mask = try #require(ShapeMask(shape, canvas: canvas))
                 var inside = 0, between = 0, covered = 0.0
                 for y in -2..<420 {
-                    let columns = try #require(clip.columns(row: y))
+                    let columns = try #require(mask.columns(row: y))
                     for x in -2..<420 {
-                        let coverage = clip.coverage(x: x, y: y)
+                        let coverage = mask.coverage(x: x, y: y)
                         covered += coverage
                         if columns.inside.contains(x) {
                             inside += 1
@@ -354,8 +354,8 @@ struct MaskSpanTests {
     func turnedMask() throws {
         let shape = RoundedRect(rect: Rect(x: 0, y: 0, width: 50, height: 50), cornerRadius: 5)
         let turned = Homography(Transform3D.identity.rotated(by: 0.3, x: 0, y: 0, z: 1))
-        let clip = try #require(Clip(shape, canvas: turned))
-        #expect((0..<60).allSatisfy { clip.columns(row: $0) == nil })
+        let mask = try #require(ShapeMask(shape, canvas: turned))
+        #expect((0..<60).allSatisfy { mask.columns(row: $0) == nil })
     }
 }
 

@@ -155,15 +155,15 @@ extension Layer {
             page.sublayers.insert(backdrop, at: 0)
             return page
         }
-        // Each band clips the whole backdrop (one prepared picture) to its part of the page.
+        // Each band shows the whole backdrop (one prepared picture) within its part of the page.
         page.sublayers.insert(contentsOf: bands.map { band in
-            var clip = Layer(frame: band)
-            clip.masksToBounds = true
-            clip.name = (name ?? "page") + " backdrop band"
+            var window = Layer(frame: band)
+            window.masksToBounds = true
+            window.name = (name ?? "page") + " backdrop band"
             var whole = backdrop
             whole.position = Point(x: whole.position.x - band.minX, y: whole.position.y - band.minY)
-            clip.sublayers = [whole]
-            return clip
+            window.sublayers = [whole]
+            return window
         }, at: 0)
         return page
     }

@@ -173,7 +173,7 @@ enum CompiledItem: Sendable {
                 return .pixels(mix.mixer.rows(progress: mix.progress, width: canvas.width, height: canvas.height),
                                pages: pages, pictures: [a, b], mixed: mixed, k: k)
             }
-            return .polygon(CompiledQuad(quad: polygon, paint: item.paint, clips: item.clips, canvas: canvas))
+            return .polygon(CompiledQuad(quad: polygon, paint: item.paint, masks: item.masks, canvas: canvas))
         }
     }
 
@@ -187,7 +187,7 @@ enum CompiledItem: Sendable {
     static func joinSharedEdges(_ items: inout [DrawItem], _ polygons: inout [PreparedPolygon?], canvasHeight: Int) {
         func hides(_ i: Int) -> Bool {
             guard polygons[i] != nil else { return false }
-            return items[i].paint.isOpaque && items[i].opacity >= 1 && items[i].clips.isEmpty
+            return items[i].paint.isOpaque && items[i].opacity >= 1 && items[i].masks.isEmpty
         }
         func isPolygon(_ i: Int) -> Bool {
             if case .group = items[i].paint { return false }
@@ -282,15 +282,15 @@ enum CompiledItem: Sendable {
 final class CompiledQuad: Sendable {
     let quad: PreparedPolygon
     let paint: Paint
-    let clips: [Clip]
+    let masks: [ShapeMask]
     /// For an image drawn smaller than it was prepared, upright (see `FootprintSource`): its
     /// columns' and rows' weights; nil for every other paint.
     let footprint: (columns: FootprintTaps, rows: FootprintTaps)?
 
-    init(quad: PreparedPolygon, paint: Paint, clips: [Clip], canvas: Canvas) {
+    init(quad: PreparedPolygon, paint: Paint, masks: [ShapeMask], canvas: Canvas) {
         self.quad = quad
         self.paint = paint
-        self.clips = clips
+        self.masks = masks
         if case .image(_, let box, let map) = paint, let axes = CompiledQuad.uprightMinifying(map) {
             footprint = (FootprintTaps(count: canvas.width, scale: axes.x.scale, offset: axes.x.offset, low: box.x0, high: box.x1),
                          FootprintTaps(count: canvas.height, scale: axes.y.scale, offset: axes.y.offset, low: box.y0, high: box.y1, pairs: false))
@@ -311,7 +311,7 @@ final class CompiledQuad: Sendable {
     }
 
     /// Whether the quad paints the pixels wholly inside it with an opaque color, whatever lies under them.
-    var isCover: Bool { paint.isOpaque && clips.isEmpty && quad.opacity >= 1 }
+    var isCover: Bool { paint.isOpaque && masks.isEmpty && quad.opacity >= 1 }
 
     func draw(into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
         switch paint {
@@ -344,10 +344,10 @@ final class CompiledQuad: Sendable {
 
     @inline(__always)
     private func draw<S: PixelSource>(_ source: S, into frame: UnsafeMutablePointer<UInt32>, width: Int, band: Range<Int>) {
-        if clips.isEmpty {
+        if masks.isEmpty {
             quad.draw(source, into: frame, width: width, band: band)
         } else {
-            quad.draw(MaskedSource(inner: source, clips: clips), into: frame, width: width, band: band)
+            quad.draw(MaskedSource(inner: source, masks: masks), into: frame, width: width, band: band)
         }
     }
 

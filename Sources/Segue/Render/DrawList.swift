@@ -83,7 +83,7 @@ indirect enum Paint: Sendable {
 /// A rounded rectangle that limits what shows of a quad: the mask of the quad's layer or of
 /// an ancestor. `toLocal` takes a canvas pixel to the shape's own space, where one pixel
 /// spans about `pixelSize` units.
-struct Clip: Sendable {
+struct ShapeMask: Sendable {
     let shape: RoundedRect
     let toLocal: Homography
     let pixelSize: Double
@@ -152,11 +152,11 @@ struct Clip: Sendable {
     }
 }
 
-extension Clip {
+extension ShapeMask {
     /// The part of `polygon` (points in a layer's plane, which `canvas` maps to the canvas)
-    /// inside this clip, cut in that plane, when the clip is a plain rectangle: each side of
+    /// inside this mask, cut in that plane, when the mask is a plain rectangle: each side of
     /// the rectangle is a straight line in any plane a homography maps it to. Nil when it is
-    /// not (rounded corners), or when the polygon reaches behind the clip's plane.
+    /// not (rounded corners), or when the polygon reaches behind the mask's plane.
     func cut(_ polygon: [Point], canvas: Homography) -> [Point]? {
         guard shape.effectiveRadius == 0, !polygon.isEmpty else { return nil }
         let h = canvas.concatenating(toLocal)
@@ -203,14 +203,14 @@ struct DrawItem: Sendable {
     /// are all its items' corners, which lie in one plane.
     var groupCorners: [SIMD3<Double>]?
     /// Masks the quad is seen through.
-    var clips: [Clip] = []
+    var masks: [ShapeMask] = []
     /// The layer's name, for tests.
     var name: String?
 }
 
 /// The near plane: the smallest w (the homogeneous divisor, 1 at the plane of the screen and
 /// 0 at the eye) a drawn point may have. A layer reaching nearer is cut along this plane and
-/// its part in front drawn, as a camera clips what crosses its near plane; with m34 = -1/d
+/// its part in front drawn, as a camera cuts off what crosses its near plane; with m34 = -1/d
 /// the plane lies d/1024 in front of the eye.
 let nearPlaneW = 1.0 / 1024
 
@@ -247,7 +247,7 @@ extension Layer {
     /// of `contentsPlans(scale:)` of this tree).
     func drawList(scale: Double, images: [PictureKey: Image]) -> [DrawItem] {
         collect(toCanvas: placement.flattened.concatenating(Transform3D(scaleX: scale, y: scale)),
-                step: placement, groupSpace: nil, clips: [], scale: scale, images: images)
+                step: placement, groupSpace: nil, masks: [], scale: scale, images: images)
     }
 
     /// The draw list with the tree's pictures resolved through `pictures`, on this thread.
@@ -261,18 +261,18 @@ extension Layer {
     /// `groupSpace` maps it into the space of the enclosing 3D group, if any, where the
     /// group's polygons are put in depth order. Opacities are relative to the superlayer's.
     private func collect(toCanvas: Transform3D, step: Transform3D, groupSpace: Transform3D?,
-                         clips parentClips: [Clip], scale: Double, images: [PictureKey: Image]) -> [DrawItem] {
+                         masks parentMasks: [ShapeMask], scale: Double, images: [PictureKey: Image]) -> [DrawItem] {
         guard opacity > 0 else { return [] }
         var items: [DrawItem] = []
         let canvas = Homography(toCanvas)
-        // The mask clips everything the layer draws; rounded corners clip its background, and
+        // The mask limits everything the layer draws; rounded corners limit its background, and
         // with masksToBounds its contents and sublayers too.
-        var clips = parentClips
-        if let mask, let clip = Clip(mask, canvas: canvas) { clips.append(clip) }
-        let rounded = cornerRadius > 0 ? Clip(RoundedRect(rect: bounds, cornerRadius: cornerRadius, cornerCurve: cornerCurve), canvas: canvas) : nil
-        let backgroundClips = clips + (rounded.map { [$0] } ?? [])
+        var masks = parentMasks
+        if let mask, let shape = ShapeMask(mask, canvas: canvas) { masks.append(shape) }
+        let rounded = cornerRadius > 0 ? ShapeMask(RoundedRect(rect: bounds, cornerRadius: cornerRadius, cornerCurve: cornerCurve), canvas: canvas) : nil
+        let backgroundMasks = masks + (rounded.map { [$0] } ?? [])
         if masksToBounds {
-            if let rounded { clips.append(rounded) } else if let clip = Clip(RoundedRect(rect: bounds), canvas: canvas) { clips.append(clip) }
+            if let rounded { masks.append(rounded) } else if let shape = ShapeMask(RoundedRect(rect: bounds), canvas: canvas) { masks.append(shape) }
         }
 
         // The contents, prepared at the size the layer draws them, and where they go in the bounds.
@@ -287,14 +287,14 @@ extension Layer {
             let hidden = prepared?.image.isOpaque == true && prepared?.destination == bounds
             if let color = backgroundColor, color.alpha > 0, !hidden {
                 appendPolygon(bounds, to: canvas, groupSpace: groupSpace, paint: .solid(color.premultipliedPixel),
-                              clips: backgroundClips, into: &items)
+                              masks: backgroundMasks, into: &items)
             }
             if let (image, destination) = prepared {
                 let texelToCanvas = Homography(mapping: Rect(size: image.size), to: destination).concatenating(canvas)
                 if let toTexel = texelToCanvas.inverse {
                     appendPolygon(destination, to: canvas, groupSpace: groupSpace,
                                   paint: .image(image, source: (x0: 0, y0: 0, x1: image.width, y1: image.height), toTexel: toTexel),
-                                  clips: clips, into: &items)
+                                  masks: masks, into: &items)
                 }
             }
         }
@@ -304,7 +304,7 @@ extension Layer {
             let pages = sublayers.map { page -> [DrawItem] in
                 let pageStep = page.placement.concatenating(sublayerPlacement)
                 return page.collect(toCanvas: pageStep.flattened.concatenating(toCanvas), step: pageStep, groupSpace: nil,
-                                    clips: clips, scale: scale, images: images)
+                                    masks: masks, scale: scale, images: images)
             }
             items.append(DrawItem(corners: Layer.corners(of: bounds).map { canvas.project($0) },
                                   paint: .pixels(pixelMix, from: pages[0], to: pages[1]), opacity: 1, groupCorners: nil, name: name))
@@ -320,7 +320,7 @@ extension Layer {
             let childStep = child.placement.concatenating(sublayerSpace)
             let kept = preserves3D ? childStep : childStep.flattened
             children += child.collect(toCanvas: kept.concatenating(toCanvas), step: childStep,
-                                      groupSpace: childrenSpace.map { kept.concatenating($0) }, clips: clips,
+                                      groupSpace: childrenSpace.map { kept.concatenating($0) }, masks: masks,
                                       scale: scale, images: images)
         }
         if preserves3D && groupSpace == nil {
@@ -359,17 +359,17 @@ extension Layer {
     }
 
     private func appendPolygon(_ rect: Rect, to canvas: Homography, groupSpace: Transform3D?, paint: Paint,
-                               clips allClips: [Clip], into items: inout [DrawItem]) {
+                               masks allMasks: [ShapeMask], into items: inout [DrawItem]) {
         var visible = Layer.visiblePart(of: rect, canvas: canvas)
-        // A plain rectangular clip (masksToBounds without rounded corners, as a page moved by
+        // A plain rectangular mask (masksToBounds without rounded corners, as a page moved by
         // Ken Burns motion has) is cut into the polygon, exactly, in the layer's plane: its
         // edges are then the polygon's, with exact-area coverage, and nothing is evaluated per pixel.
-        var clips: [Clip] = []
-        for clip in allClips {
-            if visible.count >= 3, let cut = clip.cut(visible, canvas: canvas), cut.count <= PreparedPolygon.maxCorners {
+        var masks: [ShapeMask] = []
+        for shape in allMasks {
+            if visible.count >= 3, let cut = shape.cut(visible, canvas: canvas), cut.count <= PreparedPolygon.maxCorners {
                 visible = cut
             } else {
-                clips.append(clip)
+                masks.append(shape)
             }
         }
         guard visible.count >= 3 else { return }
@@ -381,7 +381,7 @@ extension Layer {
                 return SIMD3(h.x / h.w, h.y / h.w, h.z / h.w)
             }
         }
-        items.append(DrawItem(corners: corners, paint: paint, opacity: 1, groupCorners: solid, clips: clips, name: name))
+        items.append(DrawItem(corners: corners, paint: paint, opacity: 1, groupCorners: solid, masks: masks, name: name))
     }
 
     /// The part of `rect` (in the layer's bounds space) that `canvas` maps in front of the

@@ -248,10 +248,10 @@ final class FootprintTaps: Sendable {
 /// Another source seen through masks: its color scaled by the part of the pixel the masks let through.
 struct MaskedSource<Inner: PixelSource>: PixelSource {
     let inner: Inner
-    let clips: [Clip]
+    let masks: [ShapeMask]
     @inline(__always) func color(x: Int, y: Int) -> UInt32 {
         var coverage = 1.0
-        for clip in clips { coverage *= clip.coverage(x: x, y: y) }
+        for shape in masks { coverage *= shape.coverage(x: x, y: y) }
         if coverage >= 1 { return inner.color(x: x, y: y) }
         let k = UInt32((coverage * 256).rounded())
         return k == 0 ? 0 : scalePixel(inner.color(x: x, y: y), k)
@@ -263,8 +263,8 @@ struct MaskedSource<Inner: PixelSource>: PixelSource {
     @inline(__always)
     func fill(_ row: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, x1: Int, k: UInt32) {
         var first = x0, end = x1, lo = x0, hi = x1
-        for clip in clips {
-            guard let columns = clip.columns(row: y) else { return masked(row, y: y, x0: x0, x1: x1, k: k) }
+        for shape in masks {
+            guard let columns = shape.columns(row: y) else { return masked(row, y: y, x0: x0, x1: x1, k: k) }
             first = max(first, columns.touched.lowerBound)
             end = min(end, columns.touched.upperBound)
             lo = max(lo, columns.inside.lowerBound)

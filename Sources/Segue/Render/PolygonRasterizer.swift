@@ -265,10 +265,10 @@ struct PreparedPolygon: Sendable {
         for e in 0..<8 where cutting[e] { count += 1; only = e }
         if count == 0 { return 1 }
         if count == 1 { return HalfPlane(abs(nx[only]), abs(ny[only])).coverage(d[only]) }
-        // Several edges cut the square (a corner of the polygon, or a sliver): clip it by each.
-        var polygon = ClipPolygon()
+        // Several edges cut the square (a corner of the polygon, or a sliver): cut it by each.
+        var polygon = CutSquare()
         for e in 0..<8 where cutting[e] {
-            polygon.clip(nx[e], ny[e], d[e])
+            polygon.cut(nx[e], ny[e], d[e])
             if polygon.count < 3 { return 0 }
         }
         return min(max(polygon.area, 0), 1)
@@ -303,9 +303,9 @@ struct HalfPlane {
     }
 }
 
-/// The unit pixel square, centered on the origin, clipped by lines: at most one corner more
+/// The unit pixel square, centered on the origin, cut by lines: at most one corner more
 /// per line.
-struct ClipPolygon {
+struct CutSquare {
     var xs = InlineArray<16, Double>(repeating: 0)
     var ys = InlineArray<16, Double>(repeating: 0)
     var count = 4
@@ -319,7 +319,7 @@ struct ClipPolygon {
 
     /// Keeps the part where `nx * x + ny * y + d >= 0`.
     @inline(__always)
-    mutating func clip(_ nx: Double, _ ny: Double, _ d: Double) {
+    mutating func cut(_ nx: Double, _ ny: Double, _ d: Double) {
         var outX = InlineArray<16, Double>(repeating: 0), outY = InlineArray<16, Double>(repeating: 0)
         var n = 0
         for i in 0..<count {

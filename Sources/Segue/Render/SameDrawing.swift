@@ -9,7 +9,7 @@ extension DrawItem {
 
     func drawsSame(as other: DrawItem) -> Bool {
         corners == other.corners && opacity == other.opacity && groupCorners == other.groupCorners
-            && clips.count == other.clips.count && zip(clips, other.clips).allSatisfy { $0.isSame(as: $1) }
+            && masks.count == other.masks.count && zip(masks, other.masks).allSatisfy { $0.isSame(as: $1) }
             && paint.isSame(as: other.paint)
     }
 }
@@ -30,8 +30,8 @@ extension Paint {
     }
 }
 
-extension Clip {
-    func isSame(as other: Clip) -> Bool {
+extension ShapeMask {
+    func isSame(as other: ShapeMask) -> Bool {
         shape == other.shape && toLocal == other.toLocal && pixelSize == other.pixelSize
     }
 }

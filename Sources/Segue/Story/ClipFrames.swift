@@ -12,7 +12,7 @@ extension Storyboard {
         // turned, whose texels are the canvas's pixels.
         let standIn = Image(standInWidth: width, height: height)
         let items = frame.scene.drawList(scale: canvas.scale, images: [key: standIn])
-        guard items.count == 1, let item = items.first, item.opacity >= 1, item.clips.isEmpty,
+        guard items.count == 1, let item = items.first, item.opacity >= 1, item.masks.isEmpty,
               case let .image(image, source, toTexel) = item.paint, image === standIn,
               source == (x0: 0, y0: 0, x1: width, y1: height), toTexel.isIdentity,
               item.covers(width: width, height: height) else { return nil }
