@@ -11,6 +11,7 @@ p.add_argument("--compose-runs", type=int, default=5,
                help="rounds of the compose rates (a second or so each), whose one- and two-thread runs are paired round by round")
 p.add_argument("--baseline", help="another segue binary: compose rates only, this one and the baseline alternated, with ratios")
 p.add_argument("--threads", type=int, default=1, help="compositor threads of the --baseline comparison")
+p.add_argument("--kinds", help="with --baseline: only these transitions (comma-separated, as transition.kind names them), each on the crossfade preset")
 p.add_argument("--export-baseline", help="another segue binary: the exports (--only narrows them) on this one and the baseline alternated, "
                "with each round's ratio and the spread of each binary's own rounds; no floors")
 p.add_argument("--only", help="only the exports whose names start with these, comma-separated (text10,story10,clips,...; a comma followed by a space belongs to a name: 'story4 stories-cube, deterministic'), and no compose rates")
@@ -77,8 +78,9 @@ COMPOSE = [("slide", []), ("crossfade", []), ("crossfade, fit", ["--set", "fit=f
            ("slide, Ken Burns hold", ["--set", "motion.kind=in", "--set", f"hold={COMPOSE_SECONDS}", "--set", "transition.duration=0"])]
 if args.baseline:
     rates = {}
+    compose = [(f"crossfade, {k}", ["--set", f"transition.kind={k}"]) for k in args.kinds.split(",")] if args.kinds else COMPOSE
     for r in range(args.runs):
-        for name, extra in COMPOSE:
+        for name, extra in compose:
             order = [("this", args.segue), ("baseline", args.baseline)]
             for label, binary in (order if r % 2 == 0 else order[::-1]):
                 _, _, err = run([binary, "render", "--preset", name.split(",")[0], "--set", "hold=0", "--set", f"transition.duration={COMPOSE_SECONDS}", *extra,
@@ -86,7 +88,7 @@ if args.baseline:
                 rates.setdefault((name, label), []).append(float(re.search(r"composed in [0-9.]+ s, ([0-9.]+) fps", err).group(1)))
     threads = "1 thread" if args.threads == 1 else f"{args.threads} threads"
     print(f"{'compose fps, 1080x1920, %s (median of %d)' % (threads, args.runs):<48} {'this':>8} {'baseline':>9} {'ratio':>6}  per-round ratios")
-    for name, _ in COMPOSE:
+    for name, _ in compose:
         a, b = rates[(name, "this")], rates[(name, "baseline")]
         ratios = " ".join(f"{x / y:.2f}" for x, y in sorted(zip(a, b), key=lambda p: p[0] / p[1]))
         print(f"{name:<48} {statistics.median(a):>8.1f} {statistics.median(b):>9.1f} {statistics.median(a) / statistics.median(b):>6.2f}  {ratios}")
