@@ -32,8 +32,8 @@ public struct GLBookFlip: GLKernelWarp {
         us.withUnsafeBufferPointer { us in
             row.withUnsafeMutableBufferPointer { positions(us, 0.5, k, width: Float(width), height: Float(height), into: $0.baseAddress!) }
         }
-        let weights = row[(4 * width)...]
-        let columns = us.indices.filter { us[$0] < 0.5 ? weights[4 * width + $0] == 1 : weights[4 * width + $0] == 0 }
+        // The weights are the row's fifth run.
+        let columns = us.indices.filter { us[$0] < 0.5 ? row[4 * width + $0] == 1 : row[4 * width + $0] == 0 }
         let shade = vec4(k.shade, k.shade, k.shade, 1)
         guard let first = columns.first, let last = columns.last, let map = GLAffine.map({ a, _ in a * shade }) else { return warp }
         return { y, pages, out in
