@@ -102,7 +102,7 @@ final class PreviewSession: Sendable {
         var report = BuildReport()
         do {
             let (job, story) = try settings.load(vars: rowValues(row), output: work + "/proxy.mp4", format: .mp4)
-            let proxyJob = job.proxy(settings.proxyScale, output: work + "/proxy.mp4")
+            let proxyJob = try job.proxy(settings.proxyScale, output: work + "/proxy.mp4")
             try proxyJob.validate()
             keepPictures(of: job)
             let (segments, soundKey) = try Segments.plan(of: proxyJob)

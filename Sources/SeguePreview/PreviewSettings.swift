@@ -50,43 +50,46 @@ public struct PreviewSettings: Sendable {
         let template = try StoryTemplate.load(self.story, library: library, preset: preset)
         let values = vars.merging(row.filter { template.used[$0.key] != nil }) { _, mine in mine }
         let story = try template.story(values)
-        let preset = try Preset.load(self.preset ?? story.preset ?? PresetLibrary.defaultPreset, overrides: overrides,
-                                     underlying: story.settings, vars: story.vars, library: library)
-        var job = try Job(story: story, preset: preset, output: output, format: format, limits: limits, overwrite: true)
-        job.threads = threads
-        return (job, story)
+        var request = try JobRequest(story: story, preset: preset, overrides: overrides, library: library, output: output, format: format,
+                                     limits: limits, overwrite: true)
+        request.delivery.threads = threads
+        return (try Job(request), story)
     }
 }
 
 extension Job {
-    /// This job at `fraction` of each side (even sizes, the scene in the same points), as a
-    /// quickly encoded H.264 MP4 with a keyframe each second, for the page's player.
-    func proxy(_ fraction: Double, output: String) -> Job {
-        var job = self
-        var preset = job.preset
-        func even(_ n: Int) -> Int { max(2, Int((Double(n) * fraction / 2).rounded()) * 2) }
-        let width = even(preset.canvas.width)
-        preset.canvas.scale *= Double(width) / Double(preset.canvas.width)
-        preset.canvas.width = width
-        preset.canvas.height = even(preset.canvas.height)
-        preset.encode.codec = .h264
-        preset.encode.crf = 26
-        preset.encode.speed = "ultrafast"
-        preset.encode.gop = max(1, Int(preset.fps.frames(in: 1).rounded()))
-        job.preset = preset
-        job.output = output
-        job.format = .mp4
-        job.frames = nil
-        return job
+    /// This job at `fraction` of each side (`scale`), as a quickly encoded H.264 MP4 with a
+    /// keyframe each second, for the page's player.
+    func proxy(_ fraction: Double, output: String) throws -> Job {
+        try edited { request in
+            Job.scale(&request, by: fraction)
+            request.preset.encode.codec = .h264
+            request.preset.encode.crf = 26
+            request.preset.encode.speed = "ultrafast"
+            request.preset.encode.gop = max(1, Int(request.preset.fps.frames(in: 1).rounded()))
+            request.format = .mp4
+            request.delivery.output = output
+            request.delivery.frames = nil
+        }
     }
 
     /// This job drawing `frames` as PNG files into the folder `output` at `fraction` of each side.
-    func pictures(_ frames: [Int], fraction: Double = 1, output: String) -> Job {
-        var job = fraction == 1 ? self : proxy(fraction, output: output)
-        job.output = output
-        job.format = .png
-        job.pngLevel = 0
-        job.frames = FrameSelection(parsing: frames.map(String.init).joined(separator: ","))
-        return job
+    func pictures(_ frames: [Int], fraction: Double = 1, output: String) throws -> Job {
+        try edited { request in
+            if fraction != 1 { Job.scale(&request, by: fraction) }
+            request.format = .png
+            request.delivery.output = output
+            request.delivery.pngLevel = 0
+            request.delivery.frames = FrameSelection(parsing: frames.map(String.init).joined(separator: ","))
+        }
+    }
+
+    /// `request`'s canvas at `fraction` of each side (even sizes, the scene in the same points).
+    private static func scale(_ request: inout JobRequest, by fraction: Double) {
+        func even(_ n: Int) -> Int { max(2, Int((Double(n) * fraction / 2).rounded()) * 2) }
+        let width = even(request.preset.canvas.width)
+        request.preset.canvas.scale *= Double(width) / Double(request.preset.canvas.width)
+        request.preset.canvas.width = width
+        request.preset.canvas.height = even(request.preset.canvas.height)
     }
 }

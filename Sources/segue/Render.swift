@@ -56,35 +56,33 @@ struct RenderInputs: ParsableArguments {
     /// The job the command line asks for (warnings printed unless --quiet).
     func job(options: ExportOptions, output: String, format: OutputFormat?) throws -> Job {
         let library = try options.library.library()
-        var job: Job
+        var request: JobRequest
         let loaded = try story.map { try Story.load($0, vars: try variables, library: library, preset: preset) }
-        let overrides = options.presetOverrides
         if let story = loaded {
             // The story's preset and keys first; the command line's options win over them.
-            let preset = try Preset.load(self.preset ?? story.preset ?? PresetLibrary.defaultPreset, overrides: overrides,
-                                         underlying: story.settings, vars: story.vars, library: library)
-            job = try Job(story: story, preset: preset, output: output, format: format, frames: frames,
-                          limits: options.limits, overwrite: options.force)
+            request = try JobRequest(story: story, preset: preset, overrides: options.presetOverrides, library: library, output: output,
+                                     format: format, frames: frames, limits: options.limits, overwrite: options.force)
         } else {
             let name = self.preset ?? PresetLibrary.defaultPreset, values = try variables
             let used = try library.variables(of: name).used
             if let unknown = values.keys.sorted().first(where: { used[$0] == nil }) {
                 throw PresetError.unknownKey(key: unknown, origin: .option("--var \(unknown)=\(values[unknown]!), preset \(name)"), known: used.keys.sorted())
             }
-            let preset = try Preset.load(name, overrides: overrides, vars: values, library: library)
-            job = try Job(preset: preset, inputs: inputs, output: output, format: format,
-                          frames: frames, limits: options.limits, overwrite: options.force)
+            let preset = try Preset.load(name, overrides: options.presetOverrides, vars: values, library: library)
+            request = JobRequest(.files(inputs), preset: preset, output: output, format: format, frames: frames, limits: options.limits,
+                                 overwrite: options.force)
         }
         if let (text, problem) = texts.lazy.compactMap({ text in Overlay.lengthProblem(text).map { (text, $0) } }).first {
             throw ExportError.job("--text '\(shortened(text))': expected \(problem)")
         }
-        job.screenOverlays += texts.enumerated().map { index, text in
-            var overlay = Overlay(text: text, style: job.preset.text)
+        request.overlays = texts.enumerated().map { index, text in
+            var overlay = Overlay(text: text, style: request.preset.text)
             overlay.at = Point(x: 0.5, y: min(0.8, 0.22 + 0.1 * Double(index)))
             return overlay
         }
-        job.resume = options.resume
-        if let threads = options.threads { job.threads = threads }
+        request.delivery.resume = options.resume
+        if let threads = options.threads { request.delivery.threads = threads }
+        let job = try Job(request)
         if !options.quiet { for warning in job.warnings { FileHandle.standardError.write(Data("segue: warning: \(warning)\n".utf8)) } }
         return job
     }
@@ -105,9 +103,11 @@ struct RenderInputs: ParsableArguments {
             }
         }
         if let chunk {
-            job.chunk = chunk
-            // An MP4's chunk goes into the output's chunk folder; framemd5 and yuv go to OUTPUT.
-            if job.format == .mp4 { job.output = Chunks.file(chunk, of: output) }
+            job = job.delivering {
+                $0.chunk = chunk
+                // An MP4's chunk goes into the output's chunk folder; framemd5 and yuv go to OUTPUT.
+                if job.format == .mp4 { $0.output = Chunks.file(chunk, of: output) }
+            }
         }
         let output = job.output
         Interruption.shared.install()

@@ -16,7 +16,7 @@ struct GLSLTests {
         var settings = values
         settings[GLSLTransition.file] = path
         _ = try GLSLPrograms.shared.program(path, width: Stills.width, height: Stills.height)   // compiles, or says why
-        let transition = GLSLPrograms.prepared(GLSLTransition(settings), width: Stills.width, height: Stills.height)
+        let transition = try GLSLTransition(settings).opening(MediaFiles(), width: Stills.width, height: Stills.height, limits: Limits())
         return Stills.frame(transition, progress: progress, a: a, b: b)
     }
 

@@ -53,6 +53,29 @@ import Testing
         #expect(!Self.code(fingerprint).contains("String(describing"))
     }
 
+    @Test("a Job is made once from its request: no settable stored property, and every job outside Export/ made by Job(request) or from another")
+    func jobIsResolvedOnce() throws {
+        let file = try #require(Self.sources.first { $0.path.hasSuffix("Export/Job.swift") }).text
+        let body = try #require(file.range(of: "public struct Job: Sendable {"))
+        // The struct's own members are indented four spaces; a stored `var` has no body.
+        let members = Self.code(String(file[body.upperBound...])).split(separator: "\n").prefix { $0 != "}" }
+        let stored = try Regex(#"^    (?:public |private |fileprivate |internal )?(?:private\(set\) )?(?:static )?var [A-Za-z_]+[^{]*$"#)
+        let settable = members.filter { (try? stored.wholeMatch(in: String($0))) != nil && !$0.contains("static") }
+        #expect(settable.isEmpty, "settable stored properties of Job: \(settable)")
+        #expect(members.contains { $0.contains("public let request: JobRequest") })
+        // Outside the export room a job is made from a request, or edited from a job.
+        let made = try Regex(#"\bJob\(([^)]*)"#)
+        var calls = 0
+        for (path, text) in Self.sources where !path.contains("Segue/Export/") {
+            for match in Self.code(text).matches(of: made) {
+                let argument = String(match.output[1].substring!)
+                calls += 1
+                #expect(!argument.contains(":"), "\(path): Job(\(argument)...) makes a job otherwise than from its request")
+            }
+        }
+        #expect(calls >= 3, "the CLI, the batch and the preview each make jobs: \(calls) found")
+    }
+
     @Test("no Swift file over 450 lines and no C file over 600 without a reason at its top")
     func fileSizes() throws {
         let root = repositoryRoot.appendingPathComponent("Sources").path

@@ -33,7 +33,7 @@ struct LumaTests {
         let a = [UInt32](repeating: 0xFF00_0000, count: width * height), b = [UInt32](repeating: 0xFFFF_FFFF, count: width * height)
         var out = [UInt32](repeating: 0, count: width * height)
         // A file's matte made ready for the canvas, as the render does before its first frame.
-        let rows = MatteFiles.prepared(luma, width: width, height: height).rows(progress: progress, width: width, height: height)
+        let rows = ((try? luma.opening(MediaFiles(), width: width, height: height, limits: Limits())) ?? luma).rows(progress: progress, width: width, height: height)
         a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb in
                 out.withUnsafeMutableBufferPointer { po in

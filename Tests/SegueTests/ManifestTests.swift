@@ -178,19 +178,17 @@ struct ManifestTests {
     @Test("a fingerprint counts the text the video can show: a cue that starts after the video ends changes nothing, one inside it does")
     func lateCuesOutsideTheFingerprint() throws {
         let a = example("a.jpg")
-        var job = try Job(preset: try Preset.load("slide"), inputs: [a, a], output: "x.mp4")
-        let end = job.timeline.seconds
+        let plain = try Job(preset: try Preset.load("slide"), inputs: [a, a], output: "x.mp4")
+        let end = plain.timeline.seconds
         func cue(_ text: String, at start: Double) -> Overlay {
             var overlay = Overlay(text: text, markup: false, style: TextStyle())
             overlay.span = Span(start: start, end: .after(1))
             return overlay
         }
-        job.screenOverlays = [cue("first", at: 0)]
-        let base = try Fingerprint.of(job)
-        job.screenOverlays.append(cue("after the end", at: end + 1))
-        #expect(try Fingerprint.of(job) == base)
-        job.screenOverlays.append(cue("at the end", at: end - 0.5))
-        #expect(try Fingerprint.of(job) != base)
+        func with(_ cues: [Overlay]) throws -> Job { try plain.edited { $0.overlays = cues } }
+        let base = try Fingerprint.of(try with([cue("first", at: 0)]))
+        #expect(try Fingerprint.of(try with([cue("first", at: 0), cue("after the end", at: end + 1)])) == base)
+        #expect(try Fingerprint.of(try with([cue("first", at: 0), cue("after the end", at: end + 1), cue("at the end", at: end - 0.5)])) != base)
     }
 
     @Test("a fingerprint is the SHA-256 of a canonical JSON document, pinned here: a Swift or Foundation update cannot move it")
@@ -226,13 +224,13 @@ struct ManifestTests {
         let input = folder.appendingPathComponent("pin.png").path
         try "pinned input\n".write(toFile: input, atomically: true, encoding: .utf8)
         func job(_ change: (inout Overlay, inout Overlay) -> Void) throws -> Job {
-            var job = try Job(preset: Preset(), inputs: [input], output: "x.framemd5")
             var text = Overlay(text: "Día 1 \"quoted\"", style: TextStyle())
             text.at = Point(x: 0.5, y: 0.25)
             var picture = Overlay(sticker: Sticker(path: sticker, width: 0.2))
             change(&text, &picture)
-            job.screenOverlays = [text, picture]
-            return job
+            var request = JobRequest(.files([input]), preset: Preset(), output: "x.framemd5")
+            request.overlays = [text, picture]
+            return try Job(request)
         }
         let document = try Fingerprint.document(of: job { _, _ in })
         for piece in [#""text":"Día 1 \"quoted\"""#, #""at":["0.5","0.25"]"#, #""appear":{"duration":"0","kind":"none"}"#,

@@ -91,9 +91,8 @@ struct TemplateBatchTests {
         #expect(run.shared.filter { $0.kind == .picture }.map(\.decoded) == [1], "\(run.shared)")
         // Each row alone (nothing kept), its sound decoded from the file.
         for (index, id) in ["r0", "r3"].enumerated() {
-            var job = try Job(story: try template.story(["name": "Alone", "hold": index == 0 ? "2" : "3"]), preset: prepared.jobs[index == 0 ? 0 : 3].job.preset,
-                              output: folder.path + "/\(id)-alone.mp4")
-            job.threads = 1
+            let job = try Job(story: try template.story(["name": "Alone", "hold": index == 0 ? "2" : "3"]), preset: prepared.jobs[index == 0 ? 0 : 3].job.preset,
+                              output: folder.path + "/\(id)-alone.mp4").delivering { $0.threads = 1 }
             _ = try Exporter.run(job)
         }
         func sound(_ name: String) throws -> Data {
@@ -136,8 +135,7 @@ struct TemplateBatchTests {
         #expect(outcomes.map(\.readiedAhead) == [nil, nil, true, true], "\(outcomes.map(\.readiedAhead))")
         #expect(outcomes.map(\.status) == [.ok, .failed, .ok, .ok], "\(outcomes.map(\.reason))")
         for (index, job) in prepared.jobs.enumerated() {
-            var alone = job.job
-            alone.output = folder.path + "/alone-\(index).framemd5"
+            let alone = job.job.delivering { $0.output = folder.path + "/alone-\(index).framemd5" }
             if index == 1 {
                 var message = ""
                 do { try Exporter.run(alone) } catch { message = "\(error)" }

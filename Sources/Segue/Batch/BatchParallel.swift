@@ -56,6 +56,6 @@ extension BatchRunner {
     public static func shareCPUs(_ jobs: inout [BatchJob], parallel: Int, cpus: Int = CPUBudget.forThisProcess, threadsGiven: Bool) {
         guard parallel > 1, !threadsGiven else { return }
         let share = max(1, (cpus + parallel - 1) / parallel)
-        for k in jobs.indices { jobs[k].job.threads = min(jobs[k].job.threads, share) }
+        for k in jobs.indices { jobs[k].job = jobs[k].job.delivering { $0.threads = min($0.threads, share) } }
     }
 }

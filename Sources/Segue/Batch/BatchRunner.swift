@@ -95,15 +95,13 @@ public enum BatchRunner {
             do {
                 let preset = try presets.load(entry.preset, underlying: entry.story?.settings ?? [], settings: entry.settings,
                                               vars: entry.story?.vars ?? [:])
-                var job = try entry.story.map {
-                    try Job(story: $0, preset: preset, output: entry.output, format: entry.format, limits: settings.limits, overwrite: settings.overwrite)
-                } ?? entry.slides.map {
-                    try Job(preset: preset, slides: $0, output: entry.output, format: entry.format, limits: settings.limits, overwrite: settings.overwrite)
-                } ?? Job(preset: preset, inputs: entry.inputs, output: entry.output, format: entry.format,
-                         limits: settings.limits, overwrite: settings.overwrite)
-                job.resume = settings.resume
-                if entry.story == nil { job.voices = entry.voices }
-                if let threads = settings.threads { job.threads = threads }
+                let pictures: JobRequest.Pictures = entry.story.map { .story($0) } ?? entry.slides.map { .slides($0) } ?? .files(entry.inputs)
+                var request = JobRequest(pictures, preset: preset, output: entry.output, format: entry.format, limits: settings.limits,
+                                         overwrite: settings.overwrite)
+                request.delivery.resume = settings.resume
+                if entry.story == nil { request.voices = entry.voices }
+                if let threads = settings.threads { request.delivery.threads = threads }
+                let job = try Job(request)
                 let found = job.problems()
                 guard found.isEmpty else {
                     each(.problems(entries[k], found.map { "\(entry.origin) (job \(entry.number), \(entry.name)): \($0)" }))

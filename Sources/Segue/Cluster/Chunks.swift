@@ -56,10 +56,10 @@ public enum Chunks {
         guard job.format == .mp4 else { throw ExportError.chunk("\(job.output): chunks join into an MP4 (H.264 or HEVC); render a \(job.format.rawValue) on one machine") }
         guard job.frames == nil else { throw ExportError.chunk("--chunk sound: the sound chunk is the whole video's; not with --frames") }
         // Its inputs and settings as the video's; its own file is checked here.
-        var check = job
-        check.output = path
-        check.overwrite = true
-        try check.validate()
+        try job.delivering {
+            $0.output = path
+            $0.overwrite = true
+        }.validate()
         guard hasSound(job) else { return SoundResult(path: path, seconds: Exporter.seconds(since: start), written: false) }
         let fingerprint = try known ?? Fingerprint.of(job)
         let exists = FileManager.default.fileExists(atPath: path)
@@ -218,9 +218,10 @@ public enum Chunks {
             let path = file(part, of: job.output), range = frames(of: part, in: total)
             var info = FileManager.default.fileExists(atPath: path) ? try Info(path: path) : nil
             if job.resume, info?.fingerprint != fingerprint {
-                var chunk = job
-                chunk.output = path
-                chunk.chunk = part
+                let chunk = job.delivering {
+                    $0.output = path
+                    $0.chunk = part
+                }
                 try Exporter.run(chunk, fingerprint: fingerprint, cancellation: cancellation)
                 rendered.append(path)
                 progress?(path)
@@ -255,9 +256,7 @@ public enum Chunks {
             var info = FileManager.default.fileExists(atPath: path) ? try Info(path: path) : nil
             if job.resume, info?.fingerprint != fingerprint {
                 if cancellation?.isCancelled == true { throw ExportError.cancelled }
-                var again = job
-                again.overwrite = true
-                _ = try renderSound(again, fingerprint: fingerprint)
+                _ = try renderSound(job.delivering { $0.overwrite = true }, fingerprint: fingerprint)
                 rendered.append(path)
                 progress?(path)
                 info = try Info(path: path)

@@ -142,22 +142,24 @@ public enum Segments {
     /// B-frames: a part of a few frames, written alone, starts its timestamps without the
     /// B-frame delay the part before it ends with, and the two would not join.
     public static func render(_ job: Job, frames: Range<Int>, to path: String, cancellation: Cancellation? = nil) throws {
-        var part = job
-        part.preset.encode.bframes = 0
-        part.segment = frames
-        part.output = path
-        part.overwrite = true
-        part.resume = false
+        let part = try job.edited {
+            $0.preset.encode.bframes = 0
+            $0.delivery.segment = frames
+            $0.delivery.output = path
+            $0.delivery.overwrite = true
+            $0.delivery.resume = false
+        }
         try Exporter.run(part, fingerprint: "segment", cancellation: cancellation)
     }
 
     /// Renders `job`'s soundtrack alone into `folder`/sound.m4a, as a sound chunk; its path,
     /// or nil when the video has no sound.
     public static func renderSound(_ job: Job, in folder: String) throws -> String? {
-        var sound = job
-        sound.output = (folder as NSString).appendingPathComponent("proxy")
-        sound.overwrite = true
-        sound.resume = false
+        let sound = job.delivering {
+            $0.output = (folder as NSString).appendingPathComponent("proxy")
+            $0.overwrite = true
+            $0.resume = false
+        }
         let result = try Chunks.renderSound(sound, fingerprint: "sound")
         return result.written ? result.path : nil
     }
@@ -165,9 +167,10 @@ public enum Segments {
     /// Joins rendered segments (each file with its first frame in the video; empty ones left
     /// out) and a sound chunk into `path`, copying their packets.
     public static func join(_ job: Job, segments: [(path: String, start: Int)], sound: String?, to path: String) throws {
-        var joined = job
-        joined.output = path
-        joined.overwrite = true
+        let joined = job.delivering {
+            $0.output = path
+            $0.overwrite = true
+        }
         try Chunks.write(joined, chunks: segments, sound: sound, frames: job.timeline.frameCount, fingerprint: "preview")
     }
 

@@ -1,59 +1,48 @@
 import CSegueAV
 import Foundation
 
-/// One export: a preset, the inputs in order, and where and how to write.
+/// One export, resolved from its request (`JobRequest`) once: the preset as the output has it,
+/// the story's plan, its clips probed, the overlays read and the timeline worked out. A job
+/// does not change; an edited request makes another (`edited`, `delivering`).
 public struct Job: Sendable {
-    /// The preset, held by reference: the jobs of a batch that share a preset share its
-    /// storage (a `Preset` is over a kilobyte; a plan holds a hundred thousand jobs).
-    public var preset: Preset {
-        _read { yield presetStorage.value }
-        set {
-            presetStorage = Shared(newValue)
-            retime()
-        }
-    }
-    private var presetStorage: Shared<Preset>
+    /// What the job was resolved from.
+    public let request: JobRequest
+    public let format: OutputFormat
+    private let resolved: Resolved
 
+    /// What a request resolves to; only its pictures, preset, output kind, limits, overlays and
+    /// voices change it, its delivery does not.
+    private struct Resolved: Sendable {
+        let preset: Shared<Preset>
+        let inputs: [String]
+        let plan: StoryPlan?
+        let clips: [Int: ClipSlide]
+        let fills: [(fit: Fit, background: Color)]
+        let overlays: [[Overlay]]
+        let screenOverlays: [Overlay]
+        let voices: [Voice]
+        let timeline: Timeline
+    }
+
+    /// The preset as the output has it (an output's own frame rate unless one is given).
+    public var preset: Preset { _read { yield resolved.preset.value } }
     /// Whether this job and `other` share one preset's storage (as a batch's jobs made from
     /// the same preset and values do).
-    func sharesPreset(with other: Job) -> Bool { presetStorage === other.presetStorage }
-    public var inputs: [String] { didSet { retime() } }
-    public var output: String
-    public var format: OutputFormat
-    /// Only these frames (not for MP4); nil for all.
-    public var frames: FrameSelection?
-    /// Only the frames of this chunk of the video (`Chunks`): an MP4 chunk with no sound, or
-    /// the chunk's frames as framemd5 or yuv; nil for the whole video.
-    public var chunk: Shard?
-    /// Only these frames, as an MP4 of their own with no sound, starting with a keyframe: a
-    /// preview's segment (`Segments`), joined by copy as chunks are; nil for the whole video.
-    public var segment: Range<Int>?
-    /// The zlib level PNG frames are deflated at (1 fastest to 9 smallest); nil: FFmpeg's
-    /// default. The pixels are the same at every level.
-    public var pngLevel: Int?
-    /// Compositor threads. Any number gives the same pixels; by default the CPUs the process
-    /// was given (`CPUBudget.available()`).
-    public var threads: Int
-    public var limits: Limits
-    /// Whether an existing output may be replaced.
-    public var overwrite: Bool
-    /// Whether an existing output made from the same fingerprint is kept instead of rendered
-    /// again (and one made from another, or none, replaced). See `Fingerprint`.
-    public var resume: Bool = false
+    func sharesPreset(with other: Job) -> Bool { resolved.preset === other.resolved.preset }
+    /// The pictures and clips, in order.
+    public var inputs: [String] { resolved.inputs }
     /// Each slide's hold, motion and cut, when the job is a story (slides that set their own,
     /// or a preset with motion); nil when the preset's transition runs the whole video.
-    public private(set) var plan: StoryPlan?
-
+    public var plan: StoryPlan? { resolved.plan }
     /// Clip slides by slide index: the clip, what its header says and the part played.
-    public private(set) var clips: [Int: ClipSlide] = [:]
-
+    public var clips: [Int: ClipSlide] { resolved.clips }
     /// How each slide's picture fills its page, and the colour around it.
-    public private(set) var fills: [(fit: Fit, background: Color)] = []
-
+    public var fills: [(fit: Fit, background: Color)] { resolved.fills }
     /// Text over each slide's page, by slide (empty lists for slides with none).
-    public private(set) var overlays: [[Overlay]] = []
-    /// Text over the whole video, fixed to the screen above the transitions.
-    public var screenOverlays: [Overlay] = []
+    public var overlays: [[Overlay]] { resolved.overlays }
+    /// Text over the whole video, fixed to the screen above the transitions: a story's own
+    /// and its captions, the preset's logo, then the request's.
+    public var screenOverlays: [Overlay] { resolved.screenOverlays }
     /// The screen's overlays that can be seen: those that start before the video ends (a
     /// transcript longer than the video is not laid out, nor counted in the fingerprint).
     var shownScreenOverlays: [Overlay] {
@@ -61,73 +50,90 @@ public struct Job: Sendable {
         return screenOverlays.filter { $0.span.start <= length }
     }
     /// Voice tracks on the video's timeline, mixed with the music (which ducks under them).
-    public var voices: [Voice] = []
+    public var voices: [Voice] { resolved.voices }
+    /// The video's timeline.
+    public var timeline: Timeline { resolved.timeline }
+
+    public var output: String { request.delivery.output }
+    public var frames: FrameSelection? { request.delivery.frames }
+    public var chunk: Shard? { request.delivery.chunk }
+    public var segment: Range<Int>? { request.delivery.segment }
+    public var pngLevel: Int? { request.delivery.pngLevel }
+    public var threads: Int { max(1, request.delivery.threads) }
+    public var limits: Limits { request.limits }
+    public var overwrite: Bool { request.delivery.overwrite }
+    public var resume: Bool { request.delivery.resume }
+
+    /// Resolves `request`: every job, from the command line, a batch, the preview or a
+    /// cluster's chunk, is made here.
+    public init(_ request: JobRequest) throws {
+        guard let format = request.format ?? OutputFormat.inferred(from: request.delivery.output) else {
+            throw ExportError.unknownFormat(output: request.delivery.output)
+        }
+        self.request = request
+        self.format = format
+        resolved = try Job.resolve(request, format: format)
+    }
+
+    private init(request: JobRequest, format: OutputFormat, resolved: Resolved) {
+        self.request = request
+        self.format = format
+        self.resolved = resolved
+    }
+
+    /// The job of this one's request changed by `change`, resolved again.
+    public func edited(_ change: (inout JobRequest) throws -> Void) throws -> Job {
+        var request = self.request
+        try change(&request)
+        return try Job(request)
+    }
+
+    /// This job written otherwise (another output, its chunk, other threads): what it shows
+    /// is what it was resolved to.
+    public func delivering(_ change: (inout JobRequest.Delivery) -> Void) -> Job {
+        var request = self.request
+        change(&request.delivery)
+        return Job(request: request, format: format, resolved: resolved)
+    }
 
     public init(preset: Preset, inputs: [String], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = CPUBudget.forThisProcess,
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
-        try self.init(preset: Shared(preset), inputs: inputs, output: output, format: format, frames: frames, threads: threads,
-                      limits: limits, overwrite: overwrite)
-    }
-
-    /// A job of `inputs` whose preset other jobs share (a batch's).
-    init(preset: Shared<Preset>, inputs: [String], output: String, format: OutputFormat? = nil, frames: FrameSelection? = nil,
-         threads: Int = CPUBudget.forThisProcess, limits: Limits = Limits(), overwrite: Bool = false) throws {
-        try self.init(preset: preset, slides: inputs.map { StorySlide(image: $0) }, isStory: false, output: output, format: format,
-                      frames: frames, threads: threads, limits: limits, overwrite: overwrite)
+        try self.init(JobRequest(.files(inputs), preset: preset, output: output, format: format, frames: frames, threads: threads,
+                                 limits: limits, overwrite: overwrite))
     }
 
     /// A story: slides with their own holds, motions and cuts, the preset supplying the rest.
     public init(preset: Preset, slides: [StorySlide], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = CPUBudget.forThisProcess,
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
-        try self.init(preset: Shared(preset), slides: slides, output: output, format: format, frames: frames, threads: threads,
-                      limits: limits, overwrite: overwrite)
+        try self.init(JobRequest(.slides(slides), preset: preset, output: output, format: format, frames: frames, threads: threads,
+                                 limits: limits, overwrite: overwrite))
     }
 
-    /// A story's slides under a preset other jobs share (a batch's).
-    init(preset: Shared<Preset>, slides: [StorySlide], output: String, format: OutputFormat? = nil, frames: FrameSelection? = nil,
-         threads: Int = CPUBudget.forThisProcess, limits: Limits = Limits(), overwrite: Bool = false) throws {
-        try self.init(preset: preset, slides: slides, isStory: true, output: output, format: format,
-                      frames: frames, threads: threads, limits: limits, overwrite: overwrite)
-    }
-
-    private init(preset shared: Shared<Preset>, slides: [StorySlide], isStory: Bool, output: String, format: OutputFormat?,
-                 frames: FrameSelection?, threads: Int, limits: Limits, overwrite: Bool) throws {
-        guard let resolved = format ?? OutputFormat.inferred(from: output) else {
-            throw ExportError.unknownFormat(output: output)
-        }
+    private static func resolve(_ request: JobRequest, format: OutputFormat) throws -> Resolved {
         // An output with a rate of its own (a GIF's) has it unless a story, the job or the
         // command line gives one.
-        if let rate = resolved.defaultRate, !shared.value.rateGiven {
+        var shared = request.presetStorage
+        if let rate = format.defaultRate, !shared.value.rateGiven {
             var preset = shared.value
             preset.fps = rate
-            presetStorage = Shared(preset)
-        } else {
-            presetStorage = shared
+            shared = Shared(preset)
         }
-        let preset = presetStorage.value
-        self.inputs = slides.map(\.image)
-        self.output = output
-        self.format = resolved
-        self.frames = frames
-        self.threads = max(1, threads)
-        self.limits = limits
-        self.overwrite = overwrite
-        clips = try Job.clips(in: slides, limits: limits)
+        let preset = shared.value, limits = request.limits
+        let slides = request.slides
+        let clips = try Job.clips(in: slides, limits: limits)
         if let first = clips.keys.min(), !type(of: preset.transition.transition).joinsTwoPages {
             throw ExportError.clipInWholeStoryTransition(path: clips[first]!.path, transition: preset.transition.kind,
                                                          joining: TransitionRegistry.joiningTwoPages)
         }
-        if isStory || !preset.motion.isStill || !clips.isEmpty {
+        var plan: StoryPlan?
+        if case .files = request.pictures, preset.motion.isStill, clips.isEmpty {} else {
             plan = try StoryPlan(slides: slides, preset: preset, clips: clips)
         }
-        timeline = Job.timeline(preset: preset, inputs: inputs.count, plan: plan)
-        if let logo = preset.logo { screenOverlays.append(logo) }
-        fills = slides.map { ($0.fit ?? preset.fit, $0.background ?? preset.canvas.background) }
         var problems: [PresetError] = []
-        overlays = slides.map { slide in
-            guard let node = slide.overlays else { return [] }
+        let overlays = slides.map { slide in
+            guard let node = slide.overlays else { return [Overlay]() }
             do { return try Overlay.list(node, key: slide.key + ".overlays", base: preset.text, styles: preset.styles, limits: limits) } catch let error as PresetError {
                 problems += error.all
                 return []
@@ -137,6 +143,17 @@ public struct Job: Sendable {
             }
         }
         if let first = problems.first { throw problems.count == 1 ? first : .several(problems) }
+        var screen: [Overlay] = [], voices: [Voice] = []
+        if case let .story(story) = request.pictures {
+            if let node = story.overlays { screen = try Overlay.list(node, key: "overlays", base: preset.text, styles: preset.styles, limits: limits) }
+            if let node = story.captions { screen += try Captions.overlays(node, key: "captions", preset: preset) }
+            if let node = story.voice { voices = try Voice.list(node, key: "voice") }
+        }
+        if let logo = preset.logo { screen.append(logo) }
+        return Resolved(preset: shared, inputs: slides.map(\.image), plan: plan, clips: clips,
+                        fills: slides.map { ($0.fit ?? preset.fit, $0.background ?? preset.canvas.background) },
+                        overlays: overlays, screenOverlays: screen + request.overlays, voices: voices + request.voices,
+                        timeline: Job.timeline(preset: preset, inputs: slides.count, plan: plan))
     }
 
     /// The slides that are clips, by their content, with their settings checked against what
@@ -186,12 +203,6 @@ public struct Job: Sendable {
         guard let samples = format.samples else { return Array(0..<count) }
         return timeline.sample(samples).filter { $0 < count }
     }
-
-    /// The video's timeline (it depends on the inputs only through their number), made when
-    /// the job is and again only when its preset or inputs change.
-    public private(set) var timeline: Timeline
-
-    private mutating func retime() { timeline = Job.timeline(preset: preset, inputs: inputs.count, plan: plan) }
 
     private static func timeline(preset: Preset, inputs: Int, plan: StoryPlan?) -> Timeline {
         guard let plan else { return preset.timeline(screens: preset.screenCount(inputs: inputs)) }
@@ -277,7 +288,7 @@ public struct Job: Sendable {
                 problems.append(.clipTooLarge(path: clip.path, reason: String(format: "decoding %.0f pictures of %dx%d over its %.1f s on screen is over the budget of %d pixel-frames (raise it with --max-pixel-frames)", pictures, clip.info.storedWidth, clip.info.storedHeight, onScreen.upperBound - onScreen.lowerBound, limits.maxPixelFrames)))
             }
         }
-        problems += transitionProblems()
+        problems += openedTransitions().problems
         if format.hasSound, let file = preset.audio.file, let problem = Job.audioProblem(file, start: preset.audio.start) {
             problems.append(problem)
         }
@@ -292,47 +303,31 @@ public struct Job: Sendable {
         return problems
     }
 
-    /// Every file a transition's per-pixel work needs, made ready for the canvas before the
-    /// render (and kept for it): a luma wipe's matte that is no picture or clip, a GLSL file
-    /// that does not compile or a missing Mesa, is a problem now, not mid-video.
-    func transitionProblems() -> [ExportError] {
-        let used = plan.map { $0.cuts.compactMap { $0.settings?.transition } } ?? [preset.transition.transition]
-        let width = preset.canvas.width, height = preset.canvas.height
+    /// The preset's transition and the plan's cuts with the files they draw from opened for
+    /// the canvas (`FileTransition`), and what is wrong with those files: a luma wipe's matte
+    /// that is no picture or clip, a GLSL file that does not compile or a missing Mesa is a
+    /// problem before the render, not mid-video.
+    func openedTransitions() -> (preset: Preset, plan: StoryPlan?, problems: [ExportError]) {
+        let width = preset.canvas.width, height = preset.canvas.height, limits = limits
         var problems: [ExportError] = []
-        func noting(_ prepare: () throws -> Void) {
-            do { try prepare() } catch let error as ExportError { if !problems.contains(error) { problems.append(error) } } catch {}
-        }
-        for transition in used {
-            if let luma = transition as? Luma { noting { _ = try MatteFiles.shared.supply(luma, width: width, height: height, limits: limits) } }
-            if let glsl = transition as? GLSLTransition {
-                noting {
-                    let file = glsl.values[GLSLTransition.file]
-                    guard !file.isEmpty else { throw ExportError.job("a glsl transition needs its file: transition.file names the GLSL file (gl-transitions' format)") }
-                    _ = try GLSLPrograms.shared.program(file, width: width, height: height)
-                }
-            }
-        }
-        return problems
-    }
-
-    /// The preset's transition and the plan's cuts with what their per-pixel work needs from
-    /// files made ready for the canvas (a luma wipe's matte, `MatteFiles`; a GLSL file's program,
-    /// `GLSLPrograms`).
-    func preparedTransitions() -> (preset: Preset, plan: StoryPlan?) {
-        let canvas = preset.canvas, limits = limits
-        func prepared(_ settings: Preset.TransitionSettings) -> Preset.TransitionSettings {
+        func opened(_ settings: Preset.TransitionSettings) -> Preset.TransitionSettings {
             var settings = settings
-            if let luma = settings.transition as? Luma {
-                settings.transition = MatteFiles.prepared(luma, width: canvas.width, height: canvas.height, limits: limits)
-            } else if let glsl = settings.transition as? GLSLTransition {
-                settings.transition = GLSLPrograms.prepared(glsl, width: canvas.width, height: canvas.height)
+            do {
+                settings.transition = try MediaFiles.opening(settings.transition, width: width, height: height, limits: limits)
+            } catch let error as ExportError {
+                if !problems.contains(error) { problems.append(error) }
+            } catch {
+                problems.append(.job("\(error)"))
             }
             return settings
         }
         var preset = self.preset, plan = self.plan
-        preset.transition = prepared(preset.transition)
-        if let cuts = plan?.cuts { plan?.cuts = cuts.map { cut in cut.settings.map { .transition(prepared($0)) } ?? cut } }
-        return (preset, plan)
+        if let cuts = plan?.cuts {
+            plan?.cuts = cuts.map { cut in cut.settings.map { .transition(opened($0)) } ?? cut }
+        } else {
+            preset.transition = opened(preset.transition)
+        }
+        return (preset, plan, problems)
     }
 
     /// What the job's target platform would cut or show otherwise (a video past the length it

@@ -5,21 +5,7 @@ extension Job {
     /// the caller chose): its slides, the text and captions fixed to the screen, its voices.
     public init(story: Story, preset: Preset, output: String, format: OutputFormat? = nil, frames: FrameSelection? = nil,
                 limits: Limits = Limits(), overwrite: Bool = false) throws {
-        try self.init(story: story, preset: Shared(preset), output: output, format: format, frames: frames, limits: limits, overwrite: overwrite)
-    }
-
-    /// A story's job under a preset other jobs share (a batch's).
-    init(story: Story, preset shared: Shared<Preset>, output: String, format: OutputFormat? = nil, frames: FrameSelection? = nil,
-         limits: Limits = Limits(), overwrite: Bool = false) throws {
-        self = try Job(preset: shared, slides: story.slides, output: output, format: format, frames: frames, limits: limits, overwrite: overwrite)
-        let preset = shared.value
-        var overlays: [Overlay] = []
-        if let node = story.overlays {
-            overlays = try Overlay.list(node, key: "overlays", base: preset.text, styles: preset.styles, limits: limits)
-        }
-        if let node = story.captions { overlays += try Captions.overlays(node, key: "captions", preset: preset) }
-        screenOverlays = overlays + screenOverlays
-        if let node = story.voice { voices = try Voice.list(node, key: "voice") }
+        try self.init(JobRequest(.story(story), preset: preset, output: output, format: format, frames: frames, limits: limits, overwrite: overwrite))
     }
 }
 

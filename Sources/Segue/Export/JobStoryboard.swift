@@ -44,7 +44,7 @@ extension Storyboard {
             return pixels
         }
         let sizes = inputs.indices.map { clips[$0]?.info.size ?? sizeOf(inputs[$0]) }
-        let prepared = job.preparedTransitions()
+        let prepared = job.openedTransitions()
         self.init(sizes: sizes, sources: sources, pictures: cache, preset: prepared.preset, plan: prepared.plan, timeline: job.timeline,
                   threads: job.threads, clips: clips, frames: job.frameIndices(count: job.timeline.frameCount), limits: limits,
                   yielding: yielding, texts: texts, fills: job.fills)

@@ -23,14 +23,6 @@ final class GLSLPrograms: Sendable {
             return try made.get()
         }
     }
-
-    /// `transition` with its program for a `width` x `height` canvas (without, when the file
-    /// does not compile: `Job.problems` says so).
-    static func prepared(_ transition: GLSLTransition, width: Int, height: Int) -> GLSLTransition {
-        var prepared = transition
-        prepared.supply = try? shared.program(transition.values[GLSLTransition.file], width: width, height: height)
-        return prepared
-    }
 }
 
 /// One GLSL file compiled for one canvas size: its frames drawn one at a time (llvmpipe

@@ -14,19 +14,18 @@ final class MatteFiles: Sendable {
     }
     private let kept = Locked([Key: Result<any MatteSupply, ExportError>]())
 
-    /// What gives `luma`'s matte on a `width` x `height` canvas, nil for one of Segue's own;
-    /// thrown when its file is not a picture or clip, or does not read.
-    func supply(_ luma: Luma, width: Int, height: Int, limits: Limits = Limits()) throws -> (any MatteSupply)? {
-        guard case let .file(path) = luma.source else { return nil }
-        let key = Key(path: path, width: width, height: height, fill: luma.fills, invert: luma.inverts)
+    /// What gives the matte of the picture or clip at `path` on a `width` x `height` canvas;
+    /// thrown when the file is not a picture or clip, or does not read.
+    func supply(_ path: String, fill: Bool, invert: Bool, width: Int, height: Int, limits: Limits) throws -> any MatteSupply {
+        let key = Key(path: path, width: width, height: height, fill: fill, invert: invert)
         return try kept.withLock { kept in
             if let found = kept[key] { return try found.get() }
             let made = Result { () throws(ExportError) -> any MatteSupply in
                 do {
                     if ClipInfo.isClip(path) {
-                        return try MatteClip(path: path, width: width, height: height, fill: key.fill, invert: key.invert, limits: limits)
+                        return try MatteClip(path: path, width: width, height: height, fill: fill, invert: invert, limits: limits)
                     }
-                    return FixedMatte(matte: try MatteFiles.picture(path, width: width, height: height, fill: key.fill, invert: key.invert, limits: limits))
+                    return FixedMatte(matte: try MatteFiles.picture(path, width: width, height: height, fill: fill, invert: invert, limits: limits))
                 } catch let error as ExportError { throw error } catch {
                     throw ExportError.unsupportedImage(path: path, reason: "\(error)")
                 }
@@ -34,14 +33,6 @@ final class MatteFiles: Sendable {
             kept[key] = made
             return try made.get()
         }
-    }
-
-    /// `luma` with the supply of its matte from a file on a `width` x `height` canvas (as it
-    /// is for one of Segue's own mattes, or a file that does not read: `Job.problems` says so).
-    static func prepared(_ luma: Luma, width: Int, height: Int, limits: Limits = Limits()) -> Luma {
-        var prepared = luma
-        prepared.supply = try? shared.supply(luma, width: width, height: height, limits: limits)
-        return prepared
     }
 
     /// A picture's lightness fitted to the canvas (cropped to cover it, or stretched),

@@ -112,3 +112,22 @@ extension Layer {
         return root
     }
 }
+
+/// What opens the files transitions draw from, for a canvas's size: the media room's
+/// (`MediaFiles`), so that a transition says which files it needs without reading them.
+public protocol TransitionFiles: Sendable {
+    /// A luma wipe's matte picture or clip at `path`, fitted to the canvas (`fill`: cropped
+    /// to cover it, or stretched), light and dark swapped when `invert`.
+    func matte(_ path: String, fill: Bool, invert: Bool, width: Int, height: Int, limits: Limits) throws -> any MatteSupply
+    /// A GLSL file in gl-transitions' format, compiled for the canvas.
+    func program(_ path: String, width: Int, height: Int) throws -> any GLSLSupply
+}
+
+/// A transition that draws from files (a luma wipe's matte, a GLSL file): they are opened
+/// before the render, so that a file that is missing or does not compile is a problem
+/// before the first frame, not in the middle of the video.
+public protocol FileTransition: Transition {
+    /// This transition with its files opened by `files` for a `width` x `height` canvas;
+    /// throws what is wrong with them (an `ExportError`).
+    func opening(_ files: any TransitionFiles, width: Int, height: Int, limits: Limits) throws -> Self
+}

@@ -5,7 +5,7 @@ import Foundation
 /// gl-transitions' 125, run on the CPU by Mesa's llvmpipe (loaded when a render first uses
 /// one). Each uniform the file declares is a parameter of the same name, its default the one
 /// its comment writes (`uniform float amplitude; // = 30.0`), or zero.
-public struct GLSLTransition: PixelTransition {
+public struct GLSLTransition: PixelTransition, FileTransition {
     public static let name = "glsl"
     public static let summary = "Any transition in gl-transitions' GLSL format, a file of yours or theirs, run on the CPU by Mesa's llvmpipe."
     public static let family = TransitionFamily.shaders
@@ -23,13 +23,21 @@ public struct GLSLTransition: PixelTransition {
     ]
 
     public let values: ParameterValues
-    /// What draws the file's frames at the canvas's size, made by the media room before the
-    /// render (`GLSLPrograms.prepared`); without it a frame is a crossfade.
-    public var supply: (any GLSLSupply)?
+    /// What draws the file's frames at the canvas's size, opened by the media room before the
+    /// render (`opening`); without it a frame is a crossfade.
+    public private(set) var supply: (any GLSLSupply)?
 
     public init(_ values: ParameterValues) {
         self.values = values
         supply = nil
+    }
+
+    public func opening(_ files: any TransitionFiles, width: Int, height: Int, limits: Limits) throws -> GLSLTransition {
+        let path = values[Self.file]
+        guard !path.isEmpty else { throw ExportError.job("a glsl transition needs its file: transition.file names the GLSL file (gl-transitions' format)") }
+        var opened = self
+        opened.supply = try files.program(path, width: width, height: height)
+        return opened
     }
 
     /// The names a uniform may not have: the `transition` section's own keys.

@@ -10,7 +10,7 @@ import Foundation
 /// Where MLT works in yuv422 at 8 bits and two-pixel steps, the matte here is fitted to the
 /// canvas in floating point and kept in 16 bits, and the edge is never harder than one
 /// 8-bit level: a slow wipe over an 8-bit gradient moves in steps finer than its levels.
-public struct Luma: PixelTransition {
+public struct Luma: PixelTransition, FileTransition {
     public enum Fit: String, CaseIterable, Sendable { case fill, stretch }
     public enum Axis: String, CaseIterable, Sendable { case horizontal, vertical }
 
@@ -41,13 +41,20 @@ public struct Luma: PixelTransition {
     }
 
     public let values: ParameterValues
-    /// What gives the matte of a picture or clip at the canvas's size, made by the media room
-    /// before the render (`MatteFiles.prepared`); nil for Segue's own mattes, drawn here.
-    public var supply: (any MatteSupply)?
+    /// What gives the matte of a picture or clip at the canvas's size, opened by the media
+    /// room before the render (`opening`); nil for Segue's own mattes, drawn here.
+    public private(set) var supply: (any MatteSupply)?
 
     public init(_ values: ParameterValues) {
         self.values = values
         supply = nil
+    }
+
+    public func opening(_ files: any TransitionFiles, width: Int, height: Int, limits: Limits) throws -> Luma {
+        guard case let .file(path) = source else { return self }
+        var opened = self
+        opened.supply = try files.matte(path, fill: fills, invert: inverts, width: width, height: height, limits: limits)
+        return opened
     }
 
     /// What the matte is made from.
