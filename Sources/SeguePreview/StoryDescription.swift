@@ -98,7 +98,7 @@ struct StoryDescription: Codable, Sendable {
             let nodes = Self.items(slide.overlays)
             for (n, overlay) in (index < job.overlays.count ? job.overlays[index] : []).enumerated() {
                 let end = overlay.span.endTime.map { shown.lowerBound + $0 } ?? shown.upperBound
-                overlays.append(Overlay(kind: overlay.sticker == nil ? "slide text" : "sticker", text: Self.label(overlay),
+                overlays.append(Overlay(kind: Self.lane(overlay, onSlide: true), text: Self.label(overlay),
                                         start: shown.lowerBound + overlay.span.start, end: min(end, shown.upperBound),
                                         origin: (n < nodes.count ? nodes[n].origin : slide.origin).description, slide: index))
             }
@@ -109,7 +109,7 @@ struct StoryDescription: Codable, Sendable {
             let caption = n >= written.count && story.captions != nil
             let origin = n < written.count ? written[n].origin.description
                 : story.captions.map { "\($0.origin.description) (\(Self.captionFile($0)))" } ?? "--text"
-            overlays.append(Overlay(kind: caption ? "caption" : overlay.sticker == nil ? "text" : "sticker", text: Self.label(overlay),
+            overlays.append(Overlay(kind: caption ? "caption" : Self.lane(overlay, onSlide: false), text: Self.label(overlay),
                                     start: overlay.span.start, end: overlay.span.endTime ?? duration, origin: origin, slide: nil))
         }
         let soundtrack = job.soundtrack
@@ -135,9 +135,12 @@ struct StoryDescription: Codable, Sendable {
         return "captions"
     }
 
-    static func label(_ overlay: Segue.Overlay) -> String {
-        if let sticker = overlay.sticker { return (sticker.path as NSString).lastPathComponent }
-        return overlay.text
+    static func label(_ overlay: Segue.Overlay) -> String { overlay.summary }
+
+    /// The lane an overlay is drawn in: its kind's (a slide's text apart from the screen's).
+    static func lane(_ overlay: Segue.Overlay, onSlide: Bool) -> String {
+        let kind = overlay.content.kind
+        return onSlide && kind == "text" ? "slide text" : kind
     }
 }
 

@@ -48,9 +48,12 @@ import Testing
 
     @Test("the fingerprint is made from the canonical encoding only, never from a Swift description")
     func fingerprintIsCanonical() throws {
-        let fingerprint = try #require(Self.sources.first { $0.path.hasSuffix("/Fingerprint.swift") }).text
-        #expect(!Self.code(fingerprint).contains("String(reflecting"))
-        #expect(!Self.code(fingerprint).contains("String(describing"))
+        let writers = Self.sources.filter { Self.code($0.text).contains("Canonical") }
+        #expect(writers.contains { $0.path.hasSuffix("/Fingerprint.swift") } && writers.contains { $0.path.contains("/Overlays/") }, "\(writers.map(\.path))")
+        for (path, text) in writers {
+            #expect(!Self.code(text).contains("String(reflecting"), "\(path)")
+            #expect(!Self.code(text).contains("String(describing"), "\(path)")
+        }
     }
 
     @Test("a Job is made once from its request: no settable stored property, and every job outside Export/ made by Job(request) or from another")
@@ -74,6 +77,21 @@ import Testing
             }
         }
         #expect(calls >= 3, "the CLI, the batch and the preview each make jobs: \(calls) found")
+    }
+
+    @Test("overlay kinds are told apart in their descriptors only (Story/Overlays), as outputs are in theirs")
+    func overlayKindsInOneTable() throws {
+        let tellsApart = ["sticker == nil", "sticker != nil", ".sticker.map", ".sticker.flatMap", "= overlay.sticker", "switch overlay.content"]
+        var checked = 0
+        for (path, text) in Self.sources where !path.contains("Story/Overlays/") && !path.hasSuffix("Model/Overlay.swift") {
+            let code = Self.code(text)
+            guard code.contains("Overlay") else { continue }
+            checked += 1
+            for pattern in tellsApart where code.contains(pattern) {
+                Issue.record("\(path) tells overlay kinds apart (\(pattern)); say it in the kind's descriptor (OverlayKind)")
+            }
+        }
+        #expect(checked >= 8, "\(checked) files that name overlays")
     }
 
     @Test("no Swift file over 450 lines and no C file over 600 without a reason at its top")

@@ -202,13 +202,13 @@ struct ManifestTests {
         let digest = "sha256:569dcc66411eb4426c8032cd03aeb5b1128c1ad63024377ec80deee1cd215e08"   // sha256sum of the file
         #expect(document == """
             {"canvas":{"background":"#000000","height":"1920","scale":"3","width":"1080"},\
-            "encode":{"codec":"h264","crf":"20","speed":"medium","threads":"2"},"fingerprint":"3","fit":"fill",\
+            "encode":{"codec":"h264","crf":"20","speed":"medium","threads":"2"},"fingerprint":"4","fit":"fill",\
             "format":"framemd5","fps":"30","frames":"all","hold":"2","inputs":["\(digest)","\(digest)"],\
             "motion":{"amount":"0.1","center":["0.5","0.5"],"curve":"linear","kind":"none"},"segue":"\(SegueVersion.number)",\
             "transition":{"curve":"linear","duration":"0.25","kind":"slide","parameters":{"direction":"up"}}}
             """, "\(document)")
-        // The digest of that text (Segue 0.4.0, document version 3: a new version of either is a new fingerprint, and this line changes with it).
-        #expect(try Fingerprint.of(job) == "sha256:98bcff218f3bf5fe3d31c7290836fd1e8d989200f7dfe6839ba865fc53b806f7")
+        // The digest of that text (Segue 0.4.0, document version 4: a new version of either is a new fingerprint, and this line changes with it).
+        #expect(try Fingerprint.of(job) == "sha256:f080c0c885214fbb992beaa6870f332c6d994f2ade890bbd16f041ad0d698bc9")
         // A story's hard cut is written as such, and a preset's curve by its name.
         var slides = [StorySlide(image: input), StorySlide(image: input)]
         slides[0].transition = ConfigNode(.scalar("cut", quoted: false), origin: .builtIn)

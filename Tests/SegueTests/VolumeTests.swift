@@ -176,7 +176,7 @@ struct VolumeTests {
             case 3: overlay.span = Span(start: start, end: .at(start))                     // never shows
             default: overlay.span = Span(start: Double(Int(start)), end: .at(Double(Int(start)) + 1))  // whole seconds
             }
-            return OverlayPictures.Placed(overlay: overlay, source: .text(k), size: Size(width: 1, height: 1),
+            return OverlayPictures.Placed(overlay: overlay, source: .overlay(k), size: Size(width: 1, height: 1),
                                           block: Rect(size: Size(width: 1, height: 1)), drawn: Size(width: 1, height: 1))
         }
         let seconds = OverlaySeconds(placed, length: length)

@@ -181,7 +181,7 @@ extension BatchRunner {
 
     /// The still pictures `job` draws: its photos and still stickers.
     static func stills(_ job: Job) -> Set<String> {
-        let stickers = (job.overlays.joined() + job.screenOverlays).compactMap { $0.sticker.flatMap { $0.isAnimated ? nil : $0.path } }
+        let stickers = (job.overlays.joined() + job.screenOverlays).flatMap { OverlayKind.of($0).stills($0) }
         return Set(job.inputs.indices.filter { job.clips[$0] == nil }.map { job.inputs[$0] } + stickers)
     }
 

@@ -115,7 +115,7 @@ public enum Segments {
                 var placed = entry
                 placed["start"] = .number(from - starts[index])
                 placed["end"] = .number(to - starts[index])
-                if overlay.sticker != nil { placed["clock"] = .number(starts[index]) }
+                if OverlayKind.of(overlay).changesWithTime(overlay) { placed["clock"] = .number(starts[index]) }
                 met[index].append(.object(placed))
                 index += 1
             }

@@ -21,7 +21,7 @@ import Foundation
 /// `.NAME.segue-fingerprint`.
 public enum Fingerprint {
     /// The version of the document's format.
-    static let version = "3"
+    static let version = "4"
 
     /// The fingerprint of `job`, `sha256:` and 64 hex digits. Reads every input once.
     /// `cancellation` stops it between two files (`ExportError.cancelled`).
@@ -107,37 +107,16 @@ public enum Fingerprint {
         if job.fills.contains(where: { $0.fit != p.fit || $0.background != p.canvas.background }) {
             fields["fills"] = .array(job.fills.map { .string("\($0.fit.rawValue) \($0.background)") })
         }
-        // Text, stickers and captions, every key of every overlay (absent when there is none).
-        // A sticker counts by content, as inputs do: each file is read once.
+        // Text, stickers and captions, every key of every overlay (absent when there is none),
+        // each as its kind writes it (`OverlayKind`). A sticker counts by content, as inputs do:
+        // each file is read once.
         let screen = job.shownScreenOverlays
         if job.overlays.contains(where: { !$0.isEmpty }) || !screen.isEmpty {
-            var stickerDigests: [String: String] = [:]
-            // A text the overlay before had too (a caption's words, sharing their cue's string)
-            // is said once: comparing the same string costs nothing, writing it again its length.
-            var lastText: String?, lastStyle: TextStyle?
-            func overlay(_ o: Overlay) throws -> Canonical {
-                // So is a style (a transcript's cues share the caption style).
-                let text: [String: Canonical] = (lastText == o.text ? ["sameText": .flag(true)] : ["text": .string(o.text)])
-                    .merging(lastStyle == o.style ? ["sameStyle": .flag(true)] : ["style": .style(o.style)]) { a, _ in a }
-                (lastText, lastStyle) = (o.text, o.style)
-                let sticker = try o.sticker.map { s -> Canonical in
-                    if stickerDigests[s.path] == nil { stickerDigests[s.path] = try contentDigest(of: s.path) }
-                    return .object(["file": .string(stickerDigests[s.path]!), "width": .optional(s.width), "height": .optional(s.height),
-                                    "loop": .flag(s.loop), "frames": .number(Double(s.frames))])
-                }
-                return .object(["sticker": sticker ?? .string("none"), "markup": .flag(o.markup),
-                                "at": .point(o.at), "anchor": .point(o.anchor), "width": .optional(o.width),
-                                "rotation": .number(o.rotation), "start": .number(o.span.start), "end": .optional(o.span.endTime),
-                                "appear": .appearance(o.appear), "disappear": .appearance(o.disappear), "opacity": .number(o.opacity),
-                                "shown": .optional(o.shown.map(Double.init)),
-                                "highlight": o.highlight.map { .string("\($0.scalars.lowerBound)..<\($0.scalars.upperBound) \($0.color)") } ?? .string("none")]
-                               .merging(text) { a, _ in a }
-                               // Placed by hand, it keeps out of nothing: only a safe area tells the two apart.
-                               .merging(o.placed && !job.preset.canvas.safeArea.isZero ? ["placed": .flag(true)] : [:]) { a, _ in a })
-            }
+            var document = OverlayDocument(digest: contentDigest(of:))
+            let safeArea = !job.preset.canvas.safeArea.isZero
             fields["overlays"] = .object([
-                "slides": .array(try job.overlays.map { .array(try $0.map(overlay)) }),
-                "screen": .array(try screen.map(overlay)),
+                "slides": .array(try job.overlays.map { .array(try $0.map { try document.object($0, safeArea: safeArea) }) }),
+                "screen": .array(try screen.map { try document.object($0, safeArea: safeArea) }),
             ])
         }
         // The output's own settings (a GIF's palette, a WebP's quality) where they are used.
@@ -218,15 +197,8 @@ func sha256(_ bytes: [UInt8]) -> [UInt8] {
     return digest
 }
 
-/// A value of the fingerprint's canonical JSON: objects are written with their keys sorted
-/// (by their UTF-8 bytes) and no white space, numbers as strings (`Double`'s shortest
-/// round-trip form), so the text depends on nothing but the values.
-enum Canonical {
-    case string(String)
-    case number(Double)
-    case array([Canonical])
-    case object([String: Canonical])
-
+/// The parts of a job's document only the fingerprint writes.
+extension Canonical {
     static func transition(_ t: Preset.TransitionSettings) -> Canonical {
         .object(["kind": .string(t.kind), "duration": .number(t.duration), "curve": .string(t.curve.description),
                  "parameters": .object(Dictionary(uniqueKeysWithValues: t.values.pairs.map { ($0.key, parameter($0.value)) }))])
@@ -235,26 +207,6 @@ enum Canonical {
     static func motion(_ m: Motion) -> Canonical {
         .object(["kind": .string(m.kind.rawValue), "amount": .number(m.amount), "curve": .string(m.curve.description),
                  "center": .array([.number(m.center.x), .number(m.center.y)])])
-    }
-
-    static func flag(_ value: Bool) -> Canonical { .string(value ? "true" : "false") }
-
-    /// A number, or `none` where it is not set.
-    static func optional(_ value: Double?) -> Canonical { value.map(Canonical.number) ?? .string("none") }
-
-    static func point(_ p: Point) -> Canonical { .array([.number(p.x), .number(p.y)]) }
-
-    static func appearance(_ a: Overlay.Appearance) -> Canonical {
-        .object(["kind": .string(a.kind.rawValue), "duration": optional(a.duration)])
-    }
-
-    static func style(_ s: TextStyle) -> Canonical {
-        .object(["font": .string(s.font), "size": .number(s.size), "weight": .number(Double(s.weight)), "italic": flag(s.italic),
-                 "color": .string(s.color.description), "align": .string(s.align.rawValue), "lineSpacing": .number(s.lineSpacing),
-                 "letterSpacing": .number(s.letterSpacing),
-                 "outline": s.outline.map { .object(["width": .number($0.width), "color": .string($0.color.description)]) } ?? .string("none"),
-                 "box": s.box.map { .object(["color": .string($0.color.description), "padding": .number($0.padding), "radius": .number($0.radius)]) } ?? .string("none"),
-                 "shadow": s.shadow.map { .object(["x": .number($0.x), "y": .number($0.y), "blur": .number($0.blur), "color": .string($0.color.description)]) } ?? .string("none")])
     }
 
     static func parameter(_ value: ParameterValue) -> Canonical {
@@ -266,57 +218,5 @@ enum Canonical {
         case let .color(v): return .string(v.description)
         case let .numbers(v): return .array(v.map(Canonical.number))
         }
-    }
-
-    /// The canonical JSON text: objects' keys in the order of their UTF-8 bytes, written into
-    /// one string (a story of 100,000 cues is one text of a few megabytes).
-    var text: String {
-        var out = ""
-        write(into: &out)
-        return out
-    }
-
-    private func write(into out: inout String) {
-        switch self {
-        case let .string(s): Canonical.quote(s, into: &out)
-        case let .number(v): Canonical.quote(v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)", into: &out)
-        case let .array(items):
-            out += "["
-            for (k, item) in items.enumerated() {
-                if k > 0 { out += "," }
-                item.write(into: &out)
-            }
-            out += "]"
-        case let .object(fields):
-            out += "{"
-            for (k, key) in fields.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
-                if k > 0 { out += "," }
-                Canonical.quote(key, into: &out)
-                out += ":"
-                fields[key]!.write(into: &out)
-            }
-            out += "}"
-        }
-    }
-
-    /// Appends `s` as a JSON string: quotes, backslashes and control characters escaped.
-    private static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        // The runs between characters to escape, appended whole (most texts have none).
-        let bytes = s.utf8
-        var start = bytes.startIndex
-        for i in bytes.indices {
-            let byte = bytes[i]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            out += s[start..<i]
-            switch byte {
-            case UInt8(ascii: "\""): out += "\\\""
-            case UInt8(ascii: "\\"): out += "\\\\"
-            default: out += String(format: "\\u%04x", byte)
-            }
-            start = bytes.index(after: i)
-        }
-        out += s[start...]
-        out += "\""
     }
 }

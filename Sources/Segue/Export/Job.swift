@@ -345,7 +345,7 @@ public struct Job: Sendable {
         guard !safe.isZero else { return [] }
         let inside = (safe.left...(1 - safe.right), safe.top...(1 - safe.bottom))
         return (overlays.joined() + screenOverlays).filter { $0.placed && !(inside.0.contains($0.at.x) && inside.1.contains($0.at.y)) }.map { overlay in
-            let what = overlay.sticker.map { "the sticker \(($0.path as NSString).lastPathComponent)" } ?? "the text '\(overlay.text.prefix(40))'"
+            let what = OverlayKind.of(overlay).label(overlay)
             func number(_ value: Double) -> String { String(format: "%g", value) }
             return "target \(target.rawValue): \(what) is placed at [\(number(overlay.at.x)), \(number(overlay.at.y))], where the platform's interface covers the screen "
                 + "(canvas.safeArea [\([safe.top, safe.right, safe.bottom, safe.left].map(number).joined(separator: ", "))]); it is kept where it was placed"

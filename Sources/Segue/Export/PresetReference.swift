@@ -83,28 +83,17 @@ extension Preset {
         }
         // Text overlays and captions are keys of stories, not of presets, read by readers of
         // their own: their schemas, from a read of a minimal item.
-        let overlay = ConfigReader.Schema(), captions = ConfigReader.Schema(), sticker = ConfigReader.Schema()
-        let item = ConfigNode(.mapping([("text", ConfigNode(.scalar("x", quoted: false), origin: .builtIn))]), origin: .builtIn)
-        _ = try? Overlay.read(item, key: "", base: TextStyle(), styles: TextStyle.shipped, schema: overlay)
-        let stickerItem = ConfigNode(.mapping([("image", ConfigNode(.scalar("(none).png", quoted: false), origin: .builtIn))]), origin: .builtIn)
-        _ = try? Overlay.read(stickerItem, key: "", base: TextStyle(), styles: TextStyle.shipped, schema: sticker)
+        let captions = ConfigReader.Schema()
+        let reading = OverlayReading(base: TextStyle(), styles: TextStyle.shipped, resolve: { $0 }, limits: Limits())
+        for kind in OverlayKind.all {
+            let schema = ConfigReader.Schema()
+            let item = ConfigNode(.mapping([(kind.key, ConfigNode(.scalar(kind.sample, quoted: false), origin: .builtIn))]), origin: .builtIn)
+            _ = try? Overlay.read(item, key: "", reading: reading, schema: schema)
+            text += "\n## \(kind.heading)\n\n\(kind.about)\n\n\(table(schema.fields))"
+        }
         _ = try? Captions.overlays(ConfigNode(.scalar("(none).srt", quoted: false), origin: .builtIn), key: "", preset: Preset(), schema: captions)
         text += """
 
-            ## Text overlays (`overlays:` items of a slide or a story)
-
-            A slide's overlays ride on its page; a story's are fixed to the screen, their `start`
-            and `end` counted from the video's start. The style keys start from the preset's
-            `text` (or the named `style`).
-
-            \(table(overlay.fields))
-            ## Stickers (`overlays:` items with `image:`)
-
-            A picture instead of words, placed, timed and animated by the same keys. A slide's
-            stickers ride on its page; a story's are fixed to the screen. An animated one (GIF,
-            APNG, animated WebP, WebM or MOV with alpha) plays at its own frame timing.
-
-            \(table(sticker.fields))
             ## Captions (`captions:` of a story)
 
             A file alone (`captions: talk.srt`) or a mapping of these keys.

@@ -41,16 +41,15 @@ public enum PictureSource: Hashable, Sendable {
     case still(Int)
     /// The clip of slide `n`, whose pictures come with each frame's plan.
     case clip(Int)
-    /// Overlay `n`'s text, all of it; with `step`, the first `step` characters a typewriter shows.
-    case text(Int, step: Int? = nil)
-    /// Overlay `n`'s sticker; an animated one's picture changes with `PictureKey.time`.
-    case sticker(Int, animated: Bool)
+    /// Overlay `n`'s picture; with `step`, one of its steps (the first `step` characters a
+    /// typewriter shows); an `animated` one's picture changes with `PictureKey.time`.
+    case overlay(Int, step: Int? = nil, animated: Bool = false)
 
     /// The slide whose clip this is, or nil.
     public var clipSlide: Int? { if case let .clip(slide) = self { slide } else { nil } }
 
     /// Whether its picture changes with time and is made for each time (an animated sticker).
-    var isAnimated: Bool { if case .sticker(_, true) = self { true } else { false } }
+    var isAnimated: Bool { if case .overlay(_, _, true) = self { true } else { false } }
 }
 
 /// A picture a layer shows: its source, the part of it shown, and for one that moves, the time.

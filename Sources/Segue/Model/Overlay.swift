@@ -29,6 +29,14 @@ public struct Overlay: Hashable, Sendable {
         case text(String, markup: Bool)
         /// A picture (a sticker or a logo), still or animated, sized by itself.
         case image(Sticker)
+
+        /// Its kind's name, as `OverlayKind` (in the story room) describes each.
+        public var kind: String {
+            switch self {
+            case .text: "text"
+            case .image: "sticker"
+            }
+        }
     }
 
     public var content: Content
@@ -228,7 +236,7 @@ public struct Overlay: Hashable, Sendable {
         layer.opacity = state.opacity
         layer.contents = .picture(picture)
         layer.contentsGravity = .stretch
-        layer.name = sticker == nil ? "text" : "sticker"
+        layer.name = content.kind
         return layer
     }
 

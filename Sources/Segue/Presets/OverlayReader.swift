@@ -1,61 +1,15 @@
 import CSegueAV
 import Foundation
 
-/// Overlays read from a story or a preset: text and stickers, where and when they show, a
-/// sticker's file probed as it is read.
+/// What every overlay's item says of where and when it shows (`readPlacement`), and a
+/// sticker's own keys, its file probed as it is read (a preset's logo is one; the story
+/// room's `OverlayKind` reads the other kinds).
 extension Overlay {
-    /// Reads an `overlays:` list: each item a text overlay over `base` (a named `style`
-    /// replaces it), every problem of every item thrown together. Font files are resolved by
-    /// `resolve`.
-    public static func list(_ node: ConfigNode, key: String, base: TextStyle, styles: [String: TextStyle],
-                     resolve: (String) -> String = { $0 }, limits: Limits = Limits()) throws -> [Overlay] {
-        guard case let .sequence(items) = node.value else {
-            throw PresetError.wrongType(key: key, origin: node.origin, found: ConfigReader.kind(of: node), expected: "a list of overlays, each with text or an image")
-        }
-        var overlays: [Overlay] = [], problems: [PresetError] = []
-        for (index, item) in items.enumerated() {
-            do { overlays.append(try read(item, key: "\(key)[\(index + 1)]", base: base, styles: styles, resolve: resolve, limits: limits)) } catch let error as PresetError {
-                problems += error.all
-            }
-        }
-        if let first = problems.first { throw problems.count == 1 ? first : .several(problems) }
-        return overlays
-    }
-
     static let anchors: [String: Point] = [
         "center": Point(x: 0.5, y: 0.5), "top": Point(x: 0.5, y: 0), "bottom": Point(x: 0.5, y: 1),
         "left": Point(x: 0, y: 0.5), "right": Point(x: 1, y: 0.5), "top-left": Point(x: 0, y: 0), "top-right": Point(x: 1, y: 0),
         "bottom-left": Point(x: 0, y: 1), "bottom-right": Point(x: 1, y: 1),
     ]
-
-    /// One overlay.
-    static func read(_ item: ConfigNode, key: String, base: TextStyle, styles: [String: TextStyle],
-                     resolve: (String) -> String = { $0 }, limits: Limits = Limits(), schema: ConfigReader.Schema? = nil) throws -> Overlay {
-        var r = try ConfigReader(item, path: key)
-        r.schema = schema
-        if item["image"] != nil, item["text"] == nil { return try readSticker(&r, item: item, limits: limits)! }
-        let text = try r.requiredText("text", expected: "the words to show (or image: a sticker's file)", "The words: UTF-8, any script, emoji; Pango markup when markup is true.")
-        if let problem = lengthProblem(text) {
-            throw PresetError.invalid(key: r.fullKey("text"), origin: item["text"]!.origin, value: "'\(shortened(text))'", expected: problem)
-        }
-        var style = base
-        if let name = r.raw("style", type: "text", "A named style (classic, modern, neon, typewriter, strong, caption, or one of the preset's or story's styles); the keys below change it.") {
-            style = try TextStyle.named(name, key: r.fullKey("style"), among: styles)
-        }
-        try style.read(&r, resolve: resolve)
-        let markup = try r.flag("markup", default: false, "The text is Pango markup: <b>, <i>, <span foreground=\"#ff0\">, ...")
-        var overlay = Overlay(text: text, markup: markup, style: style)
-        if markup {
-            var error = SegueAVError()
-            if segue_text_check_markup(text, &error) != 0 {
-                throw PresetError.invalid(key: r.fullKey("text"), origin: item["text"]!.origin, value: "'\(text)'", expected: "Pango markup (\(error.text))")
-            }
-        }
-        let width = try r.number("width", default: 0.9, in: 0...1, "Wrap width, a fraction of the page's width; 0 for no wrapping.")
-        overlay.width = width > 0 ? width : nil
-        try readPlacement(&r, item: item, into: &overlay)
-        return overlay
-    }
 
     /// A sticker: `image` and its size, and the keys text has for where and when. With
     /// `base` (a preset's logo), the image may be left out (no sticker: nil) and the other
@@ -100,7 +54,7 @@ extension Overlay {
     }
 
     /// The keys text and stickers share: where the overlay sits, when it shows, how it comes and goes.
-    private static func readPlacement(_ r: inout ConfigReader, item: ConfigNode, into overlay: inout Overlay) throws {
+    static func readPlacement(_ r: inout ConfigReader, item: ConfigNode, into overlay: inout Overlay) throws {
         let at = try r.numbers("at", default: [overlay.at.x, overlay.at.y], in: -1...2, expected: "[x, y]", "Where the anchor sits, [x, y] in 0...1 of the page.") { $0.count == 2 }
         overlay.at = Point(x: at[0], y: at[1])
         if item["at"] != nil { overlay.placed = true }

@@ -1,13 +1,11 @@
 import Foundation
 
 /// The overlays of a job as the storyboard draws them, each picture a source named by the
-/// overlay's place among the job's overlays (`PictureSource.text`, `.sticker`): a text look laid out when the storyboard is made and drawn by Pango and
-/// Cairo when a frame first needs it; a still sticker decoded when the storyboard is made;
-/// an animated sticker's frames decoded in order as frames ask for them (`StickerFeed`).
-/// Each is cached like a picture until its overlay is gone.
+/// overlay's place among the job's overlays (`PictureSource.overlay`), laid out and made as
+/// its kind says (`OverlayKind.place`). Each is cached like a picture until its overlay is gone.
 struct OverlayPictures: Sendable {
-    /// One overlay, laid out: its picture's source, size and block, and whether it has a
-    /// typewriter's steps (step k shows k characters; the whole look shows them all).
+    /// One overlay, laid out: its picture's source, size and block, and a typewriter's steps
+    /// (step k shows k characters; the whole picture shows them all).
     struct Placed: Sendable {
         var overlay: Overlay
         var source: PictureSource
@@ -17,7 +15,8 @@ struct OverlayPictures: Sendable {
         var block: Rect
         /// The size it is drawn at, in pixels (a text's picture's own).
         var drawn: Size
-        var typewriter = false
+        /// A typewriter's steps, each a picture of its own (`PictureSource.overlay(n, step:)`).
+        var steps: Int?
         /// An animated sticker's frames.
         var feed: StickerFeed?
         /// The margins it keeps out of: the canvas's safe area, unless it was placed (`Overlay.placed`).
@@ -35,8 +34,8 @@ struct OverlayPictures: Sendable {
         func layer(at time: Double, length: Double, page: Size, scale: Double) -> Layer? {
             guard let state = state(at: time, length: length) else { return nil }
             var shown = source
-            if let reveal = state.reveal, typewriter, reveal < overlay.steps, case let .text(number, _) = source {
-                shown = .text(number, step: max(0, reveal))
+            if let reveal = state.reveal, let steps, reveal < steps, case let .overlay(number, _, _) = source {
+                shown = .overlay(number, step: max(0, reveal))
             }
             var picture = Picture(shown, size: size)
             picture.time = state.frame
@@ -45,15 +44,37 @@ struct OverlayPictures: Sendable {
 
         /// Every source the overlay draws.
         var sources: Set<PictureSource> {
-            guard typewriter, case let .text(number, _) = source else { return [source] }
-            return Set([source] + (0..<overlay.steps).map { .text(number, step: $0) })
+            guard let steps, case let .overlay(number, _, _) = source else { return [source] }
+            return Set([source] + (0..<steps).map { .overlay(number, step: $0) })
         }
     }
 
-    private enum Made: Sendable {
-        case look(TextLook)
-        case still(path: String)
-        case animated(StickerFeed)
+    /// What laying out a job's overlays keeps as each kind places its own.
+    struct Making {
+        let canvas: Canvas
+        let limits: Limits
+        /// Pictures decoded to lay them out (still stickers): the storyboard's cache starts with them.
+        var decoded: [PictureSource: Image] = [:]
+        /// How each picture is made, given the time an animated one's frame starts at.
+        fileprivate(set) var made: [PictureSource: @Sendable (Double) throws -> Image] = [:]
+        /// The last text laid out: a caption's words share one string and one layout, so each
+        /// word's overlay is measured by comparing its look to the last (the same string: at once).
+        private var measured: (look: TextLook, size: Size, block: Rect)?
+
+        init(canvas: Canvas, limits: Limits) {
+            self.canvas = canvas
+            self.limits = limits
+        }
+
+        mutating func make(_ source: PictureSource, _ picture: @escaping @Sendable (Double) throws -> Image) { made[source] = picture }
+
+        /// The size of `layout`'s picture and its block of lines.
+        mutating func measure(_ layout: TextLook) throws -> (size: Size, block: Rect) {
+            if let measured, measured.look == layout { return (measured.size, measured.block) }
+            let (size, block) = try layout.measure()
+            measured = (layout, size, block)
+            return (size, block)
+        }
     }
 
     var slides: [[Placed]] = []
@@ -61,68 +82,26 @@ struct OverlayPictures: Sendable {
     /// Still stickers, decoded to lay them out: the storyboard's cache starts with them.
     private(set) var decoded: [PictureSource: Image] = [:]
     /// How each picture is made.
-    private var made: [PictureSource: Made] = [:]
-    private var limits = Limits()
+    private var made: [PictureSource: @Sendable (Double) throws -> Image] = [:]
 
     init() {}
 
     init(slides: [[Overlay]], screen: [Overlay], canvas: Canvas, limits: Limits = Limits()) throws {
-        self.limits = limits
-        var made: [PictureSource: Made] = [:], decoded: [PictureSource: Image] = [:], number = 0
-        // The last text laid out: a caption's words share one string and one layout, so each
-        // word's overlay is measured by comparing its look to the last (the same string: at once).
-        var measured: (look: TextLook, size: Size, block: Rect)?
+        var making = Making(canvas: canvas, limits: limits), number = 0
         func place(_ overlay: Overlay) throws -> Placed {
             defer { number += 1 }
-            if let sticker = overlay.sticker {
-                let source = PictureSource.sticker(number, animated: sticker.isAnimated)
-                var size: Size, feed: StickerFeed?
-                if sticker.isAnimated {
-                    feed = try StickerFeed(path: sticker.path, limits: limits)
-                    size = feed!.size
-                    made[source] = .animated(feed!)
-                } else {
-                    let image = try Image.decode(path: sticker.path, limits: limits)
-                    size = image.size
-                    decoded[source] = image
-                    made[source] = .still(path: sticker.path)
-                }
-                let drawn = sticker.drawnPixels(of: size, page: canvas.bounds.size, scale: canvas.scale)
-                return Placed(overlay: overlay, source: source, size: size, block: Rect(size: Size(width: Double(drawn.width), height: Double(drawn.height))),
-                              drawn: Size(width: Double(drawn.width), height: Double(drawn.height)), feed: feed, safe: overlay.placed ? EdgeInsets() : canvas.safeArea)
-            }
-            let look = overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale)
-            let layout = look.layout
-            if measured?.look != layout {
-                let (size, block) = try layout.measure()
-                measured = (layout, size, block)
-            }
-            let (size, block) = (measured!.size, measured!.block)
-            let source = PictureSource.text(number)
-            made[source] = .look(look)
-            var placed = Placed(overlay: overlay, source: source, size: size, block: block, drawn: size, safe: overlay.placed ? EdgeInsets() : canvas.safeArea)
-            if overlay.appear.kind == .typewriter || overlay.disappear.kind == .typewriter {
-                placed.typewriter = true
-                for (step, typed) in overlay.stepScalars.enumerated() {
-                    made[.text(number, step: step)] = .look(overlay.look(pageWidth: canvas.bounds.width, scale: canvas.scale, typed: typed))
-                }
-            }
-            return placed
+            return try OverlayKind.of(overlay).place(overlay, number, &making)
         }
         self.slides = try slides.map { try $0.map(place) }
         self.screen = try screen.map(place)
-        self.made = made
-        self.decoded = decoded
+        made = making.made
+        decoded = making.decoded
     }
 
     /// The picture of source `source` (an animated sticker's frame that starts at `time`).
     func image(_ source: PictureSource, time: Double = 0) throws -> Image {
         guard let made = made[source] else { preconditionFailure("no overlay picture \(source)") }
-        switch made {
-        case let .look(look): return try look.render().image
-        case let .still(path): return try Image.decode(path: path, limits: limits)
-        case let .animated(feed): return try feed.frame(startingAt: time)
-        }
+        return try made(time)
     }
 }
 
