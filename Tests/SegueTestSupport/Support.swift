@@ -1,6 +1,7 @@
 // What both test modules use: the repository's files, fresh folders, and running programs
 // (the installed binary, FFmpeg's tools, pango-view) one way.
 import Foundation
+import Synchronization
 
 /// The repository's root folder.
 public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -209,4 +210,21 @@ public enum ReferenceTools {
 
     /// The path of FFmpeg's newest static build, from PyPI's imageio-ffmpeg.
     public static func newestFFmpeg() throws -> String { try ffmpeg.get() }
+}
+
+/// Runs `body` on a thread of its own and waits for it at most `minutes`: a bound on a hang,
+/// not a measure of speed. Unlike a test's time limit, it does not count the time the test
+/// waited for Swift Testing's threads while other tests held them (a loaded run starts and
+/// reports a test minutes apart), only the body's. Its result, or nil (the body left running)
+/// when it did not end in time.
+public func endsWithin<T: Sendable>(minutes: Int = 5, _ body: @escaping @Sendable () -> T) -> T? {
+    let done = DispatchSemaphore(value: 0)
+    let result = Mutex<T?>(nil)
+    Thread {
+        let value = body()
+        result.withLock { $0 = value }
+        done.signal()
+    }.start()
+    guard done.wait(timeout: .now() + .seconds(60 * minutes)) == .success else { return nil }
+    return result.withLock { $0 }
 }

@@ -42,26 +42,32 @@ struct FrameWorkersTests {
         for threads in [2, 3, 5, 9] { #expect(texts[threads] == texts[1], "\(threads) threads") }
     }
 
-    @Test("cancelled while several threads compose: the export stops, says so and leaves nothing", .timeLimit(.minutes(1)))
+    @Test("cancelled while several threads compose: the export stops, says so and leaves nothing")
     func cancelledMidway() throws {
         for threads in [2, 3] {
             let folder = temporaryFolder()
             let out = folder.appendingPathComponent("frames").path
-            let cancel = Cancellation()
-            var written = 0
-            #expect(throws: ExportError.cancelled) {
-                try Exporter.run(storyJob(output: out, threads: threads), cancellation: cancel) { progress in
-                    written = progress.framesDone
-                    if progress.framesDone == 7 { cancel.cancel() }
+            let job = try storyJob(output: out, threads: threads)
+            let outcome = endsWithin { () -> (written: Int, error: String) in
+                let cancel = Cancellation(), written = Mutex(0)
+                do {
+                    try Exporter.run(job, cancellation: cancel) { progress in
+                        written.withLock { $0 = progress.framesDone }
+                        if progress.framesDone == 7 { cancel.cancel() }
+                    }
+                    return (written.withLock { $0 }, "none")
+                } catch {
+                    return (written.withLock { $0 }, "\(error)")
                 }
             }
+            let (written, error) = try #require(outcome, "\(threads) threads: the export did not end")
+            #expect(error == "\(ExportError.cancelled)", "\(threads) threads")
             #expect(written >= 7 && written < 54, "\(threads) threads: \(written) frames")
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "\(threads) threads")
         }
     }
 
-    @Test("a picture that cannot be read, needed midway while several threads compose: its error, no hang, nothing left",
-          .timeLimit(.minutes(1)))
+    @Test("a picture that cannot be read, needed midway while several threads compose: its error, no hang, nothing left")
     func failureMidway() throws {
         let folder = temporaryFolder()
         // A JPEG cut short: its header tells its size, so it is decoded only when its screen comes near.
@@ -72,18 +78,21 @@ struct FrameWorkersTests {
         for threads in [2, 3] {
             let out = folder.appendingPathComponent("out.framemd5").path
             let job = try Job(preset: preset, inputs: [example("b.png"), example("c.webp"), example("b.png"), broken], output: out, threads: threads)
-            #expect {
-                try Exporter.run(job)
-            } throws: { error in
-                "\(error)".contains(broken)
+            let error = endsWithin { () -> String in
+                do {
+                    try Exporter.run(job)
+                    return "none"
+                } catch {
+                    return "\(error)"
+                }
             }
+            #expect(error?.contains(broken) == true, "\(threads) threads: \(error ?? "the export did not end")")
             #expect(!FileManager.default.fileExists(atPath: out), "\(threads) threads")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["cut.jpg"])
     }
 
-    @Test("a sequenced queue hands items over in their order, whatever order threads put them in, never more than its window ahead",
-          .timeLimit(.minutes(1)))
+    @Test("a sequenced queue hands items over in their order, whatever order threads put them in, never more than its window ahead")
     func sequencedQueue() {
         let count = 400, window = 3
         let queue = SequencedQueue<Int>(window: window)
@@ -103,11 +112,14 @@ struct FrameWorkersTests {
             }
         }
         putters.forEach { $0.start() }
-        var seen: [Int] = []
-        for _ in 0..<count {
-            // Counted as it starts, so that `taken` is never behind the queue's own count.
-            taken.add(1, ordering: .releasing)
-            seen.append(queue.take())
+        let seen = endsWithin { () -> [Int] in
+            var seen: [Int] = []
+            for _ in 0..<count {
+                // Counted as it starts, so that `taken` is never behind the queue's own count.
+                taken.add(1, ordering: .releasing)
+                seen.append(queue.take())
+            }
+            return seen
         }
         #expect(seen == (0..<count).map { $0 * 10 })
         #expect(overrun.load(ordering: .acquiring) == -1, "a place put \(window) or more ahead of the next taken")
