@@ -18,6 +18,9 @@ let package = Package(
         // segue preview's local web server.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The preview's check of each request's target, as NIO parses it (Hummingbird's own).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ]),
     targets: [
         // FFmpeg's libraries, found through pkg-config; Debian's -dev packages provide them.
@@ -75,7 +78,9 @@ let package = Package(
         // (Page/), compiled into the binary. The library never knows it exists.
         .target(
             name: "SeguePreview",
-            dependencies: ["Segue", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Segue", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
             resources: [.embedInCode("Page")]
         ),
         .executableTarget(

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Segue
 
@@ -20,7 +22,7 @@ public enum PreviewServer {
         routes(router, session: session)
         var logger = Logger(label: "segue preview")
         logger.logLevel = .error
-        let app = Application(router: router, configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "segue"),
+        let app = Application(router: router, server: HTTPServerBuilder { CheckedHTTP1(inner: HTTP1Channel(responder: $0)) }, configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "segue"),
                               onServerRunning: { channel in
                                   let bound = channel.localAddress?.port ?? settings.port
                                   port.withLock { $0 = bound }
@@ -29,13 +31,14 @@ public enum PreviewServer {
                                   ready("http://\(host):\(bound)/")
                               }, logger: logger)
         // Ctrl-C or SIGTERM ends the server at once: the page's event streams never end by
-        // themselves, so a graceful shutdown would wait for them forever.
+        // themselves, so a graceful shutdown would wait for them forever. It exits as `render`
+        // does when stopped so: 128 and the signal's number (130, 143).
         let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 session.stop()
-                exit(0)
+                exit(128 + number)
             }
             source.resume()
             return source
@@ -165,13 +168,41 @@ public enum PreviewServer {
 }
 
 /// Refuses requests for another host (a page of elsewhere reaching the server through a name
-/// that resolves to loopback) and, for those that change something, from another origin; sets
-/// a content security policy that lets the page load nothing from elsewhere.
+/// that resolves to loopback), those a browser sends for a page of another site (its
+/// `Sec-Fetch-Site`), and, for those that change something, from another origin; answers 400
+/// to a request that names its server twice or by a target of its own (`RequestTargets`).
+/// Every reply, refusals and errors too, says what it is (Content-Type), carries a content
+/// security policy that lets the page load nothing from elsewhere, and may be read by this
+/// server's own page only (`Cross-Origin-Resource-Policy: same-origin`).
 struct Guard<Context: RequestContext>: RouterMiddleware {
     let settings: PreviewSettings
     let port: Locked<Int>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        if let refusal = refusal(of: request) {
+            response = refusal
+        } else {
+            do {
+                response = try await next(request, context)
+            } catch let error as HTTPResponseError {
+                response = PreviewServer.problem(error.status, error.status == .notFound ? "not found: \(request.uri.path)" : "\(error)")
+            }
+        }
+        response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' blob:; media-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[Guard.resourcePolicy] = "same-origin"
+        if response.headers[.contentType] == nil { response.headers[.contentType] = "text/plain; charset=utf-8" }
+        return response
+    }
+
+    static var resourcePolicy: HTTPField.Name { HTTPField.Name("Cross-Origin-Resource-Policy")! }
+
+    /// The answer to a request that is refused, or nil.
+    func refusal(of request: Request) -> Response? {
+        if let reason = request.headers[HTTPField.Name(RequestTargets.header)!] {
+            return PreviewServer.problem(.badRequest, "refused: \(reason)")
+        }
         let port = self.port.withLock { $0 }
         var hosts = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"]
         hosts.append((settings.host.contains(":") ? "[\(settings.host)]" : settings.host) + ":\(port)")
@@ -179,14 +210,16 @@ struct Guard<Context: RequestContext>: RouterMiddleware {
         guard hosts.contains(host) else {
             return PreviewServer.problem(.forbidden, "refused: Host '\(host)' is not this server's (\(hosts[0]))")
         }
+        // A browser says where a request comes from: only this server's own page (or the user,
+        // typing the address) may use it; a page of another port of this host is same-site.
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site != "same-origin", site != "none" {
+            return PreviewServer.problem(.forbidden, "refused: a request from a page of another origin (Sec-Fetch-Site: \(site))")
+        }
         if request.method != .get && request.method != .head {
             guard let origin = request.headers[.origin], hosts.map({ "http://" + $0 }).contains(origin.lowercased()) else {
                 return PreviewServer.problem(.forbidden, "refused: a change must come from this server's own page (Origin \(request.headers[.origin] ?? "none"))")
             }
         }
-        var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' blob:; media-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
-        response.headers[.xContentTypeOptions] = "nosniff"
-        return response
+        return nil
     }
 }

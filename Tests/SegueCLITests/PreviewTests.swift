@@ -232,4 +232,50 @@ struct PreviewTests {
         let taken = try run(segueBinary, ["preview", story.path, "--port", busy])
         #expect(taken.status == 1 && taken.stderr.contains("segue: error: preview: cannot serve on 127.0.0.1 port \(busy)"), "\(taken.stderr)")
     }
+
+    @Test("every reply, refusals and 404s too, has its Content-Type, nosniff, CORP and the CSP; cross-site asks are 403, two Hosts and foreign targets 400; SIGINT exits 130, SIGTERM 143")
+    func headersAndRefusals() throws {
+        let folder = temporaryFolder()
+        let story = try Self.story(in: folder)
+        for (signal, code) in [("INT", Int32(130)), ("TERM", Int32(143))] {
+            let (server, address) = try Self.serve([story.path], in: folder)
+            let authority = String(address.dropFirst("http://".count).dropLast())
+            defer { if server.isRunning { server.terminate() } }
+            // curl's status line and headers for a GET of `path` with `headers`.
+            func reply(_ path: String, _ headers: [String] = [], target: String? = nil) throws -> (status: Int, headers: String) {
+                let arguments = ["-s", "-o", "/dev/null", "-D", "-", "--max-time", "60"] + headers.flatMap { ["-H", $0] }
+                    + (target.map { ["--request-target", $0] } ?? []) + [address + path]
+                let r = try tool("curl", arguments)
+                let status = Int(r.stdout.split(separator: " ").dropFirst().first ?? "") ?? -1
+                return (status, r.stdout.lowercased())
+            }
+            func hasEveryHeader(_ headers: String) -> Bool {
+                ["content-type:", "x-content-type-options: nosniff", "cross-origin-resource-policy: same-origin", "content-security-policy: default-src 'self'"]
+                    .allSatisfy(headers.contains)
+            }
+            let asked: [(path: String, headers: [String], target: String?, status: Int)] = [
+                ("page.js", [], nil, 200), ("", ["Sec-Fetch-Site: same-origin"], nil, 200), ("nothing/here", [], nil, 404),
+                ("frame/x", [], nil, 404), ("api/story", ["Host: evil.example"], nil, 403),
+                ("frame/0", ["Sec-Fetch-Site: cross-site"], nil, 403), ("thumb/0", ["Sec-Fetch-Site: same-site"], nil, 403),
+                ("proxy.mp4", ["Sec-Fetch-Site: cross-site"], nil, 403), ("", [], "http://evil.example/frame/0", 400),
+            ]
+            for ask in asked {
+                let (status, headers) = try reply(ask.path, ask.headers, target: ask.target)
+                #expect(status == ask.status && hasEveryHeader(headers), "/\(ask.path) \(ask.headers) \(ask.target ?? ""): \(headers)")
+            }
+            // Two Host headers, the right one first (curl sends one): 400, as RFC 9112 says.
+            let python = try ReferenceTools.python()
+            let raw = try run(python, ["-c", """
+                import socket, sys
+                host, port = sys.argv[1].rsplit(':', 1)
+                s = socket.create_connection((host, int(port)), timeout=60)
+                s.sendall(f'GET /frame/0 HTTP/1.1\\r\\nHost: {sys.argv[1]}\\r\\nHost: evil.example\\r\\nConnection: close\\r\\n\\r\\n'.encode())
+                print(s.recv(4096).decode(errors='replace'))
+                """, authority])
+            #expect(raw.stdout.hasPrefix("HTTP/1.1 400") && hasEveryHeader(raw.stdout.lowercased()), "\(raw.stdout) \(raw.stderr)")
+            _ = try tool("kill", ["-\(signal)", String(server.processIdentifier)])
+            server.waitUntilExit()
+            #expect(server.terminationStatus == code, "SIG\(signal): exit \(server.terminationStatus)")
+        }
+    }
 }
