@@ -69,11 +69,11 @@ struct ReadmeTests {
         }
         if command.hasPrefix("segue preview ") {
             // A server: started on a free port, asked for its page once the story reads, then
-            // stopped with Ctrl-C's signal, which it must end by with 0.
+            // stopped with Ctrl-C's signal, which it must end by with 130, as render does.
             script = "true; \(command) --port 0 > preview.out 2> preview.err & pid=$!; url=; "
                 + "for i in $(seq 600); do url=$(grep -o 'http://[^ ]*' preview.out); "
                 + "[ -n \"$url\" ] && curl -sf \"${url}api/story\" | grep -q '\"ok\":true' && break; sleep 0.1; done; "
-                + "curl -sf \"$url\" | grep -q '<title>Segue preview</title>'; page=$?; kill -INT $pid; wait $pid || exit 1; "
+                + "curl -sf \"$url\" | grep -q '<title>Segue preview</title>'; page=$?; kill -INT $pid; wait $pid; [ $? -eq 130 ] || exit 1; "
                 + "[ $page -eq 0 ] || { cat preview.out preview.err >&2; exit 1; }"
         }
         if command.contains("| diff expected.framemd5") {
