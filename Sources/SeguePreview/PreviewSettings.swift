@@ -74,13 +74,13 @@ extension Job {
     }
 
     /// This job drawing `frames` as PNG files into the folder `output` at `fraction` of each side.
+    /// At full size the job is not resolved again (a frame asked for is a delivery of it).
     func pictures(_ frames: [Int], fraction: Double = 1, output: String) throws -> Job {
-        try edited { request in
-            if fraction != 1 { Job.scale(&request, by: fraction) }
-            request.format = .png
-            request.delivery.output = output
-            request.delivery.pngLevel = 0
-            request.delivery.frames = FrameSelection(parsing: frames.map(String.init).joined(separator: ","))
+        let scaled = fraction == 1 ? self : try edited { Job.scale(&$0, by: fraction) }
+        return try scaled.delivering(as: .png) { delivery in
+            delivery.output = output
+            delivery.pngLevel = 0
+            delivery.frames = FrameSelection(parsing: frames.map(String.init).joined(separator: ","))
         }
     }
 

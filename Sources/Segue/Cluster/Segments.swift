@@ -138,16 +138,14 @@ public enum Segments {
     }
 
     /// Renders `frames` of `job` into `path`: an MP4 of its own, no sound, starting with a
-    /// keyframe, written atomically (an existing file is replaced). Parts are encoded without
-    /// B-frames: a part of a few frames, written alone, starts its timestamps without the
-    /// B-frame delay the part before it ends with, and the two would not join.
+    /// keyframe, written atomically (an existing file is replaced), without B-frames as every
+    /// segment is (the video sink's rule).
     public static func render(_ job: Job, frames: Range<Int>, to path: String, cancellation: Cancellation? = nil) throws {
-        let part = try job.edited {
-            $0.preset.encode.bframes = 0
-            $0.delivery.segment = frames
-            $0.delivery.output = path
-            $0.delivery.overwrite = true
-            $0.delivery.resume = false
+        let part = job.delivering {
+            $0.segment = frames
+            $0.output = path
+            $0.overwrite = true
+            $0.resume = false
         }
         try Exporter.run(part, fingerprint: "segment", cancellation: cancellation)
     }

@@ -96,6 +96,22 @@ public struct Job: Sendable {
         return Job(request: request, format: format, resolved: resolved)
     }
 
+    /// This job written as `format`, and otherwise as `change` says: what it shows is what it
+    /// was resolved to, unless `format` has a frame rate of its own that the job's has not
+    /// (a GIF's), when the request is resolved again.
+    public func delivering(as format: OutputFormat, _ change: (inout JobRequest.Delivery) -> Void) throws -> Job {
+        guard format.defaultRate == self.format.defaultRate else {
+            return try edited {
+                $0.format = format
+                change(&$0.delivery)
+            }
+        }
+        var request = self.request
+        request.format = format
+        change(&request.delivery)
+        return Job(request: request, format: format, resolved: resolved)
+    }
+
     public init(preset: Preset, inputs: [String], output: String, format: OutputFormat? = nil,
                 frames: FrameSelection? = nil, threads: Int = CPUBudget.forThisProcess,
                 limits: Limits = Limits(), overwrite: Bool = false) throws {

@@ -41,7 +41,11 @@ extension OutputFormat {
         let job = request.job
         let frames = job.timeline.frameCount
         let chunk = job.chunk.map { $0.chunkTag(frames: frames) } ?? job.segment.map { "segment \(Shard.describe($0)) \(frames)" }
-        return try VideoSink(path: job.output, format: job.format, preset: job.preset,
+        // A segment, written alone, is encoded without B-frames: its first timestamps would
+        // lack the B-frame delay the segment before it ends with, and the two would not join.
+        var preset = job.preset
+        if job.segment != nil { preset.encode.bframes = 0 }
+        return try VideoSink(path: job.output, format: job.format, preset: preset,
                              soundtrack: chunk == nil ? job.soundtrack : Soundtrack(music: Preset.AudioSettings()),
                              frames: frames, fingerprint: request.fingerprint(), chunk: chunk, replace: request.replace)
     }
