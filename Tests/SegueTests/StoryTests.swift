@@ -51,7 +51,7 @@ struct StoryTests {
         }
         for i in 45..<50 { #expect(timeline.moment(at: i) == .hold(index: 2), "frame \(i)") }
         // Each cut is drawn by its own transition.
-        let board = try Storyboard(job: job)
+        let board = try PreparedFrames(job: job).storyboard
         #expect(board.scene(at: 12).sublayers.count == 2)                         // a crossfade: both pages flat
         #expect(board.scene(at: 40).sublayers.first?.name == "collectionView")    // the Telegram cube's collection view
     }
@@ -68,28 +68,28 @@ struct StoryTests {
               - {image: a.jpg, hold: 1}
               - {image: b.png, hold: 1}
             """)
-        let board = try Storyboard(job: job)
+        let frames = try PreparedFrames(job: job), board = frames.storyboard, resources = frames.resources
         func wait(for inputs: Set<Int>) -> Bool {
             let sources = Set(inputs.map(PictureSource.still))
-            for _ in 0..<500 where !sources.isSubset(of: board.pictures.preparedSources) { Thread.sleep(forTimeInterval: 0.01) }
-            return sources.isSubset(of: board.pictures.preparedSources)
+            for _ in 0..<500 where !sources.isSubset(of: resources.pictures.preparedSources) { Thread.sleep(forTimeInterval: 0.01) }
+            return sources.isSubset(of: resources.pictures.preparedSources)
         }
         // Slides 3 and 4 name the files of slides 1 and 0: the same sources.
-        #expect(wait(for: [0, 1, 2]), "\(board.pictures.preparedSources)")
-        let first = try Compositor(threads: 1).render(board.scene(at: 0), canvas: board.canvas, pictures: board.pictures)
+        #expect(wait(for: [0, 1, 2]), "\(resources.pictures.preparedSources)")
+        let first = try Compositor(threads: 1).render(board.scene(at: 0), canvas: board.canvas, pictures: resources.pictures)
         // Frame 32 is slide 2's hold (frames 30-39): slide 1's picture is still drawn by slide 3, slide 0's by slide 4.
-        board.willPlan(32)
-        board.didShow(32)
+        resources.willPlan(32)
+        resources.didShow(32)
         #expect(wait(for: [0, 1, 2]))
         // Frame 47 is slide 3's hold: slide 2's picture (c.webp) is drawn by no later slide.
-        board.willPlan(47)
-        board.didShow(47)
-        #expect(!board.pictures.preparedSources.contains(.still(2)) && wait(for: [0, 1]), "\(board.pictures.preparedSources)")
-        let again = try Compositor(threads: 1).render(board.scene(at: 0), canvas: board.canvas, pictures: board.pictures)
+        resources.willPlan(47)
+        resources.didShow(47)
+        #expect(!resources.pictures.preparedSources.contains(.still(2)) && wait(for: [0, 1]), "\(resources.pictures.preparedSources)")
+        let again = try Compositor(threads: 1).render(board.scene(at: 0), canvas: board.canvas, pictures: resources.pictures)
         #expect(Array(UnsafeBufferPointer(start: first.pixels, count: first.width * first.height))
                 == Array(UnsafeBufferPointer(start: again.pixels, count: again.width * again.height)))
-        let passed = try Compositor(threads: 1).render(board.scene(at: 37), canvas: board.canvas, pictures: board.pictures)
-        #expect(board.pictures.preparedSources.contains(.still(2)) && passed.width == 90)
+        let passed = try Compositor(threads: 1).render(board.scene(at: 37), canvas: board.canvas, pictures: resources.pictures)
+        #expect(resources.pictures.preparedSources.contains(.still(2)) && passed.width == 90)
     }
 
     @Test("a hard cut is no transition at all; per-slide transitions may not be whole-story ones")
@@ -148,7 +148,7 @@ struct StoryTests {
         let storyboardJob = try Job(preset: preset, inputs: [example("a.jpg")], output: "x.framemd5")
         let plan = try #require(storyboardJob.plan)
         #expect(plan.motions == [Motion(kind: .in, amount: 0.3)])
-        let board = Storyboard(images: [image], preset: preset)
+        let board = Storyboard(sizes: [image.size], preset: preset), pictures = PictureCache([image])
         let pages = board.pages
         let timeline = storyboardJob.timeline
         #expect(timeline.frameCount == 90)
@@ -156,7 +156,7 @@ struct StoryTests {
         for index in 0..<90 {
             let t = Double(index) / Double(timeline.frameCount - 1)
             let scene = Layer.root(preset.canvas.bounds, [pages[0].moving(plan.motions[0], at: t)])
-            let frame = try Compositor(threads: 1).render(scene, canvas: preset.canvas, pictures: board.pictures)
+            let frame = try Compositor(threads: 1).render(scene, canvas: preset.canvas, pictures: pictures)
             var sx = 0.0, sy = 0.0, total = 0.0
             for y in 0..<frame.height {
                 for x in 0..<frame.width {
@@ -196,7 +196,7 @@ struct StoryTests {
         var preset = try Preset.load("crossfade", overrides: ["canvas.size=[360, 640]", "canvas.scale=1", "fps=30", "hold=3",
                                                               "motion.kind=\(kind.rawValue)", "motion.amount=0.2"])
         preset.fit = .fit
-        let board = Storyboard(images: [image], preset: preset)
+        let board = Storyboard(sizes: [image.size], preset: preset), pictures = PictureCache([image])
         let motion = Motion(kind: kind, amount: 0.2)
         // Where each dot is on the canvas at progress t: the fitted picture (360x270, centered)
         // under the motion's transform about the canvas's center.
@@ -212,7 +212,7 @@ struct StoryTests {
         for index in 0..<90 {
             let t = Double(index) / 89
             let scene = Layer.root(preset.canvas.bounds, [board.pages[0].moving(motion, at: t)])
-            let frame = try Compositor(threads: 1).render(scene, canvas: preset.canvas, pictures: board.pictures)
+            let frame = try Compositor(threads: 1).render(scene, canvas: preset.canvas, pictures: pictures)
             for (d, dot) in dots.enumerated() {
                 let at = expected(dot, t)
                 var sx = 0.0, sy = 0.0, total = 0.0
@@ -264,7 +264,7 @@ struct StoryTests {
     func preparedOnce() throws {
         let preset = try Preset.load("crossfade", overrides: ["canvas.size=[90, 160]", "canvas.scale=0.25", "motion.kind=in", "motion.amount=0.2"])
         let job = try Job(preset: preset, inputs: [example("a.jpg")], output: "x.framemd5")
-        let board = try Storyboard(job: job)
+        let board = try PreparedFrames(job: job).storyboard
         let keys = Set((0..<job.timeline.frameCount).flatMap { PictureCache.keys(in: board.scene(at: $0), scale: 0.25) })
         #expect(keys.count == 1 && keys.first!.width == 108 && keys.first!.height == 192)   // 90x160 x 1.2
     }

@@ -132,13 +132,13 @@ public enum BatchRunner {
         let outcomes: [JobOutcome]
         if settings.parallel == 1 {
             // One at a time, the next job that renders is readied while each runs.
-            var ahead: [Int: StoryboardAhead] = [:]
+            var ahead: [Int: PreparedAhead] = [:]
             // The job that renders after each one, found in one pass from the end.
             var nextRendered = [Int?](repeating: nil, count: jobs.count)
             for i in jobs.indices.dropLast().reversed() { nextRendered[i] = jobs[i + 1].upToDate ? nextRendered[i + 1] : i + 1 }
             outcomes = jobs.indices.map { i in
                 if cancellation?.isCancelled != true, let next = nextRendered[i], ahead[next] == nil {
-                    ahead[next] = StoryboardAhead(jobs[next].job)
+                    ahead[next] = PreparedAhead(jobs[next].job)
                 }
                 return runOne(jobs[i], cancellation: cancellation, ahead: ahead.removeValue(forKey: i), progress: progress)
             }
@@ -150,7 +150,7 @@ public enum BatchRunner {
         return BatchRun(outcomes: outcomes, shared: SharedPictures.release(shared) + SharedSounds.release(sounds))
     }
 
-    static func runOne(_ batchJob: BatchJob, cancellation: Cancellation?, ahead: StoryboardAhead? = nil,
+    static func runOne(_ batchJob: BatchJob, cancellation: Cancellation?, ahead: PreparedAhead? = nil,
                        progress: (@Sendable (Manifest.Entry, ExportProgress) -> Void)?) -> JobOutcome {
         let entry = batchJob.entry
         var outcome = JobOutcome(job: entry.number, name: entry.name, output: entry.output, status: .failed)

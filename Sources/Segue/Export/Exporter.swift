@@ -60,8 +60,8 @@ public enum Exporter {
         try run(job, fingerprint: known, cancellation: cancellation, ahead: nil, progress: progress)
     }
 
-    /// Exports a job whose storyboard may have been made `ahead` of it (see `StoryboardAhead`).
-    static func run(_ job: Job, fingerprint known: String?, cancellation: Cancellation?, ahead: StoryboardAhead?,
+    /// Exports a job whose frames may have been prepared `ahead` of it (see `PreparedAhead`).
+    static func run(_ job: Job, fingerprint known: String?, cancellation: Cancellation?, ahead: PreparedAhead?,
                     progress: ((ExportProgress) -> Void)?) throws -> ExportResult {
         let start = DispatchTime.now()
         try job.validate()
@@ -92,9 +92,9 @@ public enum Exporter {
         // A video's encoder sets the pace (x264's lookahead runs on this thread): the threads
         // that compose and prepare ahead of it yield to it, and take the time it leaves.
         let yielding = job.format.isVideo
-        var prepared: Storyboard?
+        var prepared: PreparedFrames?
         do {
-            prepared = try ahead?.storyboard() ?? Storyboard(job: job, yielding: yielding)
+            prepared = try ahead?.frames() ?? PreparedFrames(job: job, yielding: yielding)
         } catch {
             // An input that cannot be read fails as it did when the fingerprint came first.
             _ = try digest.wait()
@@ -102,20 +102,20 @@ public enum Exporter {
         }
         let prepareSeconds = seconds(since: start)
         if cancellation?.isCancelled == true { throw ExportError.cancelled }
-        let indices = job.frameIndices(count: prepared!.timeline.frameCount)
-        // The first pass takes the storyboard made above (and nothing else keeps it after).
-        let first = { () -> Storyboard in defer { prepared = nil }; return prepared! }
+        let indices = job.frameIndices(count: prepared!.storyboard.timeline.frameCount)
+        // The first pass takes the frames prepared above (and nothing else keeps them after).
+        let first = { () -> PreparedFrames in defer { prepared = nil }; return prepared! }
         // The output's passes (a GIF with a palette of the whole video has two, the first for
-        // the palette): each pass's storyboard and sink are made when it starts, so the second
+        // the palette): each pass's frames and sink are made when it starts, so the second
         // pass's pictures are prepared once the first pass's are let go.
         let sinks = try job.format.sinks(OutputFormat.SinkRequest(job: job, fingerprint: { try digest.wait() }))
-        let passes: [(storyboard: () throws -> Storyboard, sink: () throws -> FrameSink)] = sinks.enumerated().map { index, sink in
-            (storyboard: index == 0 ? first : { try Storyboard(job: job, yielding: yielding) }, sink: sink)
+        let passes: [(frames: () throws -> PreparedFrames, sink: () throws -> FrameSink)] = sinks.enumerated().map { index, sink in
+            (frames: index == 0 ? first : { try PreparedFrames(job: job, yielding: yielding) }, sink: sink)
         }
         var outcomes: [FramePipeline.Outcome] = []
         for (pass, stage) in passes.enumerated() {
             if cancellation?.isCancelled == true { throw ExportError.cancelled }
-            let pipeline = FramePipeline(storyboard: try stage.storyboard(), indices: indices, threads: job.threads, output: job.output, yielding: yielding)
+            let pipeline = FramePipeline(frames: try stage.frames(), indices: indices, threads: job.threads, output: job.output, yielding: yielding)
             outcomes.append(try pipeline.run(into: try stage.sink(), cancellation: cancellation) { done in
                 progress?(ExportProgress(framesDone: pass * indices.count + done, frameCount: passes.count * indices.count, elapsed: seconds(since: start)))
             })
@@ -132,31 +132,31 @@ public enum Exporter {
     }
 }
 
-/// A job's storyboard made on a thread of its own while the job before it in a batch runs:
+/// A job's frames prepared on a thread of its own while the job before it in a batch runs:
 /// its first pictures decoded, its text laid out, and the still pictures of its first frame
 /// made, so that it starts encoding as soon as the job before it ends. The thread yields to
 /// the running export's encoder, and takes the time it leaves (composing and x264 leave part
 /// of a core idle, most at the start and end of each video).
-final class StoryboardAhead: Sendable {
-    private let made: Promise<Storyboard>
+final class PreparedAhead: Sendable {
+    private let made: Promise<PreparedFrames>
     private let thread: Threads.Handle
 
     init(_ job: Job) {
-        let made = Promise<Storyboard>()
+        let made = Promise<PreparedFrames>()
         self.made = made
         thread = Threads.start(.storyboardAhead, yielding: true) {
             made.fulfil(Result {
-                let storyboard = try Storyboard(job: job, yielding: job.format.isVideo)
-                if let first = job.frameIndices(count: storyboard.timeline.frameCount).first {
-                    try storyboard.prepareStills(of: first, threads: 1)
+                let frames = try PreparedFrames(job: job, yielding: job.format.isVideo)
+                if let first = job.frameIndices(count: frames.storyboard.timeline.frameCount).first {
+                    try frames.prepareStills(of: first, threads: 1)
                 }
-                return storyboard
+                return frames
             })
         }
     }
 
-    /// The storyboard, waited for; the error its making threw, if it failed.
-    func storyboard() throws -> Storyboard {
+    /// The frames, waited for; the error their making threw, if it failed.
+    func frames() throws -> PreparedFrames {
         defer { thread.join() }
         return try made.wait()
     }

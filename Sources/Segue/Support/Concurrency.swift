@@ -25,7 +25,7 @@ import Synchronization
 // - Pixel memory only read while threads share it: `PagePictures` (Model/PixelMix.swift), a
 //   per-pixel transition's two pages, drawn whole before any row of the frame is written
 //   from them, and kept by the compiled frame until its last band is done.
-// Everything else that threads share (`ClipFeed`, `PictureCache`, `Storyboard`, the
+// Everything else that threads share (`ClipFeed`, `PictureCache`, `FrameResources`, the
 // pipeline's queues, `Threads.Handle`) is built from these and from Sendable parts (atomics,
 // semaphores), and the compiler checks it.
 

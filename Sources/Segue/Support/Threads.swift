@@ -10,14 +10,14 @@ import Glibc
 /// The threads of an export, and who joins them:
 /// - `composing`: the frame pipeline's planning and composing thread, and its `composingHelper`s
 ///   (one per frame composed at once); the pipeline joins them before it returns.
-/// - `preparingPictures`: a storyboard's thread making the screens' still pictures ahead of
-///   the frames. It holds the storyboard only while it prepares a screen and ends by itself
-///   when the storyboard is stopped or let go (the last reference may be its own, so nothing
-///   waits for it).
+/// - `preparingPictures`: a run's `FrameResources` thread making the screens' still pictures
+///   and overlays' first pictures ahead of the frames, as the schedule asks. It holds the
+///   resources only while it makes a picture and ends by itself when they are let go (the
+///   last reference may be its own, so nothing waits for it).
 /// - `decodingClip`: a clip slide's decoder (`ClipFeed`); it ends when the feed is closed.
 /// - `fingerprint`: the job's fingerprint, read beside the first pictures; cancelled and
 ///   joined with the export.
-/// - `storyboardAhead`: a batch's next storyboard, made while the job before it runs; joined
+/// - `storyboardAhead`: a batch's next job's frames prepared (`PreparedAhead`) while the job before it runs; joined
 ///   by the export that takes it.
 /// - `drawingShader`: a GLSL transition's frame, drawn by llvmpipe while the compositor thread
 ///   that asked for it waits, up to a time limit; a shader whose loop never ends cannot be

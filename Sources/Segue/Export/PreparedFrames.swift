@@ -1,10 +1,16 @@
 import Foundation
 
-extension Storyboard {
-    /// The storyboard of `job`; its clips' feeds decode for the frames the job writes.
-    /// With `yielding`, the thread that prepares screens beside the export runs at a lower
-    /// priority (`Threads.lowerThisThread`): set for an MP4, whose encoder sets the pace.
-    public convenience init(job: Job, yielding: Bool = false) throws {
+/// A job's frames ready to run: what each shows (`storyboard`), and the owner of what they
+/// draw (`resources`), which makes the first screen's pictures from the moment this is made
+/// and the rest as its schedule says.
+struct PreparedFrames: Sendable {
+    let storyboard: Storyboard
+    let resources: FrameResources
+
+    /// The frames `job` writes; its clips' feeds decode for those frames. With `yielding`,
+    /// the thread that prepares screens beside the export runs at a lower priority
+    /// (`Threads.lowerThisThread`): set for an MP4, whose encoder sets the pace.
+    init(job: Job, yielding: Bool = false) throws {
         // Each distinct still is decoded once; stills are decoded in parallel. A clip is its
         // own source, decoded as it plays (the same file twice is two parts of it).
         let inputs = job.inputs, clips = job.clips
@@ -45,8 +51,17 @@ extension Storyboard {
         }
         let sizes = inputs.indices.map { clips[$0]?.info.size ?? sizeOf(inputs[$0]) }
         let prepared = job.openedTransitions()
-        self.init(sizes: sizes, sources: sources, pictures: cache, preset: prepared.preset, plan: prepared.plan, timeline: job.timeline,
-                  threads: job.threads, clips: clips, frames: job.frameIndices(count: job.timeline.frameCount), limits: limits,
-                  yielding: yielding, texts: texts, fills: job.fills)
+        storyboard = Storyboard(sizes: sizes, sources: sources, preset: prepared.preset, plan: prepared.plan, timeline: job.timeline,
+                                clips: clips, texts: texts, fills: job.fills)
+        let schedule = FrameSchedule(storyboard, frames: job.frameIndices(count: job.timeline.frameCount))
+        resources = FrameResources(pictures: cache, schedule: schedule, clips: clips, sizes: { source in
+            if case let .still(input) = source { sizes[input] } else { nil }
+        }, limits: limits, threads: threads, yielding: yielding)
+    }
+
+    /// Makes the still pictures (not a clip's) that frame `index` draws.
+    func prepareStills(of index: Int, threads: Int) throws {
+        let keys = PictureCache.keys(in: storyboard.scene(at: index), scale: storyboard.canvas.scale)
+        try resources.pictures.prepare(keys.filter { $0.source.clipSlide == nil }, threads: threads)
     }
 }
