@@ -6,12 +6,25 @@ import Segue
 extension PreviewSession {
     /// Frame `n` of the last good story at the canvas's size, as a PNG: the frame that
     /// `segue render --frames N` writes.
+    /// Frames are drawn `Workers.threads` at a time (each holds its pictures at full size and
+    /// a canvas-sized frame), with at most `framesQueued` asked at once in all: a burst beyond
+    /// is refused (`busy`, 503) rather than held, so memory stays bounded however many ask.
     func frame(_ n: Int) async throws -> [UInt8] {
         guard let job = state.withLock({ $0.good?.job }) else { throw PreviewRequestError.notReady }
         guard (0..<job.timeline.frameCount).contains(n) else { throw PreviewRequestError.noSuchFrame(n, count: job.timeline.frameCount) }
+        let admitted = framesAsked.withLock { asked -> Bool in
+            guard asked < PreviewSession.framesQueued else { return false }
+            asked += 1
+            return true
+        }
+        guard admitted else { throw PreviewRequestError.busy(PreviewSession.framesQueued) }
+        defer { framesAsked.withLock { $0 -= 1 } }
         let folder = work + "/frame-\(n)-\(UInt32.random(in: 0...UInt32.max))"
         return try await Workers.run { try PreviewSession.picture(job.pictures([n], output: folder), folder: folder) }
     }
+
+    /// Full frames asked at once, drawn or waiting: the page asks for one at a time.
+    static let framesQueued = 8
 
     /// Slide `index`'s thumbnail: the middle of its hold, 120 pixels wide; kept by its
     /// segment's key, so an edit elsewhere does not draw it again.
@@ -47,7 +60,7 @@ extension PreviewSession {
     func export() throws {
         let row = try state.withLock { s -> Int in
             if s.export.running { throw PreviewRequestError.exporting(s.export.done, s.export.total) }
-            s.export = ExportStatus(running: true)
+            s.export = ExportStatus(number: s.export.number + 1, running: true)
             return s.row
         }
         Workers.start { [self] in
@@ -87,6 +100,8 @@ enum PreviewRequestError: Error, CustomStringConvertible {
     case noSuchSlide(Int)
     case noPicture
     case exporting(Int, Int)
+    /// Too many full frames asked at once: the bound.
+    case busy(Int)
 
     var description: String {
         switch self {
@@ -95,6 +110,7 @@ enum PreviewRequestError: Error, CustomStringConvertible {
         case let .noSuchSlide(n): return "slide \(n): no such slide"
         case .noPicture: return "the frame was not drawn"
         case let .exporting(done, total): return "an export is already running (\(done) of \(total) frames)"
+        case let .busy(bound): return "\(bound) frames are being drawn or waiting already: ask again once one is done"
         }
     }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 import Segue
 
 /// `segue preview`'s web server: the page (embedded in the binary), the story as JSON, the
@@ -44,7 +45,22 @@ public enum PreviewServer {
             return source
         }
         defer { signals.forEach { $0.cancel() } }
-        try await app.runService(gracefulShutdownSignals: [])
+        do {
+            try await app.runService(gracefulShutdownSignals: [])
+        } catch let error as IOError {
+            throw CannotServe(reason: "\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))")
+        } catch is SocketAddressError.UnknownHost {
+            throw CannotServe(reason: "no such host")
+        } catch let error as SocketAddressError {
+            throw CannotServe(reason: "not an address (\(error))")
+        }
+    }
+
+    /// The server could not listen: the address is not this machine's, the port is taken or
+    /// needs privileges. `reason` is the system's, as a person reads it.
+    public struct CannotServe: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { reason }
     }
 
     static func routes(_ router: Router<BasicRequestContext>, session: PreviewSession) {
@@ -88,6 +104,11 @@ public enum PreviewServer {
             do {
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: cache],
                                 body: .init(byteBuffer: ByteBuffer(bytes: try await draw(n))))
+            } catch let error as PreviewRequestError {
+                guard case .busy = error else { return problem(.notFound, "\(error)") }
+                var busy = problem(.serviceUnavailable, "\(error)")
+                busy.headers[.retryAfter] = "1"
+                return busy
             } catch {
                 return problem(.notFound, "\(error)")
             }

@@ -42,6 +42,8 @@ final class PreviewSession: Sendable {
     let levels = Locked<(key: String, values: [Float])?>(nil)
     /// Slides' thumbnails by segment key.
     let thumbnails = Locked<[String: [UInt8]]>([:])
+    /// Full frames being drawn or waiting for a thread (`frame(_:)`), at most `framesQueued`.
+    let framesAsked = Locked(0)
     /// The template's rows, read once at start (nil without `--data`).
     let rows: TemplateData?
 

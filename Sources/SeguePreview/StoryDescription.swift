@@ -107,8 +107,11 @@ struct StoryDescription: Codable, Sendable {
         let written = Self.items(story.overlays)
         for (n, overlay) in job.screenOverlays.enumerated() {
             let caption = n >= written.count && story.captions != nil
+            // A caption names its cue's line in its file; the story's line names the file.
             let origin = n < written.count ? written[n].origin.description
-                : story.captions.map { "\($0.origin.description) (\(Self.captionFile($0)))" } ?? "--text"
+                : story.captions.map { captions in
+                    overlay.line.map { "\(Self.captionFile(captions)), line \($0)" } ?? "\(captions.origin.description) (\(Self.captionFile(captions)))"
+                } ?? "--text"
             overlays.append(Overlay(kind: caption ? "caption" : Self.lane(overlay, onSlide: false), text: Self.label(overlay),
                                     start: overlay.span.start, end: overlay.span.endTime ?? duration, origin: origin, slide: nil))
         }
@@ -146,6 +149,9 @@ struct StoryDescription: Codable, Sendable {
 
 /// The page's export (its Render button): running, how far, and what it wrote or why it failed.
 struct ExportStatus: Codable, Sendable {
+    /// Which export of the session this is (1 for the first; 0 before any), so that a page
+    /// reports only those started since it opened.
+    var number = 0
     var running = false
     var done = 0
     var total = 0

@@ -58,10 +58,10 @@ struct Preview: ParsableCommand {
 
     func run() throws {
         guard FileManager.default.isReadableFile(atPath: story) else {
-            throw ValidationError("\(story): no such story file (expected a YAML story).")
+            throw PreviewFailed(message: "\(story): no such story file (expected a YAML story)", code: 2)
         }
         if let data, !FileManager.default.isReadableFile(atPath: data) {
-            throw ValidationError("--data \(data): no such file (expected CSV or JSON Lines rows).")
+            throw PreviewFailed(message: "--data \(data): no such file (expected CSV or JSON Lines rows)", code: 2)
         }
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
         if !loopback {
@@ -87,12 +87,19 @@ struct Preview: ParsableCommand {
             ended.signal()
         }
         ended.wait()
-        if let error = failure.withLock({ $0 }) { throw PreviewFailed(message: "preview: cannot serve on \(host) port \(port): \(error)") }
+        if let error = failure.withLock({ $0 }) {
+            // A story that cannot be read is the user's to fix (2), as for `render`; a server
+            // that cannot listen is this machine's (1).
+            if error is PreviewServer.CannotServe { throw PreviewFailed(message: "preview: cannot serve on \(host) port \(port): \(error)", code: 1) }
+            throw error
+        }
     }
 }
 
-/// The server could not start (the port taken, say).
+/// The preview could not start: a file it was given is missing (2), or the server cannot
+/// listen (the port taken, say: 1).
 struct PreviewFailed: Error, CustomStringConvertible {
     var message: String
+    var code: Int32
     var description: String { message }
 }

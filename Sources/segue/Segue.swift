@@ -55,7 +55,7 @@ struct SegueCommand: ParsableCommand {
         } catch let error as ShardError {
             fail(error.description, code: 2)
         } catch let error as PreviewFailed {
-            fail(error.description, code: 1)
+            fail(error.description, code: error.code)
         } catch let error as BatchFailed {
             Foundation.exit(error.code)
         } catch {

@@ -35,6 +35,10 @@ def raw(method, path, host=None, origin=None):
     return r.status, body[:300].decode("utf-8", "replace")
 
 
+# Whether an element is drawn at all (not hidden by its attribute, its style or a parent's).
+SHOWN = "(() => { const e = document.querySelector('%s'); return !!e && e.getClientRects().length > 0; })()"
+
+
 def wait(page, condition, timeout):
     """Seconds until the JavaScript `condition` holds, or None after `timeout` seconds."""
     start = time.monotonic()
@@ -152,10 +156,91 @@ with sync_playwright() as pw:
     out["foreign_host"] = raw("GET", "/", host="evil.example")[0]
     out["csp"] = page.request.get(args.url).headers.get("content-security-policy", "")
 
+    # A caption names its cue's line in its file.
+    page.click("#timeline .caption")
+    out["caption_origin"] = page.inner_text("#origin")
+
+    # The full frame's bar hides what is behind it.
+    page.keyboard.press("f")
+    out["full_bar_background"] = page.evaluate("getComputedStyle(document.querySelector('#fullview .bar')).backgroundColor")
+    out["full_view_background"] = page.evaluate("getComputedStyle(document.querySelector('#fullview')).backgroundColor")
+    page.keyboard.press("Escape")
+
+    # The story has no target: the safe-area toggle is off and says why, and draws nothing.
+    out["safe_disabled"] = page.evaluate("document.querySelector('#safe').disabled")
+    out["safe_hidden"] = not page.evaluate(SHOWN % "#safearea")
+
+    # The export's status belongs to the story it exported: gone once the story changes, and
+    # not shown on a page opened after it.
+    out["export_status_shown"] = page.evaluate(SHOWN % "#exportstatus")
+    version = settle(page)
+    with open(args.story, "w") as f:
+        f.write(re.sub(r"hold: ([0-9.]+)", lambda m: "hold: %g" % (float(m.group(1)) + 0.25), edited, count=1))
+    wait(page, "document.body.dataset.loaded !== '%s'" % version, 15)
+    out["export_status_after_edit"] = page.evaluate(SHOWN % "#exportstatus")
+    fresh = browser.new_page(viewport={"width": 1280, "height": 860})
+    fresh.goto(args.url)
+    wait(fresh, "document.body.dataset.loaded !== undefined", 30)
+    out["export_status_fresh_page"] = fresh.evaluate(SHOWN % "#exportstatus")
+    fresh.close()
+    # The story as it was before (the test renders it to compare the full frame).
+    version = settle(page)
+    with open(args.story, "w") as f:
+        f.write(edited)
+    wait(page, "document.body.dataset.loaded !== '%s'" % version, 15)
+
+    # At three widths: nothing wider than the window, every cut's label whole and apart from
+    # the others, the music's label over its levels; a screenshot of each (the test keeps them).
     page.evaluate("document.querySelector('#player').currentTime = %f" % (story["duration"] * 0.3))
     wait(page, "!document.querySelector('#player').seeking", 5)
-    page.click("#safe")
+    out["widths"] = {}
+    for width in (420, 768, 1440):
+        page.set_viewport_size({"width": width, "height": 860})
+        time.sleep(0.4)
+        out["widths"][str(width)] = page.evaluate("""() => {
+            const w = innerWidth, shown = (e) => e.offsetParent !== null || getComputedStyle(e).position === 'fixed';
+            const wide = [...document.querySelectorAll('body *')].filter((e) => shown(e) && !e.closest('#fullview'))
+                .filter((e) => e.getBoundingClientRect().right > w + 0.5 || e.getBoundingClientRect().left < -0.5)
+                .map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + e.className : ''));
+            const labels = [...document.querySelectorAll('#cuts .cut span')].map((s) => s.getBoundingClientRect());
+            const line = document.querySelector('#timeline').getBoundingClientRect();
+            const meet = labels.some((a, i) => labels.some((b, j) => i < j && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom));
+            const outside = labels.filter((r) => r.left < line.left - 0.5 || r.right > line.right + 0.5).length;
+            const cut = [...document.querySelectorAll('.slide span, .sound span, .text, .caption')]
+                .filter((e) => e.classList.contains('text') || e.classList.contains('caption') ? false : e.scrollWidth > e.clientWidth + 1).length;
+            const music = document.querySelector('[data-lane="music"] .sound span');
+            return {page: document.documentElement.scrollWidth, window: w, wide, labels: labels.length, labels_meet: meet,
+                    labels_outside: outside, labels_cut: cut,
+                    music_label_over: music ? getComputedStyle(music).zIndex === '1' && getComputedStyle(music).position === 'relative' : null};
+        }""")
+        page.screenshot(path=args.screenshot.replace(".png", "-%d.png" % width))
+    page.set_viewport_size({"width": 1280, "height": 860})
     page.screenshot(path=args.screenshot)
+
+    # A page of another origin (another port of this machine) cannot show the preview's
+    # pictures or video: the browser marks its requests cross-site, and they are refused.
+    import http.server, socketserver, threading
+    u = urllib.parse.urlparse(args.url)
+    base = "http://%s:%d" % (u.hostname, u.port)
+    html = ("<!doctype html><img id=f src='%s/frame/10'><img id=t src='%s/thumb/0'>"
+            "<video id=v src='%s/proxy.mp4' muted preload=auto></video>" % (base, base, base)).encode()
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(html)
+        def log_message(self, *a):
+            pass
+    elsewhere = socketserver.TCPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=elsewhere.serve_forever, daemon=True).start()
+    other = browser.new_page()
+    other.goto("http://127.0.0.1:%d/" % elsewhere.server_address[1])
+    wait(other, "[...document.images].every((i) => i.complete) && (document.querySelector('#v').error !== null || document.querySelector('#v').readyState > 0)", 15)
+    out["elsewhere"] = other.evaluate("({frame: document.querySelector('#f').naturalWidth, thumb: document.querySelector('#t').naturalWidth,"
+                                      " video: document.querySelector('#v').readyState, video_error: document.querySelector('#v').error !== null})")
+    other.close()
+    elsewhere.shutdown()
     browser.close()
 
 print(json.dumps(out))

@@ -52,7 +52,7 @@ struct PreviewTests {
             line += chunk
         }
         let text = String(decoding: line, as: UTF8.self)
-        let address = try #require(text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(text)")
+        let address = try #require(text.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("http://") }.map(String.init), "\(text)")
         return (server, address)
     }
 
@@ -125,6 +125,27 @@ struct PreviewTests {
         }
         let page = try pixels(framePNG), cliFrame = try pixels(rendered + String(format: "/frame-%05d.png", n))
         #expect(page.count == 360 * 640 * 4 && page == cliFrame)
+
+        // A caption's origin is its cue's line in the VTT; the full frame's bar is opaque; the
+        // story has no target, so the safe-area toggle is off; an export's status belongs to
+        // the story it exported, and to the page that saw it start.
+        let caption = seen["caption_origin"] as? String ?? ""
+        let cueLines = ["We walked": 3, "and the light": 6, "see you soon": 9]
+        #expect(cueLines.contains { caption.contains("“\($0.key)") && caption.hasSuffix("talk.vtt, line \($0.value)") }, "\(caption)")
+        #expect(seen["full_bar_background"] as? String == "rgb(32, 34, 40)" && seen["full_view_background"] as? String == "rgb(0, 0, 0)", "\(seen)")
+        #expect(flag("safe_disabled") && flag("safe_hidden"))
+        #expect(flag("export_status_shown") && !flag("export_status_after_edit") && !flag("export_status_fresh_page"), "\(seen)")
+        // At 420, 768 and 1440 px: nothing overflows, cut labels whole and apart, the music's label over its levels.
+        let widths = seen["widths"] as? [String: [String: Any]] ?? [:]
+        #expect(widths.count == 3)
+        for (width, facts) in widths {
+            #expect((facts["page"] as? Int) == (facts["window"] as? Int) && (facts["wide"] as? [String])?.isEmpty == true, "\(width): \(facts)")
+            #expect((facts["labels"] as? Int) == 2 && facts["labels_meet"] as? Bool == false && (facts["labels_outside"] as? Int) == 0
+                    && (facts["labels_cut"] as? Int) == 0 && facts["music_label_over"] as? Bool == true, "\(width): \(facts)")
+        }
+        // A page of another origin shows none of the preview's pictures or video.
+        let foreign = seen["elsewhere"] as? [String: Any] ?? [:]
+        #expect((foreign["frame"] as? Int) == 0 && (foreign["thumb"] as? Int) == 0 && (foreign["video"] as? Int) == 0, "\(foreign)")
 
         // The export the page ran: the story as it now reads (5.3 s), with its sound.
         let probe = try tool("ffprobe", ["-v", "error", "-show_entries", "format=duration:stream=codec_type", "-of", "csv=p=0",
@@ -212,11 +233,12 @@ struct PreviewTests {
         #expect(seen.map { abs($0 - 4.5) < 0.01 } == true, "\(seen ?? -1)")
     }
 
-    @Test("a story that does not exist, a bad port or proxy scale: exit 2 with the reason, no server; a port in use: exit 1")
+    @Test("a story that does not exist, a bad port or proxy scale: exit 2 with the reason, no server; a port in use or an address not this machine's: exit 1 with the system's reason")
     func refusals() throws {
         let folder = temporaryFolder()
-        let missing = try run(segueBinary, ["preview", folder.appendingPathComponent("none.yaml").path])
-        #expect(missing.status == 2 && missing.stderr.contains("none.yaml"), "\(missing.stderr)")
+        let none = folder.appendingPathComponent("none.yaml").path
+        let missing = try run(segueBinary, ["preview", none])
+        #expect(missing.status == 2 && missing.stderr == "segue: error: \(none): no such story file (expected a YAML story)\n", "\(missing.stderr)")
         let port = try run(segueBinary, ["preview", "x.yaml", "--port", "70000"])
         #expect(port.status == 2 && port.stderr.contains("--port 70000"), "\(port.stderr)")
         let scale = try run(segueBinary, ["preview", "x.yaml", "--proxy-scale", "3"])
@@ -230,7 +252,37 @@ struct PreviewTests {
         }
         let busy = String(address.split(separator: ":").last!.dropLast())
         let taken = try run(segueBinary, ["preview", story.path, "--port", busy])
-        #expect(taken.status == 1 && taken.stderr.contains("segue: error: preview: cannot serve on 127.0.0.1 port \(busy)"), "\(taken.stderr)")
+        #expect(taken.status == 1 && taken.stderr == "segue: error: preview: cannot serve on 127.0.0.1 port \(busy): Address already in use (errno 98)\n", "\(taken.stderr)")
+        // An address no interface of this machine has (TEST-NET-1, RFC 5737).
+        let foreign = try run(segueBinary, ["preview", story.path, "--host", "192.0.2.1", "--port", "0", "--quiet"])
+        #expect(foreign.status == 1 && foreign.stderr.hasSuffix("segue: error: preview: cannot serve on 192.0.2.1 port 0: Cannot assign requested address (errno 99)\n"), "\(foreign.stderr)")
+    }
+
+    @Test("forty full frames asked at once: as many as are admitted are drawn, the rest are 503 with Retry-After, and the server serves on")
+    func frameBurst() throws {
+        let folder = temporaryFolder()
+        let story = try Self.story(in: folder)
+        // Full frames of 720x1280: each takes long enough that the forty arrive while the first are drawn.
+        let (server, address) = try Self.serve([story.path, "--set", "canvas.size=[720,1280]", "--quiet"], in: folder)
+        defer {
+            server.interrupt()
+            server.waitUntilExit()
+        }
+        var reply = ""
+        for _ in 0..<600 where !reply.contains("\"ok\":true") {
+            usleep(50_000)
+            reply = try tool("curl", ["-s", address + "api/story"]).stdout
+        }
+        try #require(reply.contains("\"ok\":true"), "\(reply.prefix(600))")
+        let urls = (0..<40).flatMap { n in ["-o", "/dev/null", address + "frame/\(n)"] }
+        let burst = try tool("curl", ["-s", "--parallel", "--parallel-immediate", "--parallel-max", "40",
+                                      "-w", "%{http_code} %header{retry-after}\n"] + urls)
+        let replies = burst.stdout.split(separator: "\n").map(String.init)
+        #expect(replies.count == 40 && replies.allSatisfy { $0 == "200 " || $0 == "503 1" }, "\(replies)")
+        let drawn = replies.filter { $0.hasPrefix("200") }.count
+        #expect(drawn >= 2 && drawn <= 20, "\(drawn) of 40 drawn: at most 8 at once")
+        let after = try tool("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", address + "frame/5"])
+        #expect(after.stdout == "200")
     }
 
     @Test("every reply, refusals and 404s too, has its Content-Type, nosniff, CORP and the CSP; cross-site asks are 403, two Hosts and foreign targets 400; SIGINT exits 130, SIGTERM 143")

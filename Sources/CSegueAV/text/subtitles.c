@@ -12,26 +12,44 @@
 typedef struct {
     int64_t *newlines; /* the byte offset of each '\n', in order */
     size_t count;
+    int *arrows;       /* the lines holding "-->" (a cue's times), in order */
+    size_t arrow_count;
     SegueSubtitlesWork work;
 } LineIndex;
 
+/* Appends `value` to a growing array of `count` items of `size` bytes; 0 when out of memory. */
+static int grow(void **items, size_t *capacity, size_t count, size_t size) {
+    if (count < *capacity) return 1;
+    size_t more = *capacity ? *capacity * 2 : 1024;
+    void *grown = realloc(*items, more * size);
+    if (!grown) return 0;
+    *items = grown;
+    *capacity = more;
+    return 1;
+}
+
 static LineIndex line_index(const char *path) {
-    LineIndex index = { NULL, 0, { 0, 0 } };
+    LineIndex index = { NULL, 0, NULL, 0, { 0, 0 } };
     FILE *f = fopen(path, "rb");
     if (!f) return index;
-    size_t capacity = 0;
+    size_t capacity = 0, arrow_capacity = 0;
     unsigned char block[1 << 16];
     int64_t offset = 0;
     size_t got;
+    int dashes = 0, marked = 0; /* dashes just read on this line; whether it is marked already */
     while ((got = fread(block, 1, sizeof block, f)) > 0) {
         for (size_t i = 0; i < got; i++) {
-            if (block[i] != '\n') continue;
-            if (index.count == capacity) {
-                capacity = capacity ? capacity * 2 : 1024;
-                int64_t *grown = realloc(index.newlines, capacity * sizeof *grown);
-                if (!grown) { fclose(f); free(index.newlines); return (LineIndex){ NULL, 0, { 0, 0 } }; }
-                index.newlines = grown;
+            unsigned char c = block[i];
+            if (c == '>' && dashes >= 2 && !marked) {
+                if (!grow((void **)&index.arrows, &arrow_capacity, index.arrow_count, sizeof *index.arrows)) goto failed;
+                index.arrows[index.arrow_count++] = (int)index.count + 1;
+                marked = 1;
             }
+            dashes = c == '-' ? dashes + 1 : 0;
+            if (c != '\n') continue;
+            dashes = 0;
+            marked = 0;
+            if (!grow((void **)&index.newlines, &capacity, index.count, sizeof *index.newlines)) goto failed;
             index.newlines[index.count++] = offset + (int64_t)i;
         }
         offset += (int64_t)got;
@@ -39,6 +57,11 @@ static LineIndex line_index(const char *path) {
     index.work.bytes = offset;
     fclose(f);
     return index;
+failed:
+    fclose(f);
+    free(index.newlines);
+    free(index.arrows);
+    return (LineIndex){ NULL, 0, NULL, 0, { 0, 0 } };
 }
 
 /* The line of the file at byte `pos` (1-based): one more than the newlines before it; 0 when
@@ -52,6 +75,23 @@ static int line_at(LineIndex *index, int64_t pos) {
         if (index->newlines[middle] < pos) low = middle + 1; else high = middle;
     }
     return (int)low + 1;
+}
+
+/* The line of a cue's times, from where its demuxer says the cue is: FFmpeg's srt demuxer
+ * gives the cue's start (its number or its times: the first "-->" line from there), its webvtt
+ * demuxer the position after the cue (the last "-->" line before it). The line at `pos` when
+ * no such line is found. */
+static int cue_line(LineIndex *index, int64_t pos, int after_cue) {
+    int line = line_at(index, pos);
+    if (line == 0 || index->arrow_count == 0) return line;
+    size_t low = 0, high = index->arrow_count;
+    while (low < high) { /* the first arrow line at or after `line` */
+        index->work.steps++;
+        size_t middle = low + (high - low) / 2;
+        if (index->arrows[middle] < line) low = middle + 1; else high = middle;
+    }
+    if (after_cue) return low > 0 ? index->arrows[low - 1] : line;
+    return low < index->arrow_count ? index->arrows[low] : line;
 }
 
 /* `pts` in `tb` as a cue's time is written, hours:minutes:seconds.milliseconds. */
@@ -86,9 +126,10 @@ int segue_subtitles_read(const char *path, SegueCueCallback each, void *context,
     if (!packet) { avformat_close_input(&format); return shim_fail_text(err, AVERROR(ENOMEM), "out of memory"); }
     int cues = 0;
     LineIndex lines = line_index(path);
+    int after_cue = strcmp(format->iformat->name, "webvtt") == 0;
     while ((ret = av_read_frame(format, packet)) >= 0) {
         if (packet->stream_index != stream) { av_packet_unref(packet); continue; }
-        int line = line_at(&lines, packet->pos);
+        int line = cue_line(&lines, packet->pos, after_cue);
         if (packet->pts == AV_NOPTS_VALUE || packet->duration < 0) {
             char text[200];
             if (packet->pts == AV_NOPTS_VALUE) {
@@ -120,6 +161,7 @@ int segue_subtitles_read(const char *path, SegueCueCallback each, void *context,
         work->steps += lines.work.steps;
     }
     free(lines.newlines);
+    free(lines.arrows);
     av_packet_free(&packet);
     avformat_close_input(&format);
     if (ret == AVERROR_EOF) ret = 0;

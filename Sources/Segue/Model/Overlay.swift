@@ -74,6 +74,9 @@ public struct Overlay: Hashable, Sendable {
     /// where a platform's interface covers the screen (`canvas.safeArea`, said in a warning);
     /// one placed by default (captions, `--text`, a logo without `at`) keeps out of it.
     public var placed = false
+    /// The line of the file it was read from, when that is not the story (a caption's cue in
+    /// its SRT or WebVTT file), for the user to find it; it changes nothing drawn.
+    public var line: Int?
 
     /// The most characters (Unicode scalars) a text holds: a transcript's cue or a page of text.
     public static let maxCharacters = 100_000

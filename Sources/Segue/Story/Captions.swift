@@ -79,8 +79,10 @@ public enum Captions {
             }
             throw PresetError.invalid(key: r.fullKey("file"), origin: fileNode?.origin ?? node.origin, value: "'\(file)'", expected: "an SRT or WebVTT file (\(reason))")
         }
+        var line: Int?
         func overlay(_ text: String, markup: Bool, from start: Double, to end: Double) -> Overlay {
             var o = Overlay(text: text, markup: markup, style: style)
+            o.line = line
             o.at = Point(x: at[0], y: at[1])
             o.placed = mapping["at"] != nil
             o.anchor = anchor
@@ -94,6 +96,7 @@ public enum Captions {
                                      problem: "\(file), line \(cue.line): the cue '\(shortened(cue.text))' is too long (expected \(problem))")
         }
         for cue in cues where cue.end > cue.start {
+            line = cue.line
             let parsed = CueText(cue.text)
             switch words {
             case .none:

@@ -79,10 +79,14 @@ function drawTimeline() {
     clickable(b, 'Slide ' + (s.index + 1) + ' (' + s.name + ')', s.origin, s.holdStart);
   }
   for (const c of story.cuts) {
-    const b = block(cuts, 'cut', c.start, c.start + c.duration, c.kind + ' ' + c.duration.toFixed(2) + ' s');
+    const label = c.kind + ' ' + c.duration.toFixed(2) + ' s';
+    const b = block(cuts, 'cut', c.start, c.start + c.duration, '');
+    b.appendChild(element('span', null, label));
+    b.title = label;
     b.dataset.cut = c.index;
     clickable(b, 'Cut ' + (c.index + 1) + ' (' + c.kind + ')', c.origin, c.start);
   }
+  placeCutLabels();
   // Text and cues on as many rows as they need: each on the first row free at its start.
   const rows = [];
   texts.replaceChildren();
@@ -98,7 +102,9 @@ function drawTimeline() {
   for (const l of story.lanes) {
     const lane = element('div', 'lane');
     lane.dataset.lane = l.kind;
-    const b = block(lane, 'sound', l.start, l.end, l.kind + ': ' + l.name);
+    const b = block(lane, 'sound', l.start, l.end, '');
+    b.appendChild(element('span', null, l.kind + ': ' + l.name));
+    b.title = l.kind + ': ' + l.name;
     if (l.kind === 'music') {
       for (const d of story.ducks) {
         const shade = element('div', 'duck');
@@ -125,8 +131,27 @@ function drawTimeline() {
   if (story.rows) picker.value = story.row;
 }
 
+// Each cut's label over its cut, above it, or below it when it would meet the label before it
+// above; whole on one of the two rows, so every label reads (the lane's own width permitting).
+function placeCutLabels() {
+  const ends = [-Infinity, -Infinity];
+  for (const b of document.querySelectorAll('#cuts .cut')) {
+    b.classList.remove('low');
+    const r = b.firstChild.getBoundingClientRect();
+    const row = r.left >= ends[0] + 4 ? 0 : r.left >= ends[1] + 4 ? 1 : (ends[0] <= ends[1] ? 0 : 1);
+    b.classList.toggle('low', row === 1);
+    ends[row] = b.firstChild.getBoundingClientRect().right;
+  }
+}
+
+// The target's safe area over the video, when the story has a target; without one there is
+// nothing to show, and the toggle says so.
 function showSafeArea() {
-  const on = $('#safe').getAttribute('aria-pressed') === 'true', s = story ? story.safeArea : [0, 0, 0, 0];
+  const s = story ? story.safeArea : [0, 0, 0, 0], target = s.some((v) => v > 0);
+  const button = $('#safe');
+  button.disabled = !target;
+  button.title = target ? "The target's safe area" : 'No target: --target or canvas.safeArea gives the story one';
+  const on = target && button.getAttribute('aria-pressed') === 'true';
   const area = $('#safearea');
   area.hidden = !on;
   [area.style.top, area.style.right, area.style.bottom, area.style.left] = s.map((v) => (100 * v) + '%');
@@ -137,8 +162,13 @@ function showErrors(errors) {
   $('#errortext').textContent = errors.join('\n');
 }
 
+// The export's progress, and how the last one ended; one that ended before the page opened,
+// or before the story last changed, is not the story shown (`exportsBefore`: its number).
+let exportsBefore = null;
 function showExport(e) {
-  if (!e || (!e.running && !e.output && !e.error)) return;
+  if (!e) return;
+  if (exportsBefore === null) exportsBefore = e.running ? e.number - 1 : e.number;
+  if (e.number <= exportsBefore || (!e.running && !e.output && !e.error)) { $('#exportstatus').hidden = true; return; }
   $('#exportstatus').hidden = false;
   $('#exportbar').max = Math.max(1, e.total);
   $('#exportbar').value = e.done;
@@ -157,6 +187,7 @@ async function refresh() {
     : reply.story ? 'Showing the last version that read' : 'No preview yet';
   if (!reply.story || (story && reply.story.version === story.version)) return;
   const keep = video.currentTime, playing = !video.paused;
+  if (story && !reply.export.running) { exportsBefore = reply.export.number; $('#exportstatus').hidden = true; }
   story = reply.story;
   document.body.dataset.version = story.version;
   $('#story').textContent = story.story.split('/').pop();
@@ -205,6 +236,7 @@ async function startExport() {
   showExport(await reply.json());
 }
 
+window.addEventListener('resize', () => { if (story) placeCutLabels(); });
 video.addEventListener('timeupdate', showClock);
 video.addEventListener('seeked', showClock);
 video.addEventListener('play', showClock);
