@@ -7,19 +7,28 @@ struct LibraryOptions: ParsableArguments {
     @Option(name: .customLong("presets"), help: ArgumentHelp("A folder of NAME.yaml presets, searched before SEGUE_PRESETS and the built-in presets; repeatable.", valueName: "DIR"))
     var folders: [String] = []
 
-    @Option(name: .customLong("gl-transitions"), help: ArgumentHelp("A folder of gl-transitions' GLSL files (a checkout of the catalogue's transitions/): gl:NAME runs NAME.glsl from it where Segue has no port of that name, as SEGUE_GL_TRANSITIONS does.", valueName: "DIR"))
-    var glTransitions: String?
+    @OptionGroup var glTransitions: GLTransitionsOption
 
     /// The library these options and the environment describe.
     func library() throws -> PresetLibrary {
-        if let glTransitions {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: glTransitions, isDirectory: &isFolder), isFolder.boolValue else {
-                throw PresetError.unreadable(glTransitions, reason: "no such folder (named by --gl-transitions)")
-            }
-            setenv("SEGUE_GL_TRANSITIONS", glTransitions, 1)
-        }
+        try glTransitions.apply()
         return try PresetLibrary.standard(presetFolders: folders)
+    }
+}
+
+/// Where gl-transitions' own files are found, for every command that names a transition.
+struct GLTransitionsOption: ParsableArguments {
+    @Option(name: .customLong("gl-transitions"), help: ArgumentHelp("A folder of gl-transitions' GLSL files (a checkout of the catalogue's transitions/): gl:NAME runs NAME.glsl from it where Segue has no port of that name, as SEGUE_GL_TRANSITIONS does.", valueName: "DIR"))
+    var folder: String?
+
+    /// Makes the folder the one `gl:` names are looked up in (SEGUE_GL_TRANSITIONS).
+    func apply() throws {
+        guard let folder else { return }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw PresetError.unreadable(folder, reason: "no such folder (named by --gl-transitions)")
+        }
+        setenv("SEGUE_GL_TRANSITIONS", folder, 1)
     }
 }
 
@@ -57,7 +66,7 @@ struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Prints a preset as YAML with every key in effect: what it extends merged in, defaults filled.")
 
-        @Argument(help: ArgumentHelp("A preset's name or a preset file's path.", valueName: "NAME"))
+        @Argument(help: ArgumentHelp("A preset's name or a preset file's path.", valueName: "NAME"), completion: .presets)
         var preset: String
 
         @Option(name: .customLong("set"), help: ArgumentHelp("Overrides a key by its dotted path before showing; repeatable.", valueName: "KEY=VALUE"))
@@ -83,4 +92,15 @@ func printColumns(_ rows: [[String]]) {
     for row in rows {
         print(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) + "  " }.joined() + row[count - 1])
     }
+}
+
+extension CompletionKind {
+    /// The presets found where the shell completes (built-in ones, and those of SEGUE_PRESETS),
+    /// and preset files.
+    static var presets: CompletionKind {
+        .custom { _, _, _ in (try? PresetLibrary.standard().names) ?? [] }
+    }
+
+    /// Every transition's name, as `segue transitions` lists them.
+    static var transitions: CompletionKind { .list(TransitionRegistry.names) }
 }

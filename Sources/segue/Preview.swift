@@ -26,7 +26,7 @@ struct Preview: ParsableCommand {
     @Argument(help: ArgumentHelp("The story file (YAML).", valueName: "STORY"))
     var story: String
 
-    @Option(name: .long, help: "A preset's name or file, over the story's own.")
+    @Option(name: .long, help: "A preset's name or file, over the story's own.", completion: .presets)
     var preset: String?
 
     @Option(name: .customLong("var"), help: ArgumentHelp("A value for one of the story's {{variables}}; repeatable.", valueName: "NAME=VALUE"))

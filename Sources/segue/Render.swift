@@ -4,7 +4,8 @@ import Segue
 
 /// What a render draws: the preset, the images, and which frames.
 struct RenderInputs: ParsableArguments {
-    @Option(name: .long, help: "A preset's name (built in, or in a --presets or SEGUE_PRESETS folder) or a preset file's path; default: the story's, or stories-cube.")
+    @Option(name: .long, help: "A preset's name (built in, or in a --presets or SEGUE_PRESETS folder) or a preset file's path; default: the story's, or stories-cube.",
+            completion: .presets)
     var preset: String?
 
     @Option(help: ArgumentHelp("A story file (YAML): a preset, overrides and slides, each with its own hold, motion and transition.", valueName: "FILE"))

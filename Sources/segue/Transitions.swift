@@ -32,20 +32,30 @@ struct Transitions: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Prints one transition: what it draws, its family and source, and each parameter with its type, default, accepted values and meaning.")
 
-        @Argument(help: ArgumentHelp("A transition's name, as 'segue transitions' lists it.", valueName: "NAME"))
+        @Argument(help: ArgumentHelp("A transition's name, as 'segue transitions' lists it, or a gl-transitions file's (gl:NAME) with --gl-transitions.", valueName: "NAME"),
+                  completion: .transitions)
         var name: String
 
+        @OptionGroup var glTransitions: GLTransitionsOption
+
         func run() throws {
+            try glTransitions.apply()
             let kind = try Preset.transition(named: name)
             let spelt = TransitionRegistry.canonical(name) ?? name
+            // A gl-transitions file Segue has no port of: its uniforms are its parameters.
+            let catalogue = TransitionRegistry.named(name) == nil ? GLSLTransition.catalogueFile(name) : nil
             if let alias = TransitionRegistry.aliases.first(where: { $0.name == spelt }) {
                 print("\(spelt) is \(kind.name)" + (alias.settings.isEmpty ? "" : " with \(alias.settings)"))
             }
-            print("\(kind.name): \(kind.summary)")
+            if let catalogue {
+                print("\(name): gl-transitions' own file \(catalogue), run by Mesa's llvmpipe (\(kind.name): \(kind.summary))")
+            } else {
+                print("\(kind.name): \(kind.summary)")
+            }
             print("family: \(kind.family.rawValue)")
             print("source: \(kind.source)")
             print("joins two pages (a story's cut): \(kind.joinsTwoPages ? "yes" : "no, it builds screens of its own")")
-            let fields = Preset.parameters(of: kind)
+            let fields = catalogue == nil ? Preset.parameters(of: kind) : Preset.parameters(named: name)
             guard !fields.isEmpty else {
                 print("parameters: none of its own")
                 return

@@ -9,12 +9,12 @@ struct GLSLCLITests {
     /// A transition in gl-transitions' format: the next page in from the left as progress goes.
     static let wipe = "vec4 transition(vec2 uv) { return uv.x < progress ? getToColor(uv) : getFromColor(uv); }\n"
 
-    @Test("gl:NAME without a port runs NAME.glsl from --gl-transitions or SEGUE_GL_TRANSITIONS; without either it is an unknown kind")
+    @Test("gl:NAME (or NAME alone) without a port runs NAME.glsl from --gl-transitions or SEGUE_GL_TRANSITIONS; without either it is refused naming both; transitions show lists its uniforms")
     func catalogueFallback() throws {
         let folder = temporaryFolder()
         let catalogue = folder.appendingPathComponent("transitions")
         try FileManager.default.createDirectory(at: catalogue, withIntermediateDirectories: true)
-        try Self.wipe.write(to: catalogue.appendingPathComponent("LeftWipe.glsl"), atomically: true, encoding: .utf8)
+        try ("uniform float edge; // = 0.25\n" + Self.wipe).write(to: catalogue.appendingPathComponent("LeftWipe.glsl"), atomically: true, encoding: .utf8)
         let args = ["render", "--preset", "crossfade", "--set", "transition.kind=gl:leftwipe", "--set", "transition.curve=linear", "--set", "hold=0.1",
                     "--set", "transition.duration=1", "--size", "64x64", "--set", "canvas.scale=0.25", "--frames", "18", example("a.jpg"), example("b.png")]
         let byOption = try segue(args + ["--gl-transitions", catalogue.path, "-o", folder.appendingPathComponent("a").path])
@@ -25,7 +25,24 @@ struct GLSLCLITests {
         let frames = try ["a", "b"].map { try Data(contentsOf: folder.appendingPathComponent("\($0)/frame-00018.png")) }
         #expect(frames[0] == frames[1])
         let unknown = try segue(args + ["-o", folder.appendingPathComponent("c").path])
-        #expect(unknown.status == 2 && unknown.stderr.contains("gl:leftwipe"), "\(unknown.stderr)")
+        #expect(unknown.status == 2 && unknown.stderr.contains("'gl:leftwipe'") && unknown.stderr.contains("gl:swap")
+                && unknown.stderr.contains("to run gl-transitions' own leftwipe.glsl, name a checkout of its transitions/ folder with --gl-transitions DIR or SEGUE_GL_TRANSITIONS")
+                && !unknown.stderr.contains("stories-cube"), "\(unknown.stderr)")
+        // A folder without the file says which folder it looked in.
+        let absent = try segue(args.map { $0 == "transition.kind=gl:leftwipe" ? "transition.kind=gl:GridFlip" : $0 }
+                               + ["--gl-transitions", catalogue.path, "-o", folder.appendingPathComponent("d").path])
+        #expect(absent.status == 2 && absent.stderr.contains("the gl-transitions folder \(catalogue.path) (--gl-transitions or SEGUE_GL_TRANSITIONS) has no GridFlip.glsl"), "\(absent.stderr)")
+        // The file's name alone, as for the ports: the same frame.
+        let bare = try segue(args.map { $0 == "transition.kind=gl:leftwipe" ? "transition.kind=LeftWipe" : $0 }
+                             + ["--gl-transitions", catalogue.path, "-o", folder.appendingPathComponent("e").path])
+        #expect(bare.status == 0, "\(bare.stderr)")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("e/frame-00018.png")) == frames[0])
+        // Its uniforms, from the file.
+        let shown = try segue(["transitions", "show", "gl:LeftWipe", "--gl-transitions", catalogue.path])
+        #expect(shown.status == 0 && shown.stdout.contains("gl-transitions' own file \(catalogue.path)/LeftWipe.glsl")
+                && shown.stdout.contains("transition.edge") && shown.stdout.contains("default 0.25"), "\(shown.stdout)\(shown.stderr)")
+        let notShown = try segue(["transitions", "show", "gl:LeftWipe"])
+        #expect(notShown.status == 2 && notShown.stderr.contains("--gl-transitions DIR or SEGUE_GL_TRANSITIONS"), "\(notShown.stderr)")
     }
 
     @Test("a shader that gives NaN, or takes longer than SEGUE_GLSL_TIMEOUT on a frame: the frame is refused with its time, exit 1, nothing written; one that does not compile: exit 2 at its line")

@@ -103,6 +103,21 @@ struct DocsTests {
         #expect(!whole.isEmpty && named == whole, "README: \(named.sorted()); the registry: \(whole.sorted())")
     }
 
+    @Test("docs/transitions.md has every transition with its summary and each parameter as the code says them (scripts/pictures writes it)")
+    func transitionsPage() throws {
+        let page = try Self.text("docs/transitions.md")
+        for kind in TransitionRegistry.all {
+            let start = try #require(page.range(of: "\n## \(kind.name)\n"), "no section for \(kind.name)")
+            let rest = page[start.upperBound...]
+            let section = rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+            #expect(section.contains("\n\(kind.summary)\n"), "\(kind.name)'s summary is not the code's: \(kind.summary)")
+            for field in Preset.parameters(of: kind) {
+                let line = "  - `\(field.key)` \(field.type), default \(field.defaultValue); \(field.range.replacingOccurrences(of: "\\|", with: "|")). \(field.meaning)"
+                #expect(section.contains(line + "\n"), "\(kind.name): \(line)")
+            }
+        }
+    }
+
     /// The code block of docs/architecture.md's "Source layout".
     static func layout() throws -> [Substring] {
         let text = try Self.text("docs/architecture.md")

@@ -34,7 +34,7 @@ extension Preset {
     /// A transition's own keys (`transition.*`, less the kind, duration and curve every
     /// transition has), with type, default, range and meaning.
     public static func parameters(of kind: any Transition.Type) -> [ConfigReader.Field] {
-        schema(for: kind.name).filter { $0.key.hasPrefix("transition.") && !sharedTransitionKeys.contains($0.key) }
+        parameters(named: kind.name)
     }
 
     /// The transition keys every transition has.
@@ -44,9 +44,20 @@ extension Preset {
     /// nearest one.
     public static func transition(named name: String) throws -> any Transition.Type {
         if let kind = TransitionRegistry.named(name) { return kind }
+        if GLSLTransition.catalogueFile(name) != nil { return GLSLTransition.self }
+        let origin = ConfigOrigin.option("segue transitions show \(name)")
+        if let hint = GLSLTransition.catalogueHint(for: name) {
+            throw PresetError.invalid(key: "transition", origin: origin, value: "'\(name)'", expected: TransitionRegistry.glExpectation(for: name, hint: hint))
+        }
         let hint = suggestion(for: name, among: TransitionRegistry.names).map { "; did you mean '\($0)'?" } ?? ""
-        throw PresetError.invalid(key: "transition", origin: .option("segue transitions show \(name)"), value: "'\(name)'",
+        throw PresetError.invalid(key: "transition", origin: origin, value: "'\(name)'",
                                   expected: "one of: \(TransitionRegistry.names.joined(separator: ", "))\(hint)")
+    }
+
+    /// The keys of the transition named `name` (`transition.*`, less those every transition
+    /// has): a catalogue file's are its uniforms, read from the file.
+    public static func parameters(named name: String) -> [ConfigReader.Field] {
+        schema(for: name).filter { $0.key.hasPrefix("transition.") && !sharedTransitionKeys.contains($0.key) }
     }
 
     /// The preset reference as Markdown: the keys every preset has, then each transition's own.

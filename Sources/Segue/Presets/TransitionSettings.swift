@@ -24,8 +24,16 @@ extension Preset {
                let file = GLSLTransition.catalogueFile(written) {
                 catalogue = (written, file)
             }
-            let name = try t.choice("kind", default: base?.kind, among: TransitionRegistry.names + (catalogue.map { [$0.name] } ?? []),
+            let name: String
+            do {
+                name = try t.choice("kind", default: base?.kind, among: TransitionRegistry.names + (catalogue.map { [$0.name] } ?? []),
                                     ignoringCase: true, "The transition between inputs.")
+            } catch {
+                // A gl: name: the ports, and where gl-transitions' own files would be found.
+                guard case let PresetError.invalid(key, origin, value, _) = error, catalogue == nil,
+                      case let .scalar(written, _)? = t.node["kind"]?.value, let hint = GLSLTransition.catalogueHint(for: written) else { throw error }
+                throw PresetError.invalid(key: key, origin: origin, value: value, expected: TransitionRegistry.glExpectation(for: written, hint: hint))
+            }
             // `choice` accepts only the registry's names; an alias's name sets parameters of its transition.
             guard var (kind, named) = TransitionRegistry.resolve(name) ?? catalogue.map({ _ in (GLSLTransition.self, ParameterValues()) }) else {
                 preconditionFailure("'\(name)' is not a registered transition")

@@ -9,7 +9,7 @@ public struct Iris: PageTransition {
     public static let family = TransitionFamily.masks
     public static let source = "FFmpeg xfade circleopen"
     public static let center = Parameter.unitPoint("center", default: Point(x: 0.5, y: 0.5),
-                                                   "Where the circle grows from, [x, y] in 0...1 of the screen.")
+                                                   "Where the circle grows from, [x, y] in 0...1 of the screen: x from the left, y from the top (gl:circle counts y from the bottom).")
     public static let parameters = [center.erased]
 
     public let values: ParameterValues

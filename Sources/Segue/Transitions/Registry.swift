@@ -60,6 +60,14 @@ public enum TransitionRegistry {
     /// The names presets use, in order: the transitions', then the aliases'.
     public static var names: [String] { all.map { $0.name } + aliases.map(\.name) }
 
+    /// What a `gl:` name that is no port was expected to be: one of the ports (the nearest
+    /// suggested), then `hint` (where gl-transitions' own files are looked for).
+    public static func glExpectation(for name: String, hint: String) -> String {
+        let ports = gl.map { "gl:" + $0.file }
+        let near = suggestion(for: name, among: ports).map { "; did you mean '\($0)'?" } ?? ""
+        return "one of Segue's gl: ports (\(ports.joined(separator: ", ")))\(near); \(hint)"
+    }
+
     /// The names of the transitions that join two pages (a story's cuts), in order.
     public static var joiningTwoPages: [String] {
         // A loop, not filter and map over the metatypes: Swift 6.3's SIL generation crashes on those.

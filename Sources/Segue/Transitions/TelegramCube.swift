@@ -14,7 +14,7 @@ public struct TelegramCube: Transition {
     }
 
     public static let name = "telegram-cube"
-    public static let summary = "The next page turns in about its edge and fades in; forward or backward, optionally opening on the first page (seed 003, a Telegram-style cube)."
+    public static let summary = "Each page turns about the edge it leaves by and the one on the right fades: forward the next page fades in, backward the current one fades out; optionally opening on the first page (seed 003, a Telegram-style cube)."
     public static let family = TransitionFamily.pages
     public static let source = "seed 003, a Telegram-style cube"
     /// The seed's maxAngle.

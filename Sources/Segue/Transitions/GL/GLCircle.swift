@@ -4,7 +4,7 @@ public struct GLCircle: GLSampledWarp {
     public static let file = "circle", authors = "Fernando Kuteken"
     public static let summary = "The picture closes into a circle over a colour, and the next opens out of it (gl-transitions circle)."
     public static let family = TransitionFamily.masks
-    public static let center = Parameter.vector("center", default: [0.5, 0.5], in: -10...10, "The circle's centre (x, y from the bottom left, 0 to 1).")
+    public static let center = Parameter.vector("center", default: [0.5, 0.5], in: -10...10, "The circle's centre (x, y from the bottom left, 0 to 1, as in GLSL; iris counts y from the top).")
     public static let backColor = Parameter.vector("backColor", default: [0.1, 0.1, 0.1], in: 0...1, "The colour around the circle (red, green, blue, 0 to 1).")
     public static let parameters = [center.erased, backColor.erased]
 

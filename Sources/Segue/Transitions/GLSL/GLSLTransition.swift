@@ -18,8 +18,9 @@ public struct GLSLTransition: PixelTransition, FileTransition {
         "uniforms: each uniform the file declares is a parameter of the same name (transition.NAME), its default",
         "  the file's own (`uniform float amplitude; // = 30.0` or `/* = vec2(1.0, 0.0) */`), else 0; numbers, whole",
         "  numbers, booleans and vectors ([x, y]). progress and ratio are Segue's; the pages are getFromColor and getToColor.",
-        "gl:NAME names gl-transitions' file NAME.glsl in the folder SEGUE_GL_TRANSITIONS (or --gl-transitions) names,",
-        "  when Segue has no port of that name.",
+        "gl:NAME (or NAME alone) names gl-transitions' file NAME.glsl in the folder SEGUE_GL_TRANSITIONS (or",
+        "  --gl-transitions) names, when Segue has no transition of that name; `segue transitions show gl:NAME",
+        "  --gl-transitions DIR` lists its uniforms.",
     ]
 
     public let values: ParameterValues
@@ -77,13 +78,34 @@ public struct GLSLTransition: PixelTransition, FileTransition {
         return FileManager.default.isReadableFile(atPath: file) ? nil : "a GLSL file Segue may read (permission denied)"
     }
 
-    /// gl-transitions' file for `name` (`gl:GridFlip`, any case) in the folder
-    /// SEGUE_GL_TRANSITIONS names, if it has one.
+    /// gl-transitions' file for `name` (`gl:GridFlip`, or `GridFlip` alone; any case) in the
+    /// folder SEGUE_GL_TRANSITIONS names, if it has one.
     public static func catalogueFile(_ name: String) -> String? {
-        guard name.lowercased().hasPrefix("gl:"), let folder = ProcessInfo.processInfo.environment["SEGUE_GL_TRANSITIONS"], !folder.isEmpty,
+        guard let folder = catalogueFolder, !name.isEmpty, !name.contains("/"),
               let files = listings.value(of: folder, { (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? [] }) else { return nil }
-        let wanted = String(name.dropFirst(3)).lowercased() + ".glsl"
+        let wanted = catalogueName(name).lowercased() + ".glsl"
         return files.first { $0.lowercased() == wanted }.map { (folder as NSString).appendingPathComponent($0) }
+    }
+
+    /// What to do for a `gl:` name that is neither a port nor a file of the catalogue folder
+    /// (nil for any other name): where such files are looked for, and what is missing.
+    public static func catalogueHint(for name: String) -> String? {
+        guard name.lowercased().hasPrefix("gl:") else { return nil }
+        let file = catalogueName(name) + ".glsl"
+        guard let folder = catalogueFolder else {
+            return "to run gl-transitions' own \(file), name a checkout of its transitions/ folder with --gl-transitions DIR or SEGUE_GL_TRANSITIONS"
+        }
+        return "the gl-transitions folder \(folder) (--gl-transitions or SEGUE_GL_TRANSITIONS) has no \(file)"
+    }
+
+    /// The folder of gl-transitions' files: SEGUE_GL_TRANSITIONS (which --gl-transitions sets).
+    static var catalogueFolder: String? {
+        ProcessInfo.processInfo.environment["SEGUE_GL_TRANSITIONS"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// A catalogue name without its `gl:`.
+    private static func catalogueName(_ name: String) -> String {
+        name.lowercased().hasPrefix("gl:") ? String(name.dropFirst(3)) : name
     }
 
     /// The catalogue folder's files, listed once while the folder is unchanged.

@@ -20,7 +20,7 @@ public struct Luma: PixelTransition, FileTransition {
     public static let source = "MLT's luma transition (Kdenlive, Shotcut); Segue's own mattes"
     public static let matte = Parameter.text("matte", default: MatteShape.clock.rawValue,
                                              expected: "a built-in matte (\(MatteShape.allCases.map(\.rawValue).joined(separator: ", "))) or a picture or clip file",
-                                             "The matte: a built-in one's name, or a picture or clip (relative to the file that names it).",
+                                             "The matte: a built-in one's name, or a picture or clip (relative to the file that names it). A picture's levels are stretched once it is fitted to the canvas (the darkest pixel it shows goes first, the lightest last); a clip's frames are taken as they are.",
                                              check: Luma.problem)
     public static let softness = Parameter.number("softness", default: 0.1, in: 0...1, "The share of the matte's range the edge is blended over (0: a hard edge, anti-aliased).")
     public static let invert = Parameter.flag("invert", default: false, "Light parts first instead of dark ones.")
