@@ -28,6 +28,16 @@ struct InstallTests {
         #expect(loaded.status == 0 && loaded.stdout.contains("segue"), "\(loaded.stderr)")
         let words = try tool("bash", ["-c", "source '\(bash)'; COMP_WORDS=(segue ''); COMP_CWORD=1; COMP_LINE='segue '; COMP_POINT=6; _segue; echo \"${COMPREPLY[@]}\""])
         for command in ["render", "checksum", "batch", "presets"] { #expect(words.stdout.contains(command), "\(words.stdout) \(words.stderr)") }
+        // Presets and transitions by name: the installed segue asked, as the shell finds it.
+        func complete(_ line: [String]) throws -> String {
+            let words = (line + [""]).map { "'\($0)'" }.joined(separator: " ")
+            let script = "export PATH='\(prefix.path)/bin':$PATH; source '\(bash)'; COMP_WORDS=(\(words)); COMP_CWORD=\(line.count); _segue; echo \"${COMPREPLY[@]}\""
+            return try tool("bash", ["-c", script]).stdout
+        }
+        let presets = try complete(["segue", "render", "--preset"])
+        #expect(presets.contains("stories-cube") && presets.contains("telegram-cube"), "\(presets)")
+        let transitions = try complete(["segue", "transitions", "show"])
+        #expect(transitions.contains("crossfade") && transitions.contains("gl:swap"), "\(transitions)")
         for file in ["share/zsh/site-functions/_segue", "share/fish/vendor_completions.d/segue.fish"] {
             let text = try String(contentsOf: prefix.appendingPathComponent(file), encoding: .utf8)
             #expect(text.contains("batch") && text.contains("resume") && text.contains("shard-count"), "\(file)")
@@ -131,10 +141,14 @@ struct InstallTests {
         // What it holds and depends on: the binary, completions, man pages, the copyright; the
         // run-time list (doctor's, the README's) besides what dpkg-shlibdeps found.
         let contents = try tool("dpkg-deb", ["--contents", deb]).stdout
+        // A man page for each subcommand the command tree has (preview's too), as the tree says.
+        let tree = try #require(try JSONSerialization.jsonObject(with: Data(try run(segueBinary, ["--experimental-dump-help"]).stdout.utf8)) as? [String: Any])
+        let subcommands = ((tree["command"] as? [String: Any])?["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }
+        #expect(subcommands.contains("preview") && subcommands.count >= 9, "\(subcommands)")
+        let pages = subcommands.filter { $0 != "help" }.map { "./usr/share/man/man1/segue-\($0).1.gz" }
         for file in ["./usr/bin/segue", "./usr/share/bash-completion/completions/segue", "./usr/share/zsh/vendor-completions/_segue",
-                     "./usr/share/fish/vendor_completions.d/segue.fish", "./usr/share/man/man1/segue.1.gz", "./usr/share/man/man1/segue-render.1.gz",
-                     "./usr/share/man/man1/segue-doctor.1.gz", "./usr/share/doc/segue/copyright", "./usr/share/doc/segue/changelog.gz",
-                     "./usr/share/doc/segue/docs/chunks.md"] {
+                     "./usr/share/fish/vendor_completions.d/segue.fish", "./usr/share/man/man1/segue.1.gz", "./usr/share/doc/segue/copyright",
+                     "./usr/share/doc/segue/changelog.gz", "./usr/share/doc/segue/docs/chunks.md"] + pages {
             #expect(contents.contains(" \(file)\n"), "\(file) is not in the package")
         }
         let depends = try tool("dpkg-deb", ["-f", deb, "Depends"]).stdout
@@ -191,6 +205,15 @@ struct InstallTests {
         let installed = Int(facts["installed root"]?.split(separator: " ").first ?? "") ?? 0
         #expect(unpacked <= installed, "the image's root (\(unpacked) MB) is larger than Debian's root with the package (\(installed) MB)")
         let version = try tool("dpkg-deb", ["-f", deb, "Version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(seen["image version"] == version && (seen["image revision"]?.count ?? 0) >= 7 && seen["image source"] != "none", "\(inside.stdout)")
+        // The label names the clone's address, or is left out when the clone has none (a folder).
+        let origin = try tool("git", ["-C", repositoryRoot.path, "remote", "get-url", "origin"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let address = ["https://", "http://", "git@", "ssh://"].contains { origin.hasPrefix($0) }
+        #expect(seen["image version"] == version && (seen["image revision"]?.count ?? 0) >= 7 && seen["image source"] == (address ? origin : "none"), "\(inside.stdout)")
+        // Its font caches are current once unpacked: no folder scanned, no cache written into
+        // HOME (read-only, as uid 1000); doctor reports them current, and stale once a folder changes.
+        let stale = seen["image stale font caches"]?.split(separator: " ") ?? []
+        #expect(stale.count == 3 && stale[0] == "0" && (Int(stale[2]) ?? 0) >= 3, "\(inside.stdout)")
+        #expect(seen["image doctor cache"]?.contains("cached") == true && seen["image font caches in home"] == "0 files", "\(inside.stdout)")
+        #expect(seen["image doctor stale cache"]?.contains("have no current cache") == true, "\(inside.stdout)")
     }
 }

@@ -515,20 +515,40 @@ int segue_text_family_file(const char *family, char *file, size_t size, int *col
     return found;
 }
 
+/* Counts `dir` and the folders below it that fontconfig's caches list, and those without a
+   cache that is current (FcDirCacheLoad checks the folder's time against the cache's). */
+static void count_caches(FcConfig *config, const FcChar8 *dir, int depth, int *folders, int *stale, int *fonts) {
+    struct stat info;
+    if (depth > 32 || stat((const char *)dir, &info) != 0 || !S_ISDIR(info.st_mode)) return;
+    (*folders)++;
+    FcCache *cache = FcDirCacheLoad(dir, config, NULL);
+    if (!cache) {
+        (*stale)++;
+        return;
+    }
+    FcFontSet *set = FcCacheCopySet(cache);
+    if (set) {
+        *fonts += set->nfont;
+        FcFontSetDestroy(set);
+    }
+    for (int i = 0; i < FcCacheNumSubdir(cache); i++) count_caches(config, FcCacheSubdir(cache, i), depth + 1, folders, stale, fonts);
+    FcDirCacheUnload(cache);
+}
+
+/* The caches as a fresh run finds them: read with a configuration of its own, parsed but
+   never built, so nothing is scanned and no cache is written (the process's own fontconfig,
+   once used, would have rewritten any stale cache before it could be seen). */
 void segue_text_cache_state(int *folders, int *stale, int *fonts) {
     pthread_mutex_lock(&text_lock);
-    FcConfig *config = FcConfigGetCurrent();
     *folders = 0;
     *stale = 0;
-    FcStrList *dirs = FcConfigGetFontDirs(config);
-    for (FcChar8 *dir; dirs && (dir = FcStrListNext(dirs));) {
-        struct stat info;
-        if (stat((const char *)dir, &info) != 0) continue;
-        (*folders)++;
-        if (!FcDirCacheValid(dir)) (*stale)++;
+    *fonts = 0;
+    FcConfig *config = FcConfigCreate();
+    if (config && FcConfigParseAndLoad(config, NULL, FcTrue)) {
+        FcStrList *dirs = FcConfigGetFontDirs(config);
+        for (FcChar8 *dir; dirs && (dir = FcStrListNext(dirs));) count_caches(config, dir, 0, folders, stale, fonts);
+        if (dirs) FcStrListDone(dirs);
     }
-    if (dirs) FcStrListDone(dirs);
-    FcFontSet *system = FcConfigGetFonts(config, FcSetSystem);
-    *fonts = system ? system->nfont : 0;
+    if (config) FcConfigDestroy(config);
     pthread_mutex_unlock(&text_lock);
 }

@@ -50,6 +50,9 @@ public enum Doctor {
         /// The software renderer of GLSL transitions, once loaded, or why it does not load.
         public var shaders: @Sendable () -> Result<String, ExportError> = {
             var error = SegueAVError()
+            // A probe leaves nothing behind: Mesa keeps no compiled shader in ~/.cache.
+            setenv("MESA_SHADER_CACHE_DISABLE", "true", 1)
+            defer { unsetenv("MESA_SHADER_CACHE_DISABLE") }
             guard segue_glsl_load(1, &error) == 0 else { return .failure(.glsl(path: "libEGL.so.1", reason: error.text)) }
             // The renderer's name is known once a context was made: a one-pixel program makes one.
             let program = try? GLSLProgram(source: "vec4 transition(vec2 uv) { return getToColor(uv); }", name: "probe", width: 1, height: 1)
@@ -160,6 +163,8 @@ public enum Doctor {
     /// Every row, in the table's order.
     public static func checks(_ probe: Probe = .system) -> [Check] {
         var rows: [Check] = []
+        // The font caches as a fresh run finds them: first, before a font lookup rewrites them.
+        let cache = probe.fontCache()
         for library in linked {
             let path = probe.loadedLibrary(library.prefix)
             rows.append(Check(area: "library", name: library.prefix.replacingOccurrences(of: ".so.", with: ""),
@@ -195,7 +200,6 @@ public enum Doctor {
                           detail: (try? renderer.get()).map { "\($0): runs GLSL transitions (loaded for those only)" }
                               ?? "GLSL transitions (kind: glsl, gl: files without a port) fail: libEGL and Mesa's software renderer do not load",
                           package: recommended.joined(separator: ", "), required: false))
-        let cache = probe.fontCache()
         rows.append(Check(area: "fontconfig", name: "cache", status: cache.stale == 0 ? .ok : .note,
                           detail: cache.stale == 0 ? "\(cache.fonts) fonts in \(cache.folders) folders, cached"
                               : "\(cache.stale) of \(cache.folders) font folders have no current cache: each run scans them (fc-cache -f fixes it)",
