@@ -569,7 +569,7 @@ def exports_table():
     # captions all through, the spoken word highlighted: text is drawn once per look.
     styles = ["strong", "classic", "modern", "neon", "typewriter"]
     text_story = ""
-    for line in story.splitlines(keepends=True):
+    for line in story10.splitlines(keepends=True):
         text_story += line
         if line.strip().startswith("hold:"):
             n = text_story.count("- image:")
