@@ -30,8 +30,10 @@ struct InstallTests {
         for command in ["render", "checksum", "batch", "presets"] { #expect(words.stdout.contains(command), "\(words.stdout) \(words.stderr)") }
         // Presets and transitions by name: the installed segue asked, as the shell finds it.
         func complete(_ line: [String]) throws -> String {
-            let words = (line + [""]).map { "'\($0)'" }.joined(separator: " ")
-            let script = "export PATH='\(prefix.path)/bin':$PATH; source '\(bash)'; COMP_WORDS=(\(words)); COMP_CWORD=\(line.count); _segue; echo \"${COMPREPLY[@]}\""
+            // As bash calls it: the words, the line and the cursor, then (command, word, previous word).
+            let words = (line + [""]).map { "'\($0)'" }.joined(separator: " "), typed = line.joined(separator: " ") + " "
+            let script = "export PATH='\(prefix.path)/bin':$PATH; source '\(bash)'; COMP_WORDS=(\(words)); COMP_CWORD=\(line.count); "
+                + "COMP_LINE='\(typed)'; COMP_POINT=\(typed.count); _segue segue '' '\(line.last!)'; echo \"${COMPREPLY[@]}\""
             return try tool("bash", ["-c", script]).stdout
         }
         let presets = try complete(["segue", "render", "--preset"])

@@ -47,11 +47,12 @@ struct VolumeTests {
         #expect(first >= 1 && first <= 2, "\(first)")
         #expect(cues.indices.allSatisfy { cues[$0].line == first + 4 * $0 }, "\(cues.prefix(3).map(\.line)) ... \(cues.suffix(2).map(\.line))")
         #expect(cues[49_999].text == "word 49999" && cues[49_999].start == 24_999.5)
-        // The file's bytes once each; a search of at most log2(lines) + 1 steps a cue.
+        // The file's bytes once each; for each cue a search of at most log2(lines) + 1 steps
+        // for its place, and log2(cues) + 1 for its times' line.
         let sizes = (try VolumeTests.size(small), try VolumeTests.size(large))
         #expect(fewWork[.bytesScanned] == sizes.0 && manyWork[.bytesScanned] == sizes.1)
         for (count, work) in [(5_000, fewWork), (50_000, manyWork)] {
-            let lines = 4 * count, bound = count * (Int(log2(Double(lines))) + 1)
+            let lines = 4 * count, bound = count * (Int(log2(Double(lines))) + 1 + Int(log2(Double(count))) + 1)
             #expect(work[.searchSteps] > count && work[.searchSteps] <= bound, "\(count) cues: \(work[.searchSteps]) steps, over \(bound)")
         }
     }
