@@ -6,9 +6,10 @@ import Segue
 extension PreviewSession {
     /// Frame `n` of the last good story at the canvas's size, as a PNG: the frame that
     /// `segue render --frames N` writes.
-    /// Frames are drawn `Workers.threads` at a time (each holds its pictures at full size and
-    /// a canvas-sized frame), with at most `framesQueued` asked at once in all: a burst beyond
-    /// is refused (`busy`, 503) rather than held, so memory stays bounded however many ask.
+    /// Frames are drawn on `Workers.run`'s threads, as many at a time as the cores (each holds
+    /// its pictures at full size and a canvas-sized frame), with at most `framesQueued` asked
+    /// at once in all: a burst beyond is refused (`busy`, 503) rather than held, so memory
+    /// stays bounded however many ask.
     func frame(_ n: Int) async throws -> [UInt8] {
         guard let job = state.withLock({ $0.good?.job }) else { throw PreviewRequestError.notReady }
         guard (0..<job.timeline.frameCount).contains(n) else { throw PreviewRequestError.noSuchFrame(n, count: job.timeline.frameCount) }

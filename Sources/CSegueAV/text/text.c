@@ -526,11 +526,7 @@ static void count_caches(FcConfig *config, const FcChar8 *dir, int depth, int *f
         (*stale)++;
         return;
     }
-    FcFontSet *set = FcCacheCopySet(cache);
-    if (set) {
-        *fonts += set->nfont;
-        FcFontSetDestroy(set);
-    }
+    *fonts += FcCacheNumFont(cache);
     for (int i = 0; i < FcCacheNumSubdir(cache); i++) count_caches(config, FcCacheSubdir(cache, i), depth + 1, folders, stale, fonts);
     FcDirCacheUnload(cache);
 }

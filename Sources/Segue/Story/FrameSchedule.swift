@@ -88,7 +88,8 @@ struct FrameSchedule: Sendable {
         var before: [Timed] = [], after: [Timed] = []
         var opened = 0, asked = 0, ended = 0, planned = -1, shown = -1
         for index in frames {
-            let screen = board.screen(of: index), time = timeline.fps.time(ofFrame: index)
+            // The slides it shows (one moment of the timeline a frame); its screen is the first.
+            let shows = board.slides(at: index), screen = shows.lowerBound, time = timeline.fps.time(ofFrame: index)
             while opened < byFirst.count, byFirst[opened].value.lowerBound <= index + lead {
                 before.append(Timed(frame: index, step: .openClip(byFirst[opened].key)))
                 opened += 1
@@ -104,7 +105,7 @@ struct FrameSchedule: Sendable {
                 before.append(Timed(frame: index, step: .prepareScreens(through: screen + FrameSchedule.screensAhead)))
             }
 
-            for slide in board.slides(at: index) where drawn[slide]?.upperBound == index {
+            for slide in shows where drawn[slide]?.upperBound == index {
                 after.append(Timed(frame: index, step: .closeClip(slide)))
             }
             // The screen's text that has ended (captions) is drawn by no later frame.

@@ -68,12 +68,7 @@ public final class Storyboard: Sendable {
     static let beforeTheEnd = 1e-4
 
     /// The screen frame `index` is on: its hold's, or the one its transition leaves.
-    func screen(of index: Int) -> Int {
-        switch timeline.moment(at: index) {
-        case let .hold(screen): return screen
-        case let .transition(step, _, _): return step
-        }
-    }
+    func screen(of index: Int) -> Int { slides(at: index).lowerBound }
 
     /// Still screen `index` (for a story, slide `index` at the start of its hold).
     public func screen(_ index: Int) -> Layer {

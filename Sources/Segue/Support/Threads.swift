@@ -103,8 +103,6 @@ public enum Workers {
 
     /// The threads `run` uses: as many as the process's CPUs, at least two.
     static let pool = WorkerPool(size: max(2, CPUBudget.forThisProcess))
-    /// How many bodies `run` runs at once: the rest wait for a thread.
-    public static var threads: Int { pool.size }
 }
 
 /// A fixed number of threads that take queued work in turn, started as work first needs them
