@@ -25,6 +25,12 @@ void segue_rgba_to_yuv420p(const uint32_t *rgba, int width, int height,
                            uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride,
                            uint8_t *v, ptrdiff_t v_stride);
 
+/* Motion blur's mean of frames. segue_accumulate adds each channel of `count` pixels to
+ * `sums` (4 a pixel; `first` sets them instead); segue_mean writes each pixel as its sums
+ * divided by `samples` (1...256), rounded to nearest. */
+void segue_accumulate(uint16_t *sums, const uint32_t *pixels, ptrdiff_t count, int first);
+void segue_mean(uint32_t *pixels, const uint16_t *sums, ptrdiff_t count, int samples);
+
 /* pixels[i] = value for i < count. */
 void segue_fill(uint32_t *pixels, size_t count, uint32_t value);
 

@@ -200,13 +200,22 @@ func sha256(_ bytes: [UInt8]) -> [UInt8] {
 /// The parts of a job's document only the fingerprint writes.
 extension Canonical {
     static func transition(_ t: Preset.TransitionSettings) -> Canonical {
-        .object(["kind": .string(t.kind), "duration": .number(t.duration), "curve": .string(t.curve.description),
-                 "parameters": .object(Dictionary(uniqueKeysWithValues: t.values.pairs.map { ($0.key, parameter($0.value)) }))])
+        var fields: [String: Canonical] = ["kind": .string(t.kind), "duration": .number(t.duration), "curve": .string(t.curve.description),
+                 "parameters": .object(Dictionary(uniqueKeysWithValues: t.values.pairs.map { ($0.key, parameter($0.value)) }))]
+        fields["motionBlur"] = blur(t.motionBlur)
+        return .object(fields)
     }
 
     static func motion(_ m: Motion) -> Canonical {
-        .object(["kind": .string(m.kind.rawValue), "amount": .number(m.amount), "curve": .string(m.curve.description),
-                 "center": .array([.number(m.center.x), .number(m.center.y)])])
+        var fields: [String: Canonical] = ["kind": .string(m.kind.rawValue), "amount": .number(m.amount), "curve": .string(m.curve.description),
+                 "center": .array([.number(m.center.x), .number(m.center.y)])]
+        fields["motionBlur"] = blur(m.motionBlur)
+        return .object(fields)
+    }
+
+    /// Nothing for no blur, so that fingerprints made before motion blur stay as they were.
+    static func blur(_ b: MotionBlur) -> Canonical? {
+        b.isOff ? nil : .object(["shutter": .number(b.shutter), "samples": b.samples.map { .number(Double($0)) } ?? .string("auto")])
     }
 
     static func parameter(_ value: ParameterValue) -> Canonical {

@@ -230,7 +230,7 @@ private final class FrameRun: Sendable {
     /// give the same frame up to the rounding of the round trip). False, with nothing
     /// written, for any other frame.
     private func copied(_ work: Work) throws -> Bool {
-        guard let yuv = work.frame.yuv, let picture = try storyboard.soleClipPicture(of: work.plan) else { return false }
+        guard let yuv = work.frame.yuv, work.plan.samples.isEmpty, let picture = try storyboard.soleClipPicture(of: work.plan) else { return false }
         try yuv.prepare(for: output)
         return picture.copy(into: yuv.planes!, width: storyboard.canvas.width, height: storyboard.canvas.height)
     }
@@ -250,10 +250,10 @@ private final class FrameRun: Sendable {
         composeTime.begin()
         defer { composeTime.end() }
         let canvas = storyboard.canvas
-        let items = work.plan.scene.drawList(scale: canvas.scale, images: images)
+        let lists = work.plan.drawLists(scale: canvas.scale, images: images)
         try work.frame.yuv?.prepare(for: output)
         let refusals = FrameRefusals()
-        FrameRefusals.$current.withValue(refusals) { compositor.render(items, canvas: canvas, into: work.frame) }
+        FrameRefusals.$current.withValue(refusals) { compositor.render(meanOf: lists, canvas: canvas, into: work.frame) }
         if let reason = refusals.first {
             throw ExportError.refusedFrame(frame: work.plan.index, seconds: storyboard.timeline.fps.time(ofFrame: work.plan.index), reason: reason)
         }

@@ -31,14 +31,14 @@ extension Preset {
         return text
     }
 
-    /// A transition's own keys (`transition.*`, less the kind, duration and curve every
+    /// A transition's own keys (`transition.*`, less the kind, duration, curve and motion blur every
     /// transition has), with type, default, range and meaning.
     public static func parameters(of kind: any Transition.Type) -> [ConfigReader.Field] {
         parameters(named: kind.name)
     }
 
     /// The transition keys every transition has.
-    static let sharedTransitionKeys = ["transition.kind", "transition.duration", "transition.curve"]
+    static let sharedTransitionKeys = ["transition.kind", "transition.duration", "transition.curve", "transition.motionBlur"]
 
     /// The transition named `name`, or a preset error that lists the names and suggests the
     /// nearest one.

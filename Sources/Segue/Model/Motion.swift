@@ -29,12 +29,16 @@ public struct Motion: Equatable, Hashable, Sendable {
     public var curve: TimingCurve = .linear
     /// What a zoom closes in on, in 0...1 of the picture.
     public var center = Point(x: 0.5, y: 0.5)
+    /// Motion blur over the slide's hold (a transition's frames take their cut's).
+    public var motionBlur = MotionBlur.off
 
-    public init(kind: Kind = .none, amount: Double = 0.1, curve: TimingCurve = .linear, center: Point = Point(x: 0.5, y: 0.5)) {
+    public init(kind: Kind = .none, amount: Double = 0.1, curve: TimingCurve = .linear, center: Point = Point(x: 0.5, y: 0.5),
+                motionBlur: MotionBlur = .off) {
         self.kind = kind
         self.amount = amount
         self.curve = curve
         self.center = center
+        self.motionBlur = motionBlur
     }
 
     public var isStill: Bool { kind == .none || amount == 0 }
@@ -99,5 +103,6 @@ extension Motion {
         let c = try m.numbers("center", default: [base.center.x, base.center.y], in: 0...1, expected: "[x, y]",
                               "What a zoom closes in on, [x, y] in 0...1 of the picture.") { $0.count == 2 }
         center = Point(x: c[0], y: c[1])
+        motionBlur = try MotionBlur.read(&m, default: base.motionBlur)
     }
 }

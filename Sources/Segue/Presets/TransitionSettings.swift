@@ -8,6 +8,14 @@ extension Preset {
         /// Seconds.
         public var duration: Double = 0.5
         public var curve: TimingCurve = .easeInEaseOut
+        /// Motion blur over its frames (off unless asked for).
+        public var motionBlur = MotionBlur.off
+
+        /// The blur its frames are drawn with: `motionBlur` when set, else the transition's own
+        /// (a whip pan's), else none.
+        public var effectiveMotionBlur: MotionBlur {
+            motionBlur.isOff ? transition.ownMotionBlur ?? .off : motionBlur
+        }
 
         /// The transition's name (`TransitionRegistry`).
         public var kind: String { type(of: transition).name }
@@ -41,6 +49,7 @@ extension Preset {
             duration = try t.number("duration", default: base?.duration ?? 0.5, in: 0...60, "Seconds each transition lasts.")
             curve = try t.parsed("curve", default: base?.curve ?? .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
                                  "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
+            motionBlur = try MotionBlur.read(&t, default: base?.motionBlur ?? .off)
             var section = t.node
             if let catalogue {
                 named.set(GLSLTransition.file.key, .text(catalogue.file))
@@ -61,14 +70,15 @@ extension Preset {
         public init() {}
 
         /// Settings for `transition`.
-        public init(_ transition: any Transition, duration: Double = 0.5, curve: TimingCurve = .easeInEaseOut) {
+        public init(_ transition: any Transition, duration: Double = 0.5, curve: TimingCurve = .easeInEaseOut, motionBlur: MotionBlur = .off) {
             self.transition = transition
             self.duration = duration
             self.curve = curve
+            self.motionBlur = motionBlur
         }
 
         public static func == (a: TransitionSettings, b: TransitionSettings) -> Bool {
-            a.kind == b.kind && a.values == b.values && a.duration == b.duration && a.curve == b.curve
+            a.kind == b.kind && a.values == b.values && a.duration == b.duration && a.curve == b.curve && a.motionBlur == b.motionBlur
         }
     }
 }

@@ -31,20 +31,24 @@ public struct Compositor: Sendable {
     /// Draws a scene's draw list (its pictures already resolved) into `frame`.
     func render(_ list: [DrawItem], canvas: Canvas, into frame: FrameBuffer) {
         precondition(frame.width == canvas.width && frame.height == canvas.height, "frame and canvas differ in size")
+        let yuv = frame.yuv?.planes
+        precondition(frame.yuv == nil || yuv != nil, "a frame kept only in yuv420p, its copy not prepared")
+        draw(list, canvas: canvas, into: frame.keepsPixels ? frame : nil) { rows, pixels in
+            if let yuv { frame.convert(rows: rows, from: pixels, to: yuv) }
+        }
+    }
+
+    /// Draws `list` band by band, each into `target`'s pixels or (no target) a band-sized
+    /// scratch buffer, then hands the band to `done` with where its rows are addressed from
+    /// (the target's pixels, or the scratch buffer placed so that the band's first row is its first).
+    func draw(_ list: [DrawItem], canvas: Canvas, into target: FrameBuffer?,
+              done: @escaping @Sendable (Range<Int>, UnsafeMutablePointer<UInt32>) -> Void) {
         let items = CompiledItem.compile(list, canvas: canvas, compositor: self)
         let background = canvas.background.premultipliedPixel
         // Polygons that replace the pixels wholly inside them: no background is needed there.
         let covers = items.compactMap(\.cover)
-        let bands = (canvas.height + Compositor.bandHeight - 1) / Compositor.bandHeight
-        let workers = min(threads, bands)
-        let yuv = frame.yuv?.planes
-        precondition(frame.yuv == nil || yuv != nil, "a frame kept only in yuv420p, its copy not prepared")
-        let bandPixels = canvas.width * Compositor.bandHeight
-        // `pixels` is where the band's rows are addressed from: the frame's own pixels, or a
-        // band-sized scratch buffer placed so that the band's first row is its first.
-        let draw: @Sendable (Int, BandBuffers) -> Void = { band, buffers in
-            let rows = band * Compositor.bandHeight..<min(canvas.height, (band + 1) * Compositor.bandHeight)
-            let pixels = frame.keepsPixels ? frame.pixels : buffers.buffer(0) - rows.lowerBound * canvas.width
+        forEachBand(of: canvas) { rows, buffers in
+            let pixels = target?.pixels ?? buffers.buffer(0) - rows.lowerBound * canvas.width
             // What lies under an item that paints every pixel of the band opaquely is never
             // seen: drawing starts there (a full-screen page or picture), the background too.
             let top = items.lastIndex { $0.hides(rows: rows, width: canvas.width) }
@@ -52,10 +56,23 @@ public struct Compositor: Sendable {
                 Compositor.fill(pixels, width: canvas.width, rows: rows, with: background, around: covers)
             }
             for item in items[(top ?? 0)...] { item.draw(into: pixels, width: canvas.width, band: rows, buffers: buffers, depth: 1) }
-            if let yuv { frame.convert(rows: rows, from: pixels, to: yuv) }
+            done(rows, pixels)
         }
-        // A worker's band buffers: the first is its scratch band, for a frame without pixels
-        // of its own; the others are layer groups', one for each depth of nesting.
+        // The per-pixel transitions' pages, for the next frame's.
+        for case .pixels(_, _, let pages, let mixed, _) in items {
+            spares.give(pages: pages)
+            if let mixed { spares.give(mix: mixed) }
+        }
+    }
+
+    /// Calls `body` for the rows of each band of `canvas`, with a worker's band buffers (the
+    /// first its scratch band, the others layer groups', one for each depth of nesting), on
+    /// `threads` workers.
+    func forEachBand(of canvas: Canvas, _ body: @escaping @Sendable (Range<Int>, BandBuffers) -> Void) {
+        let bands = (canvas.height + Compositor.bandHeight - 1) / Compositor.bandHeight
+        let workers = min(threads, bands)
+        let bandPixels = canvas.width * Compositor.bandHeight
+        let rows: @Sendable (Int) -> Range<Int> = { band in band * Compositor.bandHeight..<min(canvas.height, (band + 1) * Compositor.bandHeight) }
         let spares = self.spares
         let withBuffers: @Sendable ((BandBuffers) -> Void) -> Void = { body in
             let buffers = spares.take(capacity: bandPixels)
@@ -63,7 +80,7 @@ public struct Compositor: Sendable {
             body(buffers)
         }
         if workers == 1 {
-            withBuffers { buffers in for band in 0..<bands { draw(band, buffers) } }
+            withBuffers { buffers in for band in 0..<bands { body(rows(band), buffers) } }
         } else {
             // Each worker takes the next band not yet taken: a worker that starts late (a
             // thread waking up) or runs slower leaves more bands to the others instead of
@@ -74,16 +91,11 @@ public struct Compositor: Sendable {
                     while true {
                         let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
                         guard band < bands else { return }
-                        draw(band, buffers)
+                        body(rows(band), buffers)
                     }
                 }
             }
             DispatchQueue.concurrentPerform(iterations: workers) { _ in work() }
-        }
-        // The per-pixel transitions' pages, for the next frame's.
-        for case .pixels(_, _, let pages, let mixed, _) in items {
-            spares.give(pages: pages)
-            if let mixed { spares.give(mix: mixed) }
         }
     }
 
@@ -422,6 +434,8 @@ final class SpareBuffers: Sendable {
     /// Pictures of the pages mixed (`PixelMixer.premix`), kept from frame to frame as the
     /// pages are (`PageMix.swift`).
     let mixes = Locked<[FrameBuffer]>([])
+    /// A blurred frame's channel sums (`MeanFrames.swift`), kept from frame to frame.
+    let sums = Locked<[ChannelSums]>([])
 
     func give(pages given: [KeptPage]) {
         pages.withLock { pages in

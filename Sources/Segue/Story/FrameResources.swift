@@ -118,11 +118,20 @@ final class FrameResources: Sendable {
     /// pictures asked of their feeds. Frames that show a clip are planned in their order.
     func plan(_ index: Int, of board: Storyboard) -> FramePlan {
         let scene = board.scene(at: index)
-        let contents = scene.contentsPlans(scale: board.canvas.scale)
+        let samples = board.blurSamples(at: index)
+        var contents = scene.contentsPlans(scale: board.canvas.scale)
+        if !samples.isEmpty {
+            // The samples draw the same pictures (their clips at the frame's time), each planned once.
+            var keys = Set(contents.map(\.key))
+            for sample in samples {
+                for plan in sample.contentsPlans(scale: board.canvas.scale) where keys.insert(plan.key).inserted { contents.append(plan) }
+            }
+        }
         var clipKeys: [Int: [PictureKey]] = [:]
         for plan in contents { if let slide = plan.key.source.clipSlide { clipKeys[slide, default: []].append(plan.key) } }
         let clipPictures = clipKeys.map { slide, keys in (slide, feeds[slide]!.request(time: keys[0].time, keys: Array(Set(keys)))) }
-        return FramePlan(index: index, scene: scene, contents: contents, clipPictures: Dictionary(uniqueKeysWithValues: clipPictures))
+        return FramePlan(index: index, scene: scene, samples: samples, contents: contents,
+                         clipPictures: Dictionary(uniqueKeysWithValues: clipPictures))
     }
 
     /// The pixels of a planned frame's contents, by key: still pictures not made yet are
@@ -148,7 +157,16 @@ final class FrameResources: Sendable {
 struct FramePlan: Sendable {
     let index: Int
     let scene: Layer
+    /// The scenes a blurred frame is the mean of (`Storyboard.blurSamples`); empty when the
+    /// frame is its scene alone.
+    let samples: [Layer]
     let contents: [ContentsPlan]
     /// The pictures of each clip the frame shows, by slide.
     let clipPictures: [Int: ClipFeed.Pictures]
+
+    /// The draw lists the frame is the mean of (its scene's alone, unless it is blurred),
+    /// their pictures found in `images` (`FrameResources.images(for:threads:)`).
+    func drawLists(scale: Double, images: [PictureKey: Image]) -> [[DrawItem]] {
+        (samples.isEmpty ? [scene] : samples).map { $0.drawList(scale: scale, images: images) }
+    }
 }

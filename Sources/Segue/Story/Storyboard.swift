@@ -15,7 +15,10 @@ public final class Storyboard: Sendable {
     /// Each slide's hold, motion and cut, for a story.
     public let plan: StoryPlan?
     /// The transition of each cut of the plan, made once; nil for a hard cut.
-    private let cuts: [(any Transition)?]
+    let cuts: [(any Transition)?]
+    /// The motion blur of each cut of the plan, or of the preset's transition without a plan.
+    let cutBlurs: [MotionBlur]
+    let transitionBlur: MotionBlur
     /// One full-screen page per input.
     public let pages: [Layer]
     /// What each page's picture sits over, made from the picture (`Fit.backdrop`).
@@ -59,6 +62,8 @@ public final class Storyboard: Sendable {
         // A whole-story transition lays out the pictures itself (cells, faces): no backdrops.
         shownPages = type(of: transition).joinsTwoPages ? zip(pages, backdrops).map { $0.withBackdrop($1) } : pages
         cuts = plan?.cuts.map { $0.settings?.transition } ?? []
+        cutBlurs = plan?.cuts.map { $0.settings?.effectiveMotionBlur ?? .off } ?? []
+        transitionBlur = preset.transition.effectiveMotionBlur
         clipEnds = clips.compactMapValues { $0.length.map { max(0, $0 - Storyboard.beforeTheEnd) } }
     }
 
@@ -77,9 +82,10 @@ public final class Storyboard: Sendable {
         return page(index, at: index == 0 ? 0 : onScreen.lowerBound + timeline.durations[index - 1])
     }
 
-    /// Slide `index` of a story at `time` seconds: a clip at its time, moved by its motion.
+    /// Slide `index` of a story at `time` seconds: a clip at its time, moved by its motion
+    /// (at `motionTime`, for a sample of a blurred frame, else at `time`).
     /// A clip shows the time since its slide first came on screen (the start of its incoming transition).
-    func page(_ index: Int, at time: Double) -> Layer {
+    func page(_ index: Int, at time: Double, motionTime: Double? = nil) -> Layer {
         var page = pages[index]
         let span = timeline.timeOnScreen(index)
         if isClip(index) { page.contents?.time = min(max(0, time - span.lowerBound), clipEnds[index] ?? .infinity) }
@@ -93,7 +99,7 @@ public final class Storyboard: Sendable {
             page.masksToBounds = true
             return page.withBackdrop(backdrops[index])
         }
-        let t = length > 0 ? (time - span.lowerBound) / length : 0
+        let t = length > 0 ? ((motionTime ?? time) - span.lowerBound) / length : 0
         page = page.moving(plan.motions[index], at: t)
         guard !overlays.isEmpty, !page.sublayers.isEmpty else { return page.withBackdrop(backdrops[index]) }
         // On a moving page the text moves with the picture: placed on the picture's layer
@@ -116,28 +122,32 @@ public final class Storyboard: Sendable {
 
     /// The scene of frame `index`: its slides' pages, and the text fixed to the screen above them.
     public func scene(at index: Int) -> Layer {
-        var root = pagesScene(at: index)
-        if !texts.screen.isEmpty {
-            let time = timeline.fps.time(ofFrame: index)
-            root.sublayers += screenSeconds.candidates(at: time).compactMap {
-                texts.screen[$0].layer(at: time, length: timeline.seconds, page: canvas.bounds.size, scale: canvas.scale)
-            }
+        let time = timeline.fps.time(ofFrame: index)
+        return withScreenText(pagesScene(timeline.moment(at: index), at: time), at: time)
+    }
+
+    /// `root` with the text fixed to the screen at `time` above it.
+    func withScreenText(_ root: Layer, at time: Double) -> Layer {
+        guard !texts.screen.isEmpty else { return root }
+        var root = root
+        root.sublayers += screenSeconds.candidates(at: time).compactMap {
+            texts.screen[$0].layer(at: time, length: timeline.seconds, page: canvas.bounds.size, scale: canvas.scale)
         }
         return root
     }
 
-    /// The scene of frame `index` below the screen's text.
-    private func pagesScene(at index: Int) -> Layer {
-        let moment = timeline.moment(at: index)
+    /// The scene of `moment` below the screen's text, its pages at `time` (their motion at
+    /// `motionTime`, for a sample of a blurred frame).
+    func pagesScene(_ moment: Moment, at time: Double, motionTime: Double? = nil) -> Layer {
         guard plan != nil else { return scene(moment) }
-        let time = timeline.fps.time(ofFrame: index)
         switch moment {
         case let .hold(screen):
-            return .root(canvas.bounds, [page(screen, at: time)])
+            return .root(canvas.bounds, [page(screen, at: time, motionTime: motionTime)])
         case let .transition(step, progress, _):
             // A hard cut takes no time, so none of its frames is between the slides.
-            guard let cut = cuts[step] else { return .root(canvas.bounds, [page(step + 1, at: time)]) }
-            return cut.cut(from: page(step, at: time), to: page(step + 1, at: time), progress: progress, bounds: canvas.bounds)
+            guard let cut = cuts[step] else { return .root(canvas.bounds, [page(step + 1, at: time, motionTime: motionTime)]) }
+            return cut.cut(from: page(step, at: time, motionTime: motionTime), to: page(step + 1, at: time, motionTime: motionTime),
+                           progress: progress, bounds: canvas.bounds)
         }
     }
 
@@ -147,6 +157,8 @@ public final class Storyboard: Sendable {
         let moment = timeline.moment(at: index)
         guard case let .hold(screen) = moment, !isClip(screen) else { return nil }
         if let plan, !plan.motions[screen].isStill { return nil }
+        // A frame whose shutter reaches a blurred transition shows some of its motion.
+        if mayBlur(at: timeline.fps.time(ofFrame: index)) { return nil }
         // Text that comes, goes or moves makes frames of a hold differ.
         let time = timeline.fps.time(ofFrame: index)
         let onScreen = screenSeconds.candidates(at: time).compactMap { index in

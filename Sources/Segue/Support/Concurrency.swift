@@ -20,7 +20,8 @@ import Synchronization
 //   converters, each taken out of the idle list under a `Locked` by the thread that uses it).
 // - Pixel memory that threads write in disjoint bands of rows and one thread then reads
 //   whole: `FrameBuffer` and `BandBuffers` (Render/FrameBuffer.swift and Compositor.swift),
-//   `YUVFrame` and `YUVPlanes` (Media/YUV.swift), and `UnsafeMutableSendablePointer`, the
+//   `YUVFrame` and `YUVPlanes` (Media/YUV.swift), `ChannelSums` (Render/MeanFrames.swift: a
+//   blurred frame's sums, added to band by band), and `UnsafeMutableSendablePointer`, the
 //   pointer `Resample` hands its row workers.
 // - Pixel memory only read while threads share it: `PagePictures` (Model/PixelMix.swift), a
 //   per-pixel transition's two pages, drawn whole before any row of the frame is written

@@ -73,9 +73,18 @@ public struct Timeline: Sendable {
     /// The start time of transition `step`.
     public func transitionStart(_ step: Int) -> Double { starts[step] }
 
+    /// Transition `step` at `t` seconds, held at its ends outside its time: what a frame of it
+    /// blurred over a shutter window reaching past its ends shows there (`MotionBlur`).
+    public func moment(ofStep step: Int, atTime t: Double) -> Moment {
+        let linear = durations[step] > 0 ? min(max((t - starts[step]) / durations[step], 0), 1) : 1
+        return .transition(step: step, progress: progress(step, linear), linear: linear)
+    }
+
     /// What frame `index` shows.
-    public func moment(at index: Int) -> Moment {
-        let t = fps.time(ofFrame: index)
+    public func moment(at index: Int) -> Moment { moment(atTime: fps.time(ofFrame: index)) }
+
+    /// What the video shows at `t` seconds.
+    public func moment(atTime t: Double) -> Moment {
         // The last transition that has started by t, if any (the starts never decrease: a
         // binary search, so a story of many slides costs each frame a few steps).
         var low = 0, high = starts.count

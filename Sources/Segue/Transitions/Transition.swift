@@ -51,6 +51,12 @@ public protocol Transition: Sendable {
     func duration(step: Int, base: Double) -> Double
     /// The progress transition `step` is drawn at, `linear` seconds-fraction into it.
     func progress(step: Int, linear: Double, curve: TimingCurve) -> Double
+    /// How far its pixels move per unit of progress beyond its layers' own motion, for motion
+    /// blur's sample count on a canvas of `bounds` (`MotionBlur`): its family's unless it says.
+    func motionBound(bounds: Rect) -> MotionBound
+    /// The motion blur it is drawn with unless its cut sets `motionBlur`: a camera move's own
+    /// (a whip pan's streaks); nil for most.
+    var ownMotionBlur: MotionBlur? { get }
 }
 
 extension Transition {
@@ -73,6 +79,8 @@ extension Transition {
     public func hold(screen index: Int, base: Double) -> Double { base }
     public func duration(step: Int, base: Double) -> Double { base }
     public func progress(step: Int, linear: Double, curve: TimingCurve) -> Double { curve(linear) }
+    public func motionBound(bounds: Rect) -> MotionBound { Self.family.motionBound(bounds: bounds) }
+    public var ownMotionBlur: MotionBlur? { nil }
 }
 
 /// The machinery a transition is built on; members of a family share it, so that each is a
@@ -88,6 +96,17 @@ public enum TransitionFamily: String, CaseIterable, Sendable {
     case mixes
     /// A GLSL program of the user's (or gl-transitions'), run by Mesa's llvmpipe on the CPU.
     case shaders
+
+    /// What a member moves, unless it says: pages and mixes only as their layers do (mixes'
+    /// pixels stay where they are); a mask's edge or a displacement may cross the canvas's
+    /// diagonal; a shader cannot say, so it takes a fixed count.
+    func motionBound(bounds: Rect) -> MotionBound {
+        switch self {
+        case .pages, .mixes: return .layers
+        case .masks, .displacements: return .points((bounds.width * bounds.width + bounds.height * bounds.height).squareRoot())
+        case .shaders: return .samples(16)
+        }
+    }
 }
 
 /// A transition between two neighbouring pages, the screens being the pages themselves.
