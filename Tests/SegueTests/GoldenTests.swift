@@ -11,7 +11,18 @@ struct GoldenTests {
     static let small = ["canvas.size=[90, 160]", "canvas.scale=0.25", "hold=0.2"]
     static let folder = repositoryRoot.appendingPathComponent("Tests/SegueTests/Golden")
 
-    static let cases: [(String, String, [String])] = {
+    static let cases: [(String, String, [String])] = presetCases + motionCases
+
+    /// The camera moves, and motion blur on a slide and a cube.
+    static let motionCases: [(String, String, [String])] = {
+        var cases: [(String, String, [String])] = []
+        for kind in TransitionRegistry.cameraMoves { cases.append(("\(kind.name)-90x160", "crossfade", small + ["transition.kind=\(kind.name)"])) }
+        cases.append(("slide-90x160-blur180", "slide", small + ["transition.motionBlur=180"]))
+        cases.append(("stories-cube-90x160-blur360", "stories-cube", small + ["transition.motionBlur={shutter: 360, samples: 6}"]))
+        return cases
+    }()
+
+    static let presetCases: [(String, String, [String])] = {
         let presets = (try? FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Presets").path)) ?? []
         return presets.filter { $0.hasSuffix(".yaml") }.sorted().map { file in
             let name = String(file.dropLast(5))

@@ -7,7 +7,10 @@ public enum TransitionRegistry {
     /// slides, flips and irises of every editor.
     static let pageTransitions: [any Transition.Type] = [
         StoriesCube.self, TelegramCube.self, Crossfade.self, Slide.self, Flip.self, Iris.self, CubeFold.self, SharedZoom.self,
-    ]
+    ] + cameraMoves
+
+    /// Transitions that move like a camera: whip pans, zooms, punches, glitches and shakes.
+    static let cameraMoves: [any Transition.Type] = [Whip.self, ZoomBlur.self, Punch.self, Glitch.self, Shake.self]
 
     /// The catalogue: FFmpeg xfade's, luma wipes, GLSL files and the gl-transitions ports.
     static let catalogue: [any Transition.Type] = [
