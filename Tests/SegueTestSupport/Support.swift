@@ -191,6 +191,10 @@ public enum ReferenceTools {
     private static let plain = Result<String, Error> { try python(importing: "imageio_ffmpeg") }
     private static let withGL = Result<String, Error> { try python(importing: "moderngl, numpy") }
     private static let withPlaywright = Result<String, Error> { try python(importing: "playwright") }
+    private static let withNumpy = Result<String, Error> { try python(importing: "numpy") }
+
+    /// The virtual environment's Python with numpy (reference formulas computed on arrays).
+    public static func pythonWithNumpy() throws -> String { try withNumpy.get() }
 
     /// The virtual environment's Python.
     public static func python() throws -> String { try plain.get() }

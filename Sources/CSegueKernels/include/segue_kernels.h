@@ -57,6 +57,16 @@ void segue_turn(const uint32_t *src, ptrdiff_t start, ptrdiff_t dx, ptrdiff_t dy
  * (an opaque picture at opacity k / 256 over what is there). */
 void segue_mix_row(uint32_t *row, const uint32_t *src, int count, uint32_t k);
 
+/* Blend modes (W3C Compositing and Blending Level 1; blend.c). */
+enum {
+    SEGUE_BLEND_NORMAL = 0, SEGUE_BLEND_SCREEN, SEGUE_BLEND_ADD, SEGUE_BLEND_MULTIPLY, SEGUE_BLEND_OVERLAY,
+    SEGUE_BLEND_SOFT_LIGHT, SEGUE_BLEND_LIGHTEN, SEGUE_BLEND_DARKEN, SEGUE_BLEND_DIFFERENCE,
+};
+
+/* A premultiplied row laid over `row` at opacity k / 256 by blend mode `mode` (one of the
+ * SEGUE_BLEND_ values other than NORMAL, which segue_fade_row draws). */
+void segue_blend_row(uint32_t *row, const uint32_t *src, int count, uint32_t k, int mode);
+
 /* A premultiplied row laid over `row` at opacity k / 256: opaque pixels mixed as by
  * segue_mix_row, others scaled by k / 256 and blended source-over, transparent ones skipped. */
 void segue_fade_row(uint32_t *row, const uint32_t *src, int count, uint32_t k);

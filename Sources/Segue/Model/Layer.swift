@@ -23,6 +23,8 @@ public struct Layer: Sendable {
     public var sublayerTransform: Transform3D = .identity
     /// Multiplies the opacity of the layer and of its sublayers.
     public var opacity: Double = 1
+    /// How the layer and its sublayers, drawn together, are laid over what is beneath.
+    public var blendMode = BlendMode.normal
     /// When false, the layer is not drawn while its back faces the viewer.
     public var isDoubleSided = true
     /// Filled over the bounds, beneath the contents.

@@ -56,6 +56,8 @@ public struct Overlay: Hashable, Sendable {
     public var appear = Appearance.none
     public var disappear = Appearance.none
     public var opacity = 1.0
+    /// How it is laid over what is beneath (a light leak's `screen`).
+    public var blend = BlendMode.normal
     /// Only the first `shown` characters (Unicode scalars) are drawn, the rest laid out but
     /// hidden (a caption's words as they are spoken); nil for all.
     public var shown: Int?
@@ -237,6 +239,7 @@ public struct Overlay: Hashable, Sendable {
         if rotation != 0 { transform = transform.concatenating(Transform3D(rotationAngle: rotation * .pi / 180, x: 0, y: 0, z: 1)) }
         layer.transform = transform
         layer.opacity = state.opacity
+        layer.blendMode = blend
         layer.contents = .picture(picture)
         layer.contentsGravity = .stretch
         layer.name = content.kind

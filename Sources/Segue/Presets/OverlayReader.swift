@@ -77,6 +77,9 @@ extension Overlay {
         overlay.appear = try appearance(&r, "in", "How it comes in: fade, pop, slide-up, slide-down, typewriter, none, or {kind, duration}.")
         overlay.disappear = try appearance(&r, "out", "How it goes out: as in.")
         overlay.opacity = try r.number("opacity", default: overlay.opacity, in: 0...1, "Opacity, 0...1.")
+        let blend = try r.choice("blend", default: overlay.blend.rawValue, among: BlendMode.names,
+                                 "How it is laid over what is beneath (W3C Compositing and Blending): normal, screen, add, multiply, overlay, soft-light, lighten, darken, difference.")
+        overlay.blend = BlendMode(rawValue: blend)!
         try r.finish()
     }
 

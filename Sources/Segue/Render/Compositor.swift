@@ -149,7 +149,7 @@ public struct Compositor: Sendable {
 /// group drawn apart and composited once.
 enum CompiledItem: Sendable {
     case polygon(CompiledQuad)
-    case group(items: [CompiledItem], rows: Range<Int>, columns: Range<Int>, k: UInt32)
+    case group(items: [CompiledItem], rows: Range<Int>, columns: Range<Int>, k: UInt32, blend: BlendMode)
     /// A per-pixel transition's rows, written from its two pages' pictures (kept alive here),
     /// laid over the frame at opacity k / 256.
     /// `mixed` is the pages' mix where the transition reads them mixed (`PixelMixer.premix`).
@@ -170,7 +170,7 @@ enum CompiledItem: Sendable {
                 let k = UInt32((min(max(item.opacity, 0), 1) * 256).rounded())
                 guard !columns.isEmpty, k > 0 else { return nil }
                 let rows = max(0, polygon.rows.lowerBound - 2)..<min(canvas.height, polygon.rows.upperBound + 2)
-                return .group(items: compile(members, canvas: canvas, compositor: compositor), rows: rows, columns: columns, k: k)
+                return .group(items: compile(members, canvas: canvas, compositor: compositor), rows: rows, columns: columns, k: k, blend: item.blend)
             }
             if case .pixels(let mix, let from, let to) = item.paint {
                 let k = UInt32((min(max(item.opacity, 0), 1) * 256).rounded())
@@ -260,7 +260,7 @@ enum CompiledItem: Sendable {
         switch self {
         case .polygon(let quad):
             quad.draw(into: frame, width: width, band: band)
-        case .group(let items, let rows, let columns, let k):
+        case .group(let items, let rows, let columns, let k, let blend):
             let lo = max(band.lowerBound, rows.lowerBound), hi = min(band.upperBound, rows.upperBound)
             guard lo < hi else { return }
             // The group's own transparent rows, drawn as the frame's would be, then laid over them.
@@ -270,10 +270,15 @@ enum CompiledItem: Sendable {
             let origin = buffer - lo * width
             for y in lo..<hi { (origin + y * width + columns.lowerBound).initialize(repeating: 0, count: columns.count) }
             for item in items { item.draw(into: origin, width: width, band: lo..<hi, buffers: buffers, depth: depth + 1) }
-            // Opaque group pixels (most of a page) mix straight with what is beneath.
+            // Opaque group pixels (most of a page) mix straight with what is beneath; a blend
+            // mode's formula takes both.
             for y in lo..<hi {
                 let offset = y * width + columns.lowerBound
-                segue_fade_row(frame + offset, origin + offset, Int32(columns.count), k)
+                if blend == .normal {
+                    segue_fade_row(frame + offset, origin + offset, Int32(columns.count), k)
+                } else {
+                    segue_blend_row(frame + offset, origin + offset, Int32(columns.count), k, blend.kernel)
+                }
             }
         case .pixels(let row, let pages, _, _, let k):
             let kept = buffers.flatMap { $0.capacity >= width ? $0.buffer(depth) : nil }

@@ -206,6 +206,8 @@ struct DrawItem: Sendable {
     var masks: [ShapeMask] = []
     /// The layer's name, for tests.
     var name: String?
+    /// How a group is laid over what is beneath (`Layer.blendMode`).
+    var blend = BlendMode.normal
 }
 
 /// The near plane: the smallest w (the homogeneous divisor, 1 at the plane of the screen and
@@ -335,12 +337,18 @@ extension Layer {
     /// together, then faded once, so none shows through another (Core Animation's group
     /// opacity). Items that do not overlap are simply faded each.
     private func withOpacity(_ items: [DrawItem]) -> [DrawItem] {
-        guard opacity < 1, !items.isEmpty else { return items }
+        guard !items.isEmpty else { return items }
+        if blendMode != .normal {
+            // Drawn together, then blended once by the mode at the layer's opacity.
+            var group = DrawItem.group(items, opacity: opacity)
+            group.blend = blendMode
+            return [group]
+        }
+        guard opacity < 1 else { return items }
         if !preserves3D && DrawItem.overlap(items) {
-            let xs = items.flatMap { $0.corners.map(\.x) }, ys = items.flatMap { $0.corners.map(\.y) }
-            let box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
-            let solid = items.contains { $0.groupCorners == nil } ? nil : items.flatMap { $0.groupCorners! }
-            return [DrawItem(corners: Layer.corners(of: box), paint: .group(items), opacity: opacity, groupCorners: solid, name: name)]
+            var group = DrawItem.group(items, opacity: opacity)
+            group.name = name
+            return [group]
         }
         return items.map { item in
             var item = item
@@ -417,6 +425,15 @@ extension Homography {
 }
 
 extension DrawItem {
+    /// `items` drawn together into a picture of their own, then laid over what is beneath at
+    /// `opacity`: its corners the items' bounding box.
+    static func group(_ items: [DrawItem], opacity: Double) -> DrawItem {
+        let xs = items.flatMap { $0.corners.map(\.x) }, ys = items.flatMap { $0.corners.map(\.y) }
+        let box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        let solid = items.contains { $0.groupCorners == nil } ? nil : items.flatMap { $0.groupCorners! }
+        return DrawItem(corners: Layer.corners(of: box), paint: .group(items), opacity: opacity, groupCorners: solid)
+    }
+
     /// Whether any two of the items overlap on screen (their bounding boxes, a conservative test).
     static func overlap(_ items: [DrawItem]) -> Bool {
         guard items.count > 1 else { return false }

@@ -8,7 +8,7 @@ extension DrawItem {
     }
 
     func drawsSame(as other: DrawItem) -> Bool {
-        corners == other.corners && opacity == other.opacity && groupCorners == other.groupCorners
+        corners == other.corners && opacity == other.opacity && blend == other.blend && groupCorners == other.groupCorners
             && masks.count == other.masks.count && zip(masks, other.masks).allSatisfy { $0.isSame(as: $1) }
             && paint.isSame(as: other.paint)
     }

@@ -84,6 +84,7 @@ struct OverlayDocument {
         ]
         // Placed by hand, it keeps out of nothing: only a safe area tells the two apart.
         if overlay.placed, safeArea { members["placed"] = .flag(true) }
+        if overlay.blend != .normal { members["blend"] = .string(overlay.blend.rawValue) }
         members.merge(try kind.fingerprint(overlay, &self)) { _, own in own }
         return .object(members)
     }
