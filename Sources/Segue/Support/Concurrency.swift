@@ -19,7 +19,7 @@ import Synchronization
 // - C objects lent to one thread at a time: `Converters` (Media/Clip.swift: libswscale's
 //   converters, each taken out of the idle list under a `Locked` by the thread that uses it).
 // - Pixel memory that threads write in disjoint bands of rows and one thread then reads
-//   whole: `FrameBuffer` and `BandBuffers` (Render/FrameBuffer.swift and Compositor.swift),
+//   whole: `FrameBuffer` and `BandBuffers` (Render/FrameBuffer.swift and SpareBuffers.swift),
 //   `YUVFrame` and `YUVPlanes` (Media/YUV.swift), `ChannelSums` (Render/MeanFrames.swift: a
 //   blurred frame's sums, added to band by band), and `UnsafeMutableSendablePointer`, the
 //   pointer `Resample` hands its row workers.

@@ -62,7 +62,7 @@ public enum MatteShape: String, CaseIterable, Sendable {
                 case .radial: level = (MatteShape.turn(u, v) * count).truncatingRemainder(dividingBy: 1)
                 case .blocks:
                     let i = UInt64((px / cell).rounded(.down)), j = UInt64((py / cell).rounded(.down))
-                    level = MatteShape.random(i &* 0x9E37_79B9 &+ j &* 0x85EB_CA6B, seed)
+                    level = Seeded.unit(i &* 0x9E37_79B9 &+ j &* 0x85EB_CA6B, seed)
                 case .heart, .star:
                     let scale = min(w, h) / 2
                     level = outline!.level(u / scale, v / scale)
@@ -77,15 +77,6 @@ public enum MatteShape: String, CaseIterable, Sendable {
     static func turn(_ u: Double, _ v: Double) -> Double {
         let a = atan2(u, v) / (2 * Double.pi)
         return a < 0 ? a + 1 : a
-    }
-
-    /// A number in 0..<1 from `cell` and `seed` (SplitMix64's finaliser): the same on every machine.
-    static func random(_ cell: UInt64, _ seed: UInt64) -> Double {
-        var z = cell &+ seed &* 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Double(z >> 11) / Double(1 << 53)
     }
 }
 
