@@ -21,10 +21,12 @@ struct StoryDescription: Codable, Sendable {
         var kind: String
         var start, duration: Double
         var origin: String
+        /// Its motion blur's shutter angle, if it is blurred (its own, or a camera move's).
+        var blur: Double?
     }
 
     struct Overlay: Codable, Sendable {
-        /// "text", "sticker", "caption", or "slide text".
+        /// "text", "sticker", "leak", "caption", or "slide text".
         var kind: String
         var text: String
         var start, end: Double
@@ -90,9 +92,10 @@ struct StoryDescription: Codable, Sendable {
                                 key: index < segments.count ? String(segments[index].key.suffix(16)) : "",
                                 clip: job.clips[index] != nil))
             if index < timeline.screenCount - 1 {
-                let kind = job.plan?.cuts[index].settings?.kind ?? (job.plan == nil ? job.preset.transition.kind : "cut")
-                cuts.append(Cut(index: index, kind: kind, start: timeline.transitionStart(index), duration: timeline.durations[index],
-                                origin: (slide.transition?.origin ?? slide.origin).description))
+                let settings = job.plan == nil ? job.preset.transition : job.plan?.cuts[index].settings
+                let blur = settings?.effectiveMotionBlur
+                cuts.append(Cut(index: index, kind: settings?.kind ?? "cut", start: timeline.transitionStart(index), duration: timeline.durations[index],
+                                origin: (slide.transition?.origin ?? slide.origin).description, blur: blur?.isOff == false ? blur?.shutter : nil))
                 holdStart = timeline.transitionStart(index) + timeline.durations[index]
             }
             let nodes = Self.items(slide.overlays)

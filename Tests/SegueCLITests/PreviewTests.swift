@@ -200,6 +200,37 @@ struct PreviewTests {
         #expect(texts(reply) == ["أهلاً, عمر"] && ((reply["story"] as? [String: Any])?["row"] as? Int) == 1, "\(reply)")
     }
 
+    @Test("the timeline names a cut's motion blur (a camera move's own, or motionBlur) and shows a light leak in its own kind")
+    func motionOnTheTimeline() throws {
+        let folder = temporaryFolder()
+        for name in ["a.jpg", "b.png"] { try FileManager.default.copyItem(atPath: example(name), toPath: folder.appendingPathComponent(name).path) }
+        let story = folder.appendingPathComponent("story.yaml")
+        try """
+            overlays: [{leak: {seed: 2, color: rose, start: 0.5, duration: 1}}]
+            slides:
+              - {image: a.jpg, hold: 1, transition: {kind: whip, duration: 0.4}}
+              - {image: b.png, hold: 1, transition: {kind: slide, motionBlur: 180}}
+              - {image: a.jpg, hold: 1}
+            """.write(to: story, atomically: true, encoding: .utf8)
+        let (server, address) = try Self.serve([story.path, "--set", "canvas.size=[180,320]"], in: temporaryFolder())
+        defer {
+            server.interrupt()
+            server.waitUntilExit()
+        }
+        var reply: [String: Any] = [:]
+        for _ in 0..<300 where reply["ok"] as? Bool != true {
+            let r = try tool("curl", ["-s", address + "api/story"])
+            reply = (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]) ?? [:]
+            if reply["ok"] as? Bool != true { usleep(50_000) }
+        }
+        let described = try #require(reply["story"] as? [String: Any])
+        let cuts = (described["cuts"] as? [[String: Any]]) ?? []
+        #expect(cuts.map { $0["kind"] as? String } == ["whip", "slide"], "\(cuts)")
+        #expect(cuts.map { ($0["blur"] as? NSNumber)?.doubleValue } == [360, 180], "\(cuts)")
+        let overlays = (described["overlays"] as? [[String: Any]]) ?? []
+        #expect(overlays.contains { $0["kind"] as? String == "leak" && ($0["text"] as? String)?.contains("rose") == true }, "\(overlays)")
+    }
+
     @Test("a preset file the story's preset extends is watched too: saving it updates the story")
     func presetChain() throws {
         let folder = temporaryFolder()

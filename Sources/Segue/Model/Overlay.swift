@@ -29,12 +29,15 @@ public struct Overlay: Hashable, Sendable {
         case text(String, markup: Bool)
         /// A picture (a sticker or a logo), still or animated, sized by itself.
         case image(Sticker)
+        /// A light leak drawn by Segue over the whole canvas.
+        case leak(LightLeak)
 
         /// Its kind's name, as `OverlayKind` (in the story room) describes each.
         public var kind: String {
             switch self {
             case .text: "text"
             case .image: "sticker"
+            case .leak: "leak"
             }
         }
     }
@@ -107,6 +110,17 @@ public struct Overlay: Hashable, Sendable {
     public init(sticker: Sticker) {
         self.content = .image(sticker)
         self.style = TextStyle()
+    }
+
+    public init(leak: LightLeak) {
+        self.content = .leak(leak)
+        self.style = TextStyle()
+        self.blend = .screen
+    }
+
+    /// The light leak it draws, if it is one.
+    public var leak: LightLeak? {
+        if case let .leak(leak) = content { leak } else { nil }
     }
 
     /// The words of a text overlay; empty for a picture.

@@ -27,6 +27,11 @@ struct OverlayPictures: Sendable {
         func state(at time: Double, length: Double) -> Overlay.State? {
             guard var state = overlay.state(at: time, length: length) else { return nil }
             if let feed { state.frame = feed.frameStart(at: time - overlay.span.start, loop: overlay.sticker?.loop ?? true) }
+            if overlay.leak != nil {
+                // A leak's picture is made for how far through its time it is.
+                let end = min(overlay.span.endTime ?? length, length)
+                state.frame = end > overlay.span.start ? (time - overlay.span.start) / (end - overlay.span.start) : 0
+            }
             return state
         }
 

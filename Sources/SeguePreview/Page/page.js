@@ -79,7 +79,7 @@ function drawTimeline() {
     clickable(b, 'Slide ' + (s.index + 1) + ' (' + s.name + ')', s.origin, s.holdStart);
   }
   for (const c of story.cuts) {
-    const label = c.kind + ' ' + c.duration.toFixed(2) + ' s';
+    const label = c.kind + ' ' + c.duration.toFixed(2) + ' s' + (c.blur ? ' · blur ' + c.blur + '°' : '');
     const b = block(cuts, 'cut', c.start, c.start + c.duration, '');
     b.appendChild(element('span', null, label));
     b.title = label;
@@ -95,7 +95,7 @@ function drawTimeline() {
     let row = rows.findIndex((free) => free <= start + 1e-6);
     if (row < 0) { row = rows.length; rows.push(0); texts.appendChild(element('div', 'lane')); }
     rows[row] = end;
-    const b = block(texts.children[row], o.kind === 'caption' ? 'caption' : 'text', start, end, o.text);
+    const b = block(texts.children[row], o.kind === 'caption' || o.kind === 'leak' ? o.kind : 'text', start, end, o.text);
     b.dataset.overlay = n;
     clickable(b, o.kind[0].toUpperCase() + o.kind.slice(1) + ' “' + o.text + '”', o.origin, o.start);
   });

@@ -37,7 +37,7 @@ struct OverlayKind: Sendable {
     let fingerprint: @Sendable (Overlay, inout OverlayDocument) throws -> [String: Canonical]
 
     /// Every kind, the first whose key an item has making it (text when it has none).
-    static let all: [OverlayKind] = [.text, .sticker]
+    static let all: [OverlayKind] = [.text, .sticker, .leak]
 
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 

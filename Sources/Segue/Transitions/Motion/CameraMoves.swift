@@ -28,7 +28,7 @@ enum CameraMoves {
     static func noise(_ t: Double, seed: Int, channel: UInt64) -> Double {
         let cell = t.rounded(.down), f = t - cell
         func value(_ k: Double) -> Double {
-            2 * MatteShape.random(UInt64(bitPattern: Int64(k)) &* 4 &+ channel, UInt64(seed)) - 1
+            2 * Seeded.unit(UInt64(bitPattern: Int64(k)) &* 4 &+ channel, UInt64(seed)) - 1
         }
         let s = f * f * (3 - 2 * f)
         return value(cell) * (1 - s) + value(cell + 1) * s

@@ -30,11 +30,11 @@ public struct Glitch: PixelTransition {
         let step = UInt64(min(max(p, 0), 1) * Double(values[Self.rate]))
         let count = values[Self.bands]
         // Band edges: seeded cuts of the height, sorted; each band's shift seeded too.
-        let cuts = (1..<count).map { k in Int(MatteShape.random(step &* 1024 &+ UInt64(k), seed) * Double(height)) }.sorted()
+        let cuts = (1..<count).map { k in Int(Seeded.unit(step &* 1024 &+ UInt64(k), seed) * Double(height)) }.sorted()
         let edges = [0] + cuts + [height]
         var rows = [Int](repeating: 0, count: height)
         for k in 0..<count {
-            let amount = 2 * MatteShape.random(step &* 1024 &+ 512 &+ UInt64(k), seed) - 1
+            let amount = 2 * Seeded.unit(step &* 1024 &+ 512 &+ UInt64(k), seed) - 1
             let dx = Int((amount * values[Self.shift] * strength * Double(width)).rounded())
             for y in edges[k]..<edges[k + 1] { rows[y] = dx }
         }
