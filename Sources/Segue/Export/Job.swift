@@ -144,8 +144,12 @@ public struct Job: Sendable {
                                                          joining: TransitionRegistry.joiningTwoPages)
         }
         var plan: StoryPlan?
-        if case .files = request.pictures, preset.motion.isStill, clips.isEmpty {} else {
-            plan = try StoryPlan(slides: slides, preset: preset, clips: clips)
+        var stingers: [FoundStinger] = []
+        // A stinger's clip is an overlay of the plan's cuts: files with one have a plan too.
+        if case .files = request.pictures, preset.motion.isStill, clips.isEmpty, !(preset.transition.transition is Stinger) {} else {
+            var made = try StoryPlan(slides: slides, preset: preset, clips: clips)
+            stingers = try Job.stingers(in: &made, slides: slides, limits: limits)
+            plan = made
         }
         var problems: [PresetError] = []
         let overlays = slides.map { slide in
@@ -166,10 +170,12 @@ public struct Job: Sendable {
             if let node = story.voice { voices = try Voice.list(node, key: "voice") }
         }
         if let logo = preset.logo { screen.append(logo) }
+        let timeline = Job.timeline(preset: preset, inputs: slides.count, plan: plan)
+        let stung = Job.placed(stingers, on: timeline)
         return Resolved(preset: shared, inputs: slides.map(\.image), plan: plan, clips: clips,
                         fills: slides.map { ($0.fit ?? preset.fit, $0.background ?? preset.canvas.background) },
-                        overlays: overlays, screenOverlays: screen + request.overlays, voices: voices + request.voices,
-                        timeline: Job.timeline(preset: preset, inputs: slides.count, plan: plan))
+                        overlays: overlays, screenOverlays: screen + request.overlays + stung.overlays,
+                        voices: voices + request.voices + stung.voices, timeline: timeline)
     }
 
     /// The slides that are clips, by their content, with their settings checked against what

@@ -8,6 +8,7 @@ enum SettingFiles {
         ("logo", "image", { _ in false }),
         ("transition", "matte", { MatteShape(rawValue: $0.lowercased()) != nil }),
         ("transition", "file", { _ in false }),
+        ("transition", "clip", { _ in false }),
     ]
 
     /// `settings` with the files they name resolved by `resolve`, dotted (`transition.matte`)

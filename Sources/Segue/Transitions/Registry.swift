@@ -7,7 +7,7 @@ public enum TransitionRegistry {
     /// slides, flips and irises of every editor.
     static let pageTransitions: [any Transition.Type] = [
         StoriesCube.self, TelegramCube.self, Crossfade.self, Slide.self, Flip.self, Iris.self, CubeFold.self, SharedZoom.self,
-    ] + cameraMoves
+    ] + cameraMoves + [Stinger.self]
 
     /// Transitions that move like a camera: whip pans, zooms, punches, glitches and shakes.
     static let cameraMoves: [any Transition.Type] = [Whip.self, ZoomBlur.self, Punch.self, Glitch.self, Shake.self]

@@ -96,13 +96,15 @@ public enum TransitionFamily: String, CaseIterable, Sendable {
     case mixes
     /// A GLSL program of the user's (or gl-transitions'), run by Mesa's llvmpipe on the CPU.
     case shaders
+    /// A clip over a switch of the pages: stingers.
+    case stingers
 
     /// What a member moves, unless it says: pages and mixes only as their layers do (mixes'
     /// pixels stay where they are); a mask's edge or a displacement may cross the canvas's
     /// diagonal; a shader cannot say, so it takes a fixed count.
     func motionBound(bounds: Rect) -> MotionBound {
         switch self {
-        case .pages, .mixes: return .layers
+        case .pages, .mixes, .stingers: return .layers
         case .masks, .displacements: return .points((bounds.width * bounds.width + bounds.height * bounds.height).squareRoot())
         case .shaders: return .samples(16)
         }
