@@ -43,26 +43,13 @@ public struct Compositor: Sendable {
     /// (the target's pixels, or the scratch buffer placed so that the band's first row is its first).
     func draw(_ list: [DrawItem], canvas: Canvas, into target: FrameBuffer?,
               done: @escaping @Sendable (Range<Int>, UnsafeMutablePointer<UInt32>) -> Void) {
-        let items = CompiledItem.compile(list, canvas: canvas, compositor: self)
-        let background = canvas.background.premultipliedPixel
-        // Polygons that replace the pixels wholly inside them: no background is needed there.
-        let covers = items.compactMap(\.cover)
+        let frame = CompiledFrame(list, canvas: canvas, compositor: self)
         forEachBand(of: canvas) { rows, buffers in
             let pixels = target?.pixels ?? buffers.buffer(0) - rows.lowerBound * canvas.width
-            // What lies under an item that paints every pixel of the band opaquely is never
-            // seen: drawing starts there (a full-screen page or picture), the background too.
-            let top = items.lastIndex { $0.hides(rows: rows, width: canvas.width) }
-            if top == nil {
-                Compositor.fill(pixels, width: canvas.width, rows: rows, with: background, around: covers)
-            }
-            for item in items[(top ?? 0)...] { item.draw(into: pixels, width: canvas.width, band: rows, buffers: buffers, depth: 1) }
+            frame.draw(rows: rows, into: pixels, width: canvas.width, buffers: buffers)
             done(rows, pixels)
         }
-        // The per-pixel transitions' pages, for the next frame's.
-        for case .pixels(_, _, let pages, let mixed, _) in items {
-            spares.give(pages: pages)
-            if let mixed { spares.give(mix: mixed) }
-        }
+        frame.giveBack(to: spares)
     }
 
     /// Calls `body` for the rows of each band of `canvas`, with a worker's band buffers (the
@@ -142,6 +129,40 @@ public struct Compositor: Sendable {
         let frame = FrameBuffer(width: canvas.width, height: canvas.height)
         try render(root, canvas: canvas, pictures: pictures, into: frame)
         return frame
+    }
+}
+
+/// A draw list compiled for the bands of a canvas (`CompiledItem.compile`): its items, the
+/// polygons among them that cover what is under them, and the background.
+struct CompiledFrame: Sendable {
+    let items: [CompiledItem]
+    let covers: [PreparedPolygon]
+    let background: UInt32
+
+    init(_ list: [DrawItem], canvas: Canvas, compositor: Compositor) {
+        items = CompiledItem.compile(list, canvas: canvas, compositor: compositor)
+        // Polygons that replace the pixels wholly inside them: no background is needed there.
+        covers = items.compactMap(\.cover)
+        background = canvas.background.premultipliedPixel
+    }
+
+    /// Draws the band `rows` into `pixels` (addressed from the frame's first row).
+    func draw(rows: Range<Int>, into pixels: UnsafeMutablePointer<UInt32>, width: Int, buffers: BandBuffers) {
+        // What lies under an item that paints every pixel of the band opaquely is never
+        // seen: drawing starts there (a full-screen page or picture), the background too.
+        let top = items.lastIndex { $0.hides(rows: rows, width: width) }
+        if top == nil {
+            Compositor.fill(pixels, width: width, rows: rows, with: background, around: covers)
+        }
+        for item in items[(top ?? 0)...] { item.draw(into: pixels, width: width, band: rows, buffers: buffers, depth: 1) }
+    }
+
+    /// The per-pixel transitions' pages, for the next frame's.
+    func giveBack(to spares: SpareBuffers) {
+        for case .pixels(_, _, let pages, let mixed, _) in items {
+            spares.give(pages: pages)
+            if let mixed { spares.give(mix: mixed) }
+        }
     }
 }
 

@@ -15,17 +15,45 @@ extension Compositor {
         precondition(frame.yuv == nil || yuv != nil, "a frame kept only in yuv420p, its copy not prepared")
         let sums = spares.sums(count: canvas.width * canvas.height * 4)
         defer { spares.give(sums: sums) }
-        let width = canvas.width
+        let width = canvas.width, count = Int32(lists.count)
+        let frame = frame
+        let mean: @Sendable (Range<Int>, BandBuffers) -> Void = { rows, buffers in
+            let pixels = frame.keepsPixels ? frame.pixels : buffers.buffer(0) - rows.lowerBound * width
+            segue_mean(pixels + rows.lowerBound * width, sums.base + rows.lowerBound * width * 4, rows.count * width, count)
+            if let yuv { frame.convert(rows: rows, from: pixels, to: yuv) }
+        }
+        if !lists.contains(where: { $0.contains(where: \.drawsPages) }) {
+            let compiled = lists.map { CompiledFrame($0, canvas: canvas, compositor: self) }
+            // Layer trees only: each band's samples drawn one after the other while its sums
+            // stay in the cache, then averaged.
+            forEachBand(of: canvas) { rows, buffers in
+                let scratch = buffers.buffer(0) - rows.lowerBound * width
+                for (n, sample) in compiled.enumerated() {
+                    sample.draw(rows: rows, into: scratch, width: width, buffers: buffers)
+                    segue_accumulate(sums.base + rows.lowerBound * width * 4, scratch + rows.lowerBound * width, rows.count * width, n == 0 ? 1 : 0)
+                }
+                mean(rows, buffers)
+            }
+            return
+        }
+        // A per-pixel transition holds its pages' pictures: one sample whole at a time, its
+        // pictures handed back before the next takes them.
         for (n, list) in lists.enumerated() {
             draw(list, canvas: canvas, into: nil) { rows, pixels in
                 segue_accumulate(sums.base + rows.lowerBound * width * 4, pixels + rows.lowerBound * width, rows.count * width, n == 0 ? 1 : 0)
             }
         }
-        let count = Int32(lists.count)
-        forEachBand(of: canvas) { rows, buffers in
-            let pixels = frame.keepsPixels ? frame.pixels : buffers.buffer(0) - rows.lowerBound * width
-            segue_mean(pixels + rows.lowerBound * width, sums.base + rows.lowerBound * width * 4, rows.count * width, count)
-            if let yuv { frame.convert(rows: rows, from: pixels, to: yuv) }
+        forEachBand(of: canvas) { rows, buffers in mean(rows, buffers) }
+    }
+}
+
+extension DrawItem {
+    /// Whether drawing it draws pages offscreen (a per-pixel transition's), in it or its group.
+    var drawsPages: Bool {
+        switch paint {
+        case .pixels: true
+        case let .group(items): items.contains(where: \.drawsPages)
+        case .solid, .image: false
         }
     }
 }
