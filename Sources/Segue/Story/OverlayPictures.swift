@@ -60,6 +60,8 @@ struct OverlayPictures: Sendable {
         let limits: Limits
         /// Pictures decoded to lay them out (still stickers): the storyboard's cache starts with them.
         var decoded: [PictureSource: Image] = [:]
+        /// The animated stickers' feeds, by file: one decoder a file however many overlays show it.
+        var feeds: [String: StickerFeed] = [:]
         /// How each picture is made, given the time an animated one's frame starts at.
         fileprivate(set) var made: [PictureSource: @Sendable (Double) throws -> Image] = [:]
         /// The last text laid out: a caption's words share one string and one layout, so each

@@ -32,7 +32,10 @@ extension OverlayKind {
         let size: Size, limits = making.limits
         var feed: StickerFeed?
         if sticker.isAnimated {
-            let animated = try StickerFeed(path: sticker.path, limits: limits)
+            // One feed a file: overlays of one clip (a story's stingers) share its decoder
+            // and the frames it keeps, which it decodes again from the start for each.
+            let animated = try making.feeds[sticker.path] ?? StickerFeed(path: sticker.path, limits: limits)
+            making.feeds[sticker.path] = animated
             size = animated.size
             feed = animated
             making.make(source) { time in try animated.frame(startingAt: time) }
