@@ -565,6 +565,34 @@ def exports_table():
             story += f"    transition: {{kind: '{new_cuts[i]}', duration: 0.5}}\n"
     story_export("story13 (12 new transitions)", "story13", story, round(FPS * (1.5 * 13 + 0.5 * 12)))
 
+    # film13: thirteen photos joined by twelve 0.5 s cuts (slide, stories-cube, whip in turn),
+    # sharp and with motion blur (180 degrees; whip its own 360), samples auto: what a blurred
+    # story costs against the same story unblurred.
+    for blurred in [False, True]:
+        story = "preset: crossfade\nset: {encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: fill}\nslides:\n"
+        for i, photo in enumerate((nature * 2)[:13]):
+            story += f"  - image: {photo}\n    hold: 1.5\n"
+            if i < 12:
+                kind = ["slide", "stories-cube", "whip"][i % 3]
+                blur = (f"blur: {360 if blurred else 0}" if kind == "whip" else f"motionBlur: {180 if blurred else 0}")
+                story += f"    transition: {{kind: {kind}, duration: 0.5, {blur}}}\n"
+        name = "film13-blurred" if blurred else "film13-sharp"
+        story_export(f"{name} (12 cuts: slide, cube, whip)", name, story, round(FPS * (1.5 * 13 + 0.5 * 12)))
+
+    # stinger13: thirteen photos joined by twelve stingers (a 1 s VP9 clip with alpha, a disc
+    # crossing the frame, the pages switching at 0.5 s), against the same with 1 s crossfades.
+    sting = os.path.join(args.work, "stinger.webm")
+    if not os.path.exists(sting):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                        f"color=c=white:s={W}x{H}:r={FPS}:d=1,format=rgba,geq=r=255:g=255:b=255:a='clip(255*(300.5-hypot(X-(-300+1700*T)\\,Y-960))\\,0\\,255)'",
+                        "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-b:v", "2M", sting], check=True)
+    for kind in ["crossfade", "stinger"]:
+        cut = "{kind: crossfade, duration: 1}" if kind == "crossfade" else f"{{kind: stinger, clip: {os.path.abspath(sting)}, cut: 0.5}}"
+        story = "preset: crossfade\nset: {encode.speed: veryfast, encode.crf: 20, encode.threads: 2, fit: fill}\nslides:\n"
+        for i, photo in enumerate((nature * 2)[:13]):
+            story += f"  - image: {photo}\n    hold: 1.5\n" + (f"    transition: {cut}\n" if i < 12 else "")
+        story_export(f"{kind}13 (12 one-second cuts)", f"{kind}13", story, round(FPS * (1.5 * 13 + 12)))
+
     # text10: story10 with a styled title on every slide (popping in, riding on the page) and
     # captions all through, the spoken word highlighted: text is drawn once per look.
     styles = ["strong", "classic", "modern", "neon", "typewriter"]
