@@ -84,7 +84,7 @@ struct StoryDefectTests {
         let folder = temporaryFolder()
         try FileManager.default.copyItem(atPath: example("a.jpg"), toPath: folder.appendingPathComponent("a.jpg").path)
         // Every transition that joins two slides, then the other names of such (FFmpeg xfade's, the gl-transitions files').
-        let accepted = "one of: cut, stories-cube, telegram-cube, crossfade, slide, flip, iris, cover, reveal, wipe, "
+        let accepted = "one of: cut, stories-cube, telegram-cube, crossfade, slide, flip, iris, whip, zoomblur, punch, glitch, shake, stinger, cover, reveal, wipe, "
         for (kind, why) in [("instagram-zoom", "'instagram-zoom' is the name of a built-in preset whose transition, shared-zoom, builds screens of its own"),
                             ("cube-fold", "'cube-fold' builds screens of its own"), ("shared-zoom", "'shared-zoom' builds screens of its own"),
                             ("cubee", "(expected one of: cut, ")] {
