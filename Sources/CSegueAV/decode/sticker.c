@@ -5,6 +5,7 @@
 #include "../core/internal.h"
 
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <webp/decode.h>
@@ -15,6 +16,7 @@
 
 struct SegueSticker {
     char *path;
+    int sequence;            /* a folder of PNGs, read as an image sequence at 30 frames a second */
     int width, height, frames;
     double *starts;          /* seconds each frame shows from */
     int made;                /* the frame last made, -1 before the first */
@@ -125,8 +127,26 @@ static int webp_frame(SegueSticker *s, int k, uint32_t *pixels, SegueAVError *er
 
 /* ---- FFmpeg ---- */
 
+/* The frame rate a folder of PNGs plays at: its files have none. */
+#define SEQUENCE_RATE "30"
+
 static int open_ffmpeg(SegueSticker *s, SegueAVError *err) {
-    int ret = avformat_open_input(&s->format, s->path, NULL, NULL);
+    AVDictionary *options = NULL;
+    const AVInputFormat *format = NULL;
+    char *pattern = NULL;
+    if (s->sequence) {
+        /* Its PNGs in the order of their names (FFmpeg's image2 glob sorts them). */
+        size_t size = strlen(s->path) + 8;
+        pattern = malloc(size);
+        if (!pattern) return shim_fail_text(err, AVERROR(ENOMEM), "out of memory");
+        snprintf(pattern, size, "%s/*.png", s->path);
+        format = av_find_input_format("image2");
+        av_dict_set(&options, "pattern_type", "glob", 0);
+        av_dict_set(&options, "framerate", SEQUENCE_RATE, 0);
+    }
+    int ret = avformat_open_input(&s->format, pattern ? pattern : s->path, format, &options);
+    av_dict_free(&options);
+    free(pattern);
     if (ret < 0) {
         shim_fail(err, ret, "avformat_open_input");
         if (ret == AVERROR_INVALIDDATA) err->code = SEGUE_AV_UNSUPPORTED;
@@ -269,24 +289,30 @@ SegueSticker *segue_sticker_open(const char *path, int64_t max_pixels, SegueStic
     s->max_pixels = max_pixels;
     s->path = strdup(path);
     if (!s->path) return failed(s, err, AVERROR(ENOMEM), "out of memory");
-    const char *what = shim_not_regular(path);
-    if (what) return failed(s, err, AVERROR(EINVAL), what);
-    FILE *file = fopen(path, "rb");
-    if (!file) return failed(s, err, AVERROR(errno), "the file cannot be opened");
+    struct stat folder;
     uint8_t head[32];
-    size_t n = fread(head, 1, sizeof head, file);
-    if (is_webp(head, n)) {
-        /* libwebp decodes from memory: the whole file, kept while the sticker is open. */
-        fseek(file, 0, SEEK_END);
-        long size = ftell(file);
-        fseek(file, 0, SEEK_SET);
-        s->webp = size > 0 ? malloc((size_t)size) : NULL;
-        if (!s->webp || fread(s->webp, 1, (size_t)size, file) != (size_t)size) { fclose(file); return failed(s, err, AVERROR(EIO), "the file cannot be read"); }
+    size_t n = 0;
+    if (stat(path, &folder) == 0 && S_ISDIR(folder.st_mode)) {
+        s->sequence = 1;
+    } else {
+        const char *what = shim_not_regular(path);
+        if (what) return failed(s, err, AVERROR(EINVAL), what);
+        FILE *file = fopen(path, "rb");
+        if (!file) return failed(s, err, AVERROR(errno), "the file cannot be opened");
+        n = fread(head, 1, sizeof head, file);
+        if (is_webp(head, n)) {
+            /* libwebp decodes from memory: the whole file, kept while the sticker is open. */
+            fseek(file, 0, SEEK_END);
+            long size = ftell(file);
+            fseek(file, 0, SEEK_SET);
+            s->webp = size > 0 ? malloc((size_t)size) : NULL;
+            if (!s->webp || fread(s->webp, 1, (size_t)size, file) != (size_t)size) { fclose(file); return failed(s, err, AVERROR(EIO), "the file cannot be read"); }
+            fclose(file);
+            s->webp_size = (size_t)size;
+            return open_webp(s, info, err);
+        }
         fclose(file);
-        s->webp_size = (size_t)size;
-        return open_webp(s, info, err);
     }
-    fclose(file);
     double duration = 0;
     if (open_ffmpeg(s, err) < 0 || scan_times(s, &duration, err) < 0) return failed(s, err, 0, NULL);
     AVCodecParameters *par = s->format->streams[s->stream]->codecpar;

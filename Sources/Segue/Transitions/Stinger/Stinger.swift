@@ -14,12 +14,12 @@ public struct Stinger: PixelTransition, FileTransition {
     public static let family = TransitionFamily.stingers
     public static let source = "OBS Studio's stinger transition (its cut point and track matte mode)"
     public static let clip = Parameter.text("clip", default: "", expected: "a clip with alpha that exists",
-                                            "The stinger: a clip with alpha (ProRes 4444 .mov, VP9 .webm with alpha, animated WebP, GIF or APNG), relative to the file.",
-                                            check: Stinger.problem)
+                                            "The stinger: a clip with alpha (ProRes 4444 .mov, VP9 .webm with alpha, animated WebP, GIF or APNG), or a folder of PNGs (30 a second, in their names' order), relative to the file.",
+                                            check: { Stinger.problem($0, folders: true) })
     public static let cut = Parameter.number("cut", default: 0.5, in: 0...3600, "Seconds into the clip when the pages switch under it (before the clip's end).")
     public static let matte = Parameter.text("matte", default: "", expected: "a track matte clip that exists",
                                              "A track matte clip instead of the cut point: where it is white the incoming page shows.",
-                                             check: Stinger.problem)
+                                             check: { Stinger.problem($0, folders: false) })
     public static let audio = Parameter.flag("audio", default: false, "The clip's sound joins the mix, the music ducked under it.")
     public static let parameters = [clip.erased, cut.erased, matte.erased, audio.erased]
 
@@ -31,11 +31,15 @@ public struct Stinger: PixelTransition, FileTransition {
 
     public init(_ values: ParameterValues) { self.values = values }
 
-    /// What is wrong with `path` as a stinger's clip or matte, if anything: it must exist.
-    static func problem(_ path: String) -> String? {
+    /// What is wrong with `path` as a stinger's clip (a file, or with `folders` a folder of
+    /// PNGs) or matte (a file), if anything: it must exist.
+    static func problem(_ path: String, folders: Bool) -> String? {
         var folder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &folder) else { return "a clip that exists: there is no such file" }
-        return folder.boolValue ? "a clip file, not a folder" : nil
+        guard folder.boolValue else { return nil }
+        guard folders else { return "a clip file, not a folder" }
+        let pngs = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.lowercased().hasSuffix(".png") }
+        return pngs.count < 2 ? "a clip, or a folder of PNGs (this folder has \(pngs.count))" : nil
     }
 
     /// The stinger for a clip `length` seconds long.
