@@ -89,7 +89,7 @@ struct DoctorTests {
     @Test("the run-time packages: the linked libraries', libavfilter's and the fonts'")
     func packages() {
         let packages = Doctor.packages
-        for name in ["libyaml-0-2", "libpangocairo-1.0-0", "liblcms2-2", "libheif1", "fonts-noto-core", "fonts-noto-mono", "fonts-noto-color-emoji"] {
+        for name in ["libyaml-0-2", "libpangocairo-1.0-0", "liblcms2-2", "libheif1", "libaubio5", "fonts-noto-core", "fonts-noto-mono", "fonts-noto-color-emoji"] {
             #expect(packages.contains(name), "\(name): \(packages)")
         }
         #expect(packages.contains { $0.hasPrefix("libavfilter") } && packages.contains { $0.hasPrefix("libavcodec") }, "\(packages)")

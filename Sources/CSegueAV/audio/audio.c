@@ -220,6 +220,41 @@ int segue_audio_levels(const char *path, double start, double seconds, int loop,
     return ret < 0 ? ret : 0;
 }
 
+int segue_audio_mono(const char *path, float **samples, int64_t *count, SegueAVError *err) {
+    shim_begin();
+    *samples = NULL;
+    *count = 0;
+    AudioSource *a = audio_source_open(path, 0, NULL, err);
+    if (!a) return err ? err->code : -1;
+    AVAudioFifo *fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, a->channels, AUDIO_FRAME);
+    float left[AUDIO_FRAME], right[AUDIO_FRAME];
+    void *planes[2] = { left, right };
+    int64_t capacity = 0;
+    int ret = fifo ? audio_source_rewind(a) : shim_fail(err, AVERROR(ENOMEM), "av_audio_fifo_alloc");
+    while (ret >= 0) {
+        if (av_audio_fifo_size(fifo) == 0) {
+            ret = audio_source_read(a, fifo, err);
+            if (ret == 1) { ret = 0; break; }
+            continue;
+        }
+        int n = av_audio_fifo_size(fifo);
+        if (n > AUDIO_FRAME) n = AUDIO_FRAME;
+        av_audio_fifo_read(fifo, planes, n);
+        if (*count + n > capacity) {
+            capacity = capacity ? capacity * 2 : AUDIO_RATE * 60;
+            float *grown = realloc(*samples, (size_t)capacity * sizeof **samples);
+            if (!grown) { ret = shim_fail(err, AVERROR(ENOMEM), "out of memory"); break; }
+            *samples = grown;
+        }
+        for (int i = 0; i < n; i++) (*samples)[*count + i] = a->channels > 1 ? (left[i] + right[i]) / 2 : left[i];
+        *count += n;
+    }
+    if (fifo) av_audio_fifo_free(fifo);
+    audio_source_close(a);
+    if (ret < 0) { free(*samples); *samples = NULL; *count = 0; }
+    return ret < 0 ? ret : 0;
+}
+
 static int feed_produce(Feed *f, int want, AVFrame **out, SegueAVError *err);
 static int feed_want(const Feed *f, int64_t given);
 

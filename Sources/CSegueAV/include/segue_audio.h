@@ -64,6 +64,28 @@ int segue_audio_probe(const char *path, double start, double *duration, SegueAVE
  * file not looped stay 0. 0, or a negative code with err filled. */
 int segue_audio_levels(const char *path, double start, double seconds, int loop, float *levels, int count, SegueAVError *err);
 
+/* The whole sound of `path`, one channel (the mean of two) at 48 kHz: `*samples` (to free
+ * with free()) and `*count`. 0, or a negative code with err filled. */
+int segue_audio_mono(const char *path, float **samples, int64_t *count, SegueAVError *err);
+
+/* Beats and onsets by libaubio (audio/beats.c), loaded when first asked for, as libavfilter
+ * is: segue_beats_load says whether it can be (0, or a negative code naming what is missing). */
+int segue_beats_load(SegueAVError *err);
+
+typedef struct SegueBeats {
+    double bpm;            /* aubio's tempo estimate */
+    double confidence;     /* aubio's confidence in it (0 for none) */
+    double *beats;         /* seconds of each beat aubio found */
+    int beat_count;
+    double *onsets;        /* seconds of each onset */
+    int onset_count;
+} SegueBeats;
+
+/* The beats and onsets of `count` samples of one channel at `rate`: 0, or a negative code
+ * with err filled; `out` is freed by segue_beats_free. */
+int segue_beats_analyse(const float *samples, int64_t count, int rate, SegueBeats *out, SegueAVError *err);
+void segue_beats_free(SegueBeats *beats);
+
 /* Keeps (keep 1) the sound of the file at `path` decoded for the jobs that play it next in
  * this process, as it is first decoded, or lets go of it (keep 0) as often as it was kept.
  * Each job sounds the same, byte for byte, whether its sound was kept or decoded. */

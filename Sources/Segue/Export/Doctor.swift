@@ -38,6 +38,11 @@ public enum Doctor {
         public var loadedLibrary: @Sendable (String) -> String?
         /// Nil when libavfilter loads, else why not.
         public var soundFilters: @Sendable () -> String?
+        /// Nil when libaubio loads, else why not.
+        public var beats: @Sendable () -> String? = {
+            var error = SegueAVError()
+            return segue_beats_load(&error) == 0 ? nil : error.text
+        }
         public var hasEncoder: @Sendable (String) -> Bool
         /// A family's first font file and whether any of its fonts has colour glyphs, or nil.
         public var family: @Sendable (String) -> (file: String, color: Bool)?
@@ -175,6 +180,10 @@ public enum Doctor {
         rows.append(Check(area: "loaded", name: "libavfilter", status: filters == nil ? .ok : .missing,
                           detail: filters ?? "\(probe.loadedLibrary("libavfilter.so.") ?? "loads"): mixes sound (loaded for videos with sound)",
                           package: ffmpegPackage("avfilter"), required: true))
+        let beats = probe.beats()
+        rows.append(Check(area: "loaded", name: "libaubio", status: beats == nil ? .ok : .missing,
+                          detail: beats ?? "\(probe.loadedLibrary("libaubio.so.") ?? "loads"): finds the music's beats (segue beats; loaded for those only)",
+                          package: Doctor.aubioPackage, required: false))
         let needed = shippedEncoders
         for encoder in encoders() {
             let found = probe.hasEncoder(encoder.name)
@@ -221,9 +230,12 @@ public enum Doctor {
 
     /// Every Debian package the rows name, sorted: what Segue needs where it runs.
     public static var packages: [String] {
-        let names = linked.map(\.package) + [ffmpegPackage("avfilter")] + (shippedFamilies + scriptFamilies).map(fontPackage)
+        let names = linked.map(\.package) + [ffmpegPackage("avfilter"), aubioPackage] + (shippedFamilies + scriptFamilies).map(fontPackage)
         return Array(Set(names)).sorted()
     }
+
+    /// The Debian package of libaubio, which finds beats (loaded when first asked for).
+    public static let aubioPackage = "libaubio5"
 
     /// The Debian packages only GLSL transitions need (Mesa's EGL and llvmpipe, about 100 MB):
     /// the package recommends them.

@@ -53,6 +53,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     /// The soundtrack cannot be used: no such file, no audio in it, nothing decodable, or
     /// `start` past its end.
     case audio(path: String, reason: String)
+    /// A file whose beats cannot be found: no sound FFmpeg decodes, or no libaubio.
+    case beats(path: String, reason: String)
     /// A clip Segue does not take: no video stream, no decoder for it, HDR.
     case unsupportedClip(path: String, reason: String)
     /// A clip that cannot be read whole: the message says at which time it broke.
@@ -81,6 +83,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .unreadableImage(path, reason): return "\(path): cannot read the image: \(reason)"
         case let .audio(path, reason): return "\(path): cannot use it as the soundtrack: \(reason)"
+        case let .beats(path, reason): return "\(path): cannot find its beats: \(reason)"
         case let .unsupportedClip(path, reason): return "\(path): not a video clip Segue can play: \(reason)"
         case let .damagedClip(path, reason): return "\(path): cannot read the clip: \(reason)"
         case let .clipTooLarge(path, reason): return "\(path): the clip is over the decode limits: \(reason)"
