@@ -20,6 +20,8 @@ public struct BeatGrid: Equatable, Sendable {
 
     /// How far an onset may be from a beat to be taken as its time.
     static let snap = 0.035
+    /// Onsets (and tracked beats) tried as the grid's phase.
+    static let phaseCandidates = 64
     /// Seconds of sound after a beat whose loudness is its accent.
     static let accentWindow = 0.06
 
@@ -92,7 +94,9 @@ public struct BeatGrid: Equatable, Sendable {
         for candidate in [tracked, tracked / 2, tracked * 2, tracked * 1.5, tracked * 2 / 3] {
             period = candidate
             var bestPhase = onsets[0], score = -1
-            for start in onsets + raw {
+            // The phase repeats each period: the first onsets and beats give every candidate
+            // it needs, so the search stays linear in a long track's onsets.
+            for start in onsets.prefix(BeatGrid.phaseCandidates) + raw.prefix(BeatGrid.phaseCandidates) {
                 let s = fit(start)
                 if s > score { (bestPhase, score) = (start, s) }
             }
