@@ -22,6 +22,8 @@ extension Job {
     /// clip without any.
     static func stingers(in plan: inout StoryPlan, slides: [StorySlide], limits: Limits) throws -> [FoundStinger] {
         var found: [FoundStinger] = []
+        // Each clip probed, and looked at for alpha, once however many cuts play it.
+        var probed: [String: (info: SegueStickerInfo, opaque: Bool?)] = [:]
         for (step, cut) in plan.cuts.enumerated() {
             guard var settings = cut.settings, let stinger = settings.transition as? Stinger else { continue }
             let slide = slides[step], key = slide.key + ".transition", origin = slide.transition?.origin ?? slide.origin
@@ -31,8 +33,11 @@ extension Job {
             }
             guard !path.isEmpty else { throw refuse("clip", "(none)", "the stinger's clip: a clip with alpha (clip: FILE)") }
             let info: SegueStickerInfo
-            do { info = try Sticker.probe(path, limits: limits) } catch {
-                throw refuse("clip", "'\(path)'", "a clip with alpha (ProRes 4444 .mov, VP9 .webm with alpha, animated WebP, GIF or APNG): \(error)")
+            if let known = probed[path] { info = known.info } else {
+                do { info = try Sticker.probe(path, limits: limits) } catch {
+                    throw refuse("clip", "'\(path)'", "a clip with alpha (ProRes 4444 .mov, VP9 .webm with alpha, animated WebP, GIF or APNG): \(error)")
+                }
+                probed[path] = (info, nil)
             }
             guard info.frames > 1, info.duration > 0 else {
                 throw refuse("clip", "'\(path)'", "a clip that plays: it has one picture")
@@ -40,8 +45,11 @@ extension Job {
             let hasMatte = !stinger.values[Stinger.matte].isEmpty
             if !hasMatte {
                 // Its first, middle and last pictures: a stinger opaque in all three would hide both pages.
-                let feed = try StickerFeed(path: path, limits: limits)
-                let opaque = try [0, info.duration / 2, info.duration * 0.999].allSatisfy { try feed.frame(startingAt: $0).isOpaque }
+                let opaque = try probed[path]?.opaque ?? {
+                    let feed = try StickerFeed(path: path, limits: limits)
+                    return try [0, info.duration / 2, info.duration * 0.999].allSatisfy { try feed.frame(startingAt: $0).isOpaque }
+                }()
+                probed[path] = (info, opaque)
                 if opaque {
                     throw refuse("clip", "'\(path)'", "a clip with alpha: its pictures are opaque, so it would hide both pages (or give a track matte, matte: FILE)")
                 }
