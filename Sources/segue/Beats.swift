@@ -6,9 +6,11 @@ struct Beats: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Prints the music's tempo, beats, bar starts, meter and onsets, found by libaubio.",
         discussion: """
-            Reads anything FFmpeg decodes. The tempo is in beats a minute; the confidence is \
-            aubio's (a clear beat scores well above 0.1; speech and silence near 0). Times are \
-            seconds from the file's start. Needs libaubio (Debian's libaubio5), loaded only here.
+            Reads anything FFmpeg decodes. The tempo is in beats a minute; the confidence, 0 to 1, says \
+            how clearly the sound keeps the beat grid (a click track near 1, music with a beat \
+            about 0.5, speech, noise and silence near 0; timing: beats falls back under \
+            timing.confidence). Times are seconds from the file's start. Needs libaubio \
+            (Debian's libaubio5), loaded only when beats are asked for.
             """
     )
 

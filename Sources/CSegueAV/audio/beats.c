@@ -25,7 +25,6 @@ static struct {
     void (*aubio_tempo_do)(AubioTempo *t, const AubioVector *in, AubioVector *out);
     float (*aubio_tempo_get_last_s)(const AubioTempo *t);
     float (*aubio_tempo_get_bpm)(const AubioTempo *t);
-    float (*aubio_tempo_get_confidence)(const AubioTempo *t);
     void (*del_aubio_tempo)(AubioTempo *t);
     AubioOnset *(*new_aubio_onset)(const char *method, unsigned window, unsigned hop, unsigned rate);
     void (*aubio_onset_do)(AubioOnset *o, const AubioVector *in, AubioVector *out);
@@ -47,7 +46,7 @@ static void load(void) {
     if (!(*(void **)&aubio.name = dlsym(library, #name))) { snprintf(failure, sizeof failure, "%s has no %s", AUBIO_NAME, #name); return; }
     LOOK_UP(new_fvec) LOOK_UP(del_fvec)
     LOOK_UP(new_aubio_tempo) LOOK_UP(aubio_tempo_do) LOOK_UP(aubio_tempo_get_last_s) LOOK_UP(aubio_tempo_get_bpm)
-    LOOK_UP(aubio_tempo_get_confidence) LOOK_UP(del_aubio_tempo)
+    LOOK_UP(del_aubio_tempo)
     LOOK_UP(new_aubio_onset) LOOK_UP(aubio_onset_do) LOOK_UP(aubio_onset_get_last_s) LOOK_UP(del_aubio_onset)
 #undef LOOK_UP
 }
@@ -95,10 +94,7 @@ int segue_beats_analyse(const float *samples, int64_t count, int rate, SegueBeat
                 status = shim_fail_text(err, AVERROR(ENOMEM), "out of memory");
         }
     }
-    if (status == 0) {
-        out->bpm = aubio.aubio_tempo_get_bpm(tempo);
-        out->confidence = aubio.aubio_tempo_get_confidence(tempo);
-    }
+    if (status == 0) out->bpm = aubio.aubio_tempo_get_bpm(tempo);
     if (in) aubio.del_fvec(in);
     if (small) aubio.del_fvec(small);
     if (found) aubio.del_fvec(found);

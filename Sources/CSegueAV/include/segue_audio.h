@@ -74,7 +74,6 @@ int segue_beats_load(SegueAVError *err);
 
 typedef struct SegueBeats {
     double bpm;            /* aubio's tempo estimate */
-    double confidence;     /* aubio's confidence in it (0 for none) */
     double *beats;         /* seconds of each beat aubio found */
     int beat_count;
     double *onsets;        /* seconds of each onset */
