@@ -183,6 +183,9 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("How many chunks there are, for --chunk auto where the engine does not say (Kubernetes: the job's completions).", valueName: "N"))
     var chunkCount: Int?
 
+    @Flag(help: "Says what would be rendered, writing nothing: the length, and each cut's time (with timing: beats, the beat it is on and how far it moved).")
+    var dryRun = false
+
     func validate() throws {
         if output.isEmpty { throw ValidationError("-o: an empty path (expected the output's file name, or - for standard output).") }
         if let chunkCount, chunkCount < 1 { throw ValidationError("--chunk-count \(chunkCount): expected 1 or more.") }
@@ -191,6 +194,12 @@ struct Render: ParsableCommand {
 
     func run() throws {
         if chunk == .sound, what.frames != nil { throw ValidationError("--chunk sound: the sound chunk is the whole video's; not with --frames.") }
+        if dryRun {
+            let job = try what.job(options: options, output: output, format: format)
+            try job.validate()
+            print(DryRun.lines(job, name: what.story ?? "the inputs").joined(separator: "\n"))
+            return
+        }
         try what.export(options: options, output: output, format: format, chunk: chunk, chunkCount: chunkCount)
     }
 }

@@ -5,15 +5,6 @@ import Testing
 /// first of each bar of four three times as loud, at known tempos.
 @Suite("Beats: the music's tempo, beats and bars, by libaubio")
 struct BeatsTests {
-    /// A click track at `bpm`, `seconds` long, its bars of `meter` beats accented; with `swing`,
-    /// a quieter click two thirds into each beat (swung eighths).
-    static func clicks(bpm: Double, meter: Int = 4, seconds: Double = 20, swing: Bool = false, in folder: URL) throws -> String {
-        let p = 60 / bpm
-        var expression = "(1+2*lt(mod(t\\,\(p * Double(meter)))\\,0.01))*0.25*sin(2*PI*1000*t)*exp(-mod(t\\,\(p))*200)"
-        if swing { expression += "+0.12*sin(2*PI*1500*t)*exp(-mod(t-\(p * 2 / 3)\\,\(p))*200)*gte(mod(t\\,\(p))\\,\(p * 2 / 3))" }
-        return try ffmpegMake("clicks-\(bpm)\(swing ? "-swing" : "").wav", ["-f", "lavfi", "-i", "aevalsrc='\(expression)':s=44100:d=\(seconds)"], in: folder)
-    }
-
     func beats(_ path: String) throws -> [String: Any] {
         let run = try segue("beats", path, "--json")
         try #require(run.status == 0, "\(run.stderr)")
@@ -24,7 +15,7 @@ struct BeatsTests {
           arguments: [(90.0, false), (120, false), (128, false), (174, false), (120, true)])
     func clickTracks(bpm: Double, swing: Bool) throws {
         let folder = temporaryFolder()
-        let found = try beats(try Self.clicks(bpm: bpm, swing: swing, in: folder))
+        let found = try beats(try clickTrack(bpm: bpm, swing: swing, in: folder))
         let tempo = (found["bpm"] as? NSNumber)?.doubleValue ?? 0
         #expect(abs(tempo - bpm) <= 0.5, "\(bpm) BPM: found \(tempo)")
         let beats = (found["beats"] as? [NSNumber])?.map(\.doubleValue) ?? []
@@ -44,9 +35,26 @@ struct BeatsTests {
         }
     }
 
+    @Test("drums with hi-hat eighths keep their tempo (not twice it); speech has no clear beat")
+    func drumsAndSpeech() throws {
+        let folder = temporaryFolder()
+        // 100 BPM: a kick on every beat, a snare on 2 and 4, a soft hi-hat on every eighth.
+        let p = 0.6
+        let kick = "0.6*sin(2*PI*60*t)*exp(-mod(t\\,\(p))*12)"
+        let snare = "0.35*sin(2*PI*190*t)*exp(-mod(t-\(p)\\,\(2 * p))*18)*gte(mod(t\\,\(2 * p))\\,\(p))"
+        let hat = "0.08*sin(2*PI*7000*t)*exp(-mod(t\\,\(p / 2))*60)"
+        let drums = try ffmpegMake("drums.wav", ["-f", "lavfi", "-i", "aevalsrc='\(kick)+\(snare)+\(hat)':s=44100:d=30"], in: folder)
+        let found = try beats(drums)
+        let tempo = (found["bpm"] as? NSNumber)?.doubleValue ?? 0
+        #expect(abs(tempo - 100) <= 0.5 && ((found["confidence"] as? NSNumber)?.doubleValue ?? 0) >= 0.5, "\(tempo) BPM, \(found["confidence"] ?? "?")")
+        let speech = folder.appendingPathComponent("speech.wav").path
+        try succeed("espeak-ng", ["-w", speech, "A spoken track has words and pauses but no beat. It goes on for a while, sentence after sentence, as a voice over does."])
+        #expect(((try beats(speech))["confidence"] as? NSNumber)?.doubleValue ?? 1 < 0.3)
+    }
+
     @Test("a waltz's bars are threes")
     func waltz() throws {
-        let found = try beats(try Self.clicks(bpm: 150, meter: 3, in: temporaryFolder()))
+        let found = try beats(try clickTrack(bpm: 150, meter: 3, in: temporaryFolder()))
         #expect((found["meter"] as? Int) == 3, "\(found["meter"] ?? "?")")
     }
 
@@ -65,7 +73,7 @@ struct BeatsTests {
 
     @Test("the text form says the tempo, meter and counts, then the times")
     func text() throws {
-        let run = try segue("beats", try Self.clicks(bpm: 120, seconds: 8, in: temporaryFolder()))
+        let run = try segue("beats", try clickTrack(bpm: 120, seconds: 8, in: temporaryFolder()))
         #expect(run.status == 0 && run.stdout.hasPrefix("tempo: 120.") && run.stdout.contains("meter 4") && run.stdout.contains("\nbeats: 0.000 0.49"),
                 "\(run.stdout)")
     }

@@ -232,3 +232,14 @@ public func endsWithin<T: Sendable>(minutes: Int = 5, _ body: @escaping @Sendabl
     guard done.wait(timeout: .now() + .seconds(60 * minutes)) == .success else { return nil }
     return result.withLock { $0 }
 }
+
+/// A click track FFmpeg makes (`aevalsrc`) at `bpm`, `seconds` long: a 1 kHz click on every
+/// beat, the first of each bar of `meter` beats three times as loud; with `swing`, a quieter
+/// click two thirds into each beat (swung eighths). `gain` changes the file's content (and so
+/// its digest) without moving a click.
+public func clickTrack(bpm: Double, meter: Int = 4, seconds: Double = 20, swing: Bool = false, gain: Double = 0.25, in folder: URL) throws -> String {
+    let p = 60 / bpm
+    var expression = "(1+2*lt(mod(t\\,\(p * Double(meter)))\\,0.01))*\(gain)*sin(2*PI*1000*t)*exp(-mod(t\\,\(p))*200)"
+    if swing { expression += "+0.12*sin(2*PI*1500*t)*exp(-mod(t-\(p * 2 / 3)\\,\(p))*200)*gte(mod(t\\,\(p))\\,\(p * 2 / 3))" }
+    return try ffmpegMake("clicks-\(bpm)\(swing ? "-swing" : "")-\(gain).wav", ["-f", "lavfi", "-i", "aevalsrc='\(expression)':s=44100:d=\(seconds)"], in: folder)
+}

@@ -8,8 +8,7 @@
 #include <string.h>
 #include <math.h>
 
-/* Samples over which the end of a looped file crossfades into its start. */
-#define LOOP_CROSSFADE 960
+#define LOOP_CROSSFADE SEGUE_LOOP_CROSSFADE
 
 struct AudioSource {
     AVFormatContext *format;

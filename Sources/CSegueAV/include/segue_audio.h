@@ -68,6 +68,9 @@ int segue_audio_levels(const char *path, double start, double seconds, int loop,
  * with free()) and `*count`. 0, or a negative code with err filled. */
 int segue_audio_mono(const char *path, float **samples, int64_t *count, SegueAVError *err);
 
+/* Samples (at 48 kHz) over which the end of a looped music file crossfades into its start. */
+#define SEGUE_LOOP_CROSSFADE 960
+
 /* Beats and onsets by libaubio (audio/beats.c), loaded when first asked for, as libavfilter
  * is: segue_beats_load says whether it can be (0, or a negative code naming what is missing). */
 int segue_beats_load(SegueAVError *err);

@@ -94,7 +94,7 @@ public struct ConfigNode: Hashable, Sendable {
             guard !path.contains(where: \.isEmpty) else {
                 throw PresetError.invalid(key: key, origin: value.origin, value: "'\(key)'", expected: "a dotted preset key, like transition.duration")
             }
-            layer = ConfigNode(path: path, value: value).merged(over: layer)
+            layer = ConfigNode(path: path, value: value).timingShorthand().merged(over: layer)
         }
         return layer
     }

@@ -47,8 +47,8 @@ public struct PresetPatch: Sendable, ExpressibleByArrayLiteral {
         var layer = ConfigNode(.mapping([]), origin: .builtIn)
         for entry in entries {
             switch entry {
-            case let .override(text): layer = try ConfigNode(override: text).merged(over: layer)
-            case let .value(path, node): layer = ConfigNode(path: path, value: node).merged(over: layer)
+            case let .override(text): layer = try ConfigNode(override: text).timingShorthand().merged(over: layer)
+            case let .value(path, node): layer = ConfigNode(path: path, value: node).timingShorthand().merged(over: layer)
             }
         }
         return layer

@@ -182,7 +182,7 @@ public enum Doctor {
                           package: ffmpegPackage("avfilter"), required: true))
         let beats = probe.beats()
         rows.append(Check(area: "loaded", name: "libaubio", status: beats == nil ? .ok : .missing,
-                          detail: beats ?? "\(probe.loadedLibrary("libaubio.so.") ?? "loads"): finds the music's beats (segue beats; loaded for those only)",
+                          detail: beats ?? "\(probe.loadedLibrary("libaubio.so.") ?? "loads"): finds the music's beats (segue beats, timing: beats; loaded for those only)",
                           package: Doctor.aubioPackage, required: false))
         let needed = shippedEncoders
         for encoder in encoders() {

@@ -95,6 +95,10 @@ public enum Fingerprint {
                 "cuts": .array(plan.cuts.map { $0.settings.map(Canonical.transition) ?? .string("cut") }),
             ])
         }
+        // Holds moved onto the beat: a story's are its plan's; the preset's are said here.
+        if let beats = job.beats, !beats.placed.isEmpty, job.plan == nil {
+            fields["beats"] = .array(job.timeline.holds.map(Canonical.number))
+        }
         if !job.clips.isEmpty {
             fields["clips"] = .object(Dictionary(uniqueKeysWithValues: job.clips.map { index, clip in
                 let s = clip.settings

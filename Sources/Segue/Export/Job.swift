@@ -22,6 +22,7 @@ public struct Job: Sendable {
         let screenOverlays: [Overlay]
         let voices: [Voice]
         let timeline: Timeline
+        let beats: BeatReport?
     }
 
     /// The preset as the output has it (an output's own frame rate unless one is given).
@@ -53,6 +54,8 @@ public struct Job: Sendable {
     public var voices: [Voice] { resolved.voices }
     /// The video's timeline.
     public var timeline: Timeline { resolved.timeline }
+    /// What `timing: beats` made of the timeline; nil when the timing is off.
+    public var beats: BeatReport? { resolved.beats }
 
     public var output: String { request.delivery.output }
     public var frames: FrameSelection? { request.delivery.frames }
@@ -136,6 +139,13 @@ public struct Job: Sendable {
             preset.fps = rate
             shared = Shared(preset)
         }
+        // Cuts on the beat: the music's grid, and the beat's length for durations in beats.
+        var beats = try shared.value.timing.isOn ? BeatReport.analysing(shared.value) : nil
+        if let beats, shared.value.transition.durationBeats != nil {
+            var preset = shared.value
+            preset.transition = preset.transition.timed(beat: beats.beat)
+            shared = Shared(preset)
+        }
         let preset = shared.value, limits = request.limits
         let slides = request.slides
         let clips = try Job.clips(in: slides, limits: limits)
@@ -147,7 +157,7 @@ public struct Job: Sendable {
         var stingers: [FoundStinger] = []
         // A stinger's clip is an overlay of the plan's cuts: files with one have a plan too.
         if case .files = request.pictures, preset.motion.isStill, clips.isEmpty, !(preset.transition.transition is Stinger) {} else {
-            var made = try StoryPlan(slides: slides, preset: preset, clips: clips)
+            var made = try StoryPlan(slides: slides, preset: preset, clips: clips, beat: beats?.beat)
             stingers = try Job.stingers(in: &made, slides: slides, limits: limits)
             plan = made
         }
@@ -170,12 +180,13 @@ public struct Job: Sendable {
             if let node = story.voice { voices = try Voice.list(node, key: "voice") }
         }
         if let logo = preset.logo { screen.append(logo) }
-        let timeline = Job.timeline(preset: preset, inputs: slides.count, plan: plan)
+        var timeline = Job.timeline(preset: preset, inputs: slides.count, plan: plan)
+        timeline = beats?.fit(timeline, plan: &plan, slides: slides, clips: clips, start: preset.audio.start, loop: preset.audio.loop) ?? timeline
         let stung = Job.placed(stingers, on: timeline)
         return Resolved(preset: shared, inputs: slides.map(\.image), plan: plan, clips: clips,
                         fills: slides.map { ($0.fit ?? preset.fit, $0.background ?? preset.canvas.background) },
                         overlays: overlays, screenOverlays: screen + request.overlays + stung.overlays,
-                        voices: voices + request.voices + stung.voices, timeline: timeline)
+                        voices: voices + request.voices + stung.voices, timeline: timeline, beats: beats)
     }
 
     /// The slides that are clips, by their content, with their settings checked against what
@@ -355,8 +366,9 @@ public struct Job: Sendable {
     /// What the job's target platform would cut or show otherwise (a video past the length it
     /// shows whole, another shape): said, not refused.
     public var warnings: [String] {
-        guard let target = preset.target else { return [] }
-        return target.check(seconds: preset.fps.time(ofFrame: timeline.frameCount), width: preset.canvas.width,
+        let timing = beats?.fallback.map { [$0] } ?? []
+        guard let target = preset.target else { return timing }
+        return timing + target.check(seconds: preset.fps.time(ofFrame: timeline.frameCount), width: preset.canvas.width,
                             height: preset.canvas.height, format: format).warnings + coveredOverlays(by: target)
     }
 

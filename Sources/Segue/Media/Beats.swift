@@ -8,7 +8,7 @@ import Foundation
 /// 3 or 4, and the bar's first beat from the beats' accents (each beat's loudness over the
 /// 60 ms after it): the phase whose beats are loudest against the others, in the meter where
 /// that stands out most.
-public struct BeatGrid: Equatable, Sendable {
+public struct BeatGrid: Equatable, Sendable, Codable {
     public var bpm: Double
     public var beats: [Double]
     public var downbeats: [Double]
@@ -35,6 +35,11 @@ public struct BeatGrid: Equatable, Sendable {
     static let likelyBPM = 120.0, tempoSpread = 0.8
     /// Onsets on the grid below which it is no beat at all.
     static let fewestOnsets = 8
+
+    /// A grid as it is given.
+    init(bpm: Double, beats: [Double], downbeats: [Double], meter: Int, onsets: [Double], confidence: Double, seconds: Double) {
+        (self.bpm, self.beats, self.downbeats, self.meter, self.onsets, self.confidence, self.seconds) = (bpm, beats, downbeats, meter, onsets, confidence, seconds)
+    }
 
     /// The grid of the sound of `path`; an `ExportError` names the file when it has no sound
     /// FFmpeg decodes, or libaubio does not load.

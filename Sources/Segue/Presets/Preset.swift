@@ -61,6 +61,8 @@ public struct Preset: Equatable, Sendable {
     public var text = TextStyle()
     /// Named text styles: the shipped ones (`TextStyle.shipped`) and the preset's own.
     public var styles = TextStyle.shipped
+    /// Cuts timed to the music's beat (`timing: beats`); off unless asked for.
+    public var timing = BeatTiming()
     /// A picture fixed to the screen over every frame (a watermark); nil for none.
     public var logo: Overlay?
     /// The platform the video is made for (its keys lie under the user's); nil for none.
@@ -72,7 +74,7 @@ public struct Preset: Equatable, Sendable {
     /// records each key read.
     public init(_ node: ConfigNode, schema: ConfigReader.Schema? = nil) throws {
         // `audio: FILE` (or `--set audio=silence`): a path from the command line is the user's own.
-        var r = try ConfigReader(node.resolvingAudio { $0 })
+        var r = try ConfigReader(node.resolvingAudio { $0 }.timingShorthand())
         r.schema = schema
         description = try r.text("description", default: "", "One line saying what the preset makes.")
 
@@ -104,8 +106,12 @@ public struct Preset: Equatable, Sendable {
         hold = try r.number("hold", default: 2, in: 0...3600, "Seconds each input is shown still.")
         fit = Fit(rawValue: try r.choice("fit", default: "fill", among: Fit.allCases.map(\.rawValue), "How an input fills the canvas: \(Fit.meanings)."))!
 
+        var b = try r.section("timing")
+        timing = try BeatTiming(reading: &b)
+        try b.finish()
+
         var t = try r.section("transition")
-        transition = try TransitionSettings(reading: &t)
+        transition = try TransitionSettings(reading: &t, beats: timing.isOn)
         try t.finish()
 
         var m = try r.section("motion")
@@ -349,7 +355,7 @@ public struct PresetLibrary: Sendable {
         switch source {
         case .builtIn:
             let text = embeddedPresets.first { $0.name == name }!.text
-            node = try PresetLibrary.parsed(text, name: "built-in preset \(name)")
+            node = try PresetLibrary.parsed(text, name: "built-in preset \(name)").timingShorthand()
             if let values { node = try node.substitutingKeepingVars(values) }
         case let .file(path):
             node = try PresetLibrary.parsed(try PresetLibrary.read(path), name: "preset \(PresetLibrary.looksLikePath(nameOrPath) ? reference : (path as NSString).lastPathComponent)")
@@ -358,7 +364,7 @@ public struct PresetLibrary: Sendable {
             baseFolder = folder
             // A preset's music and logo are found beside the preset.
             let resolve = { (path: String) in Paths.resolve(path, in: folder) }
-            node = node.resolvingAudio(resolve)
+            node = node.resolvingAudio(resolve).timingShorthand()
             if case let .mapping(pairs) = node.value { node.value = .mapping(SettingFiles.resolving(pairs, resolve)) }
         }
         guard let base = node["extends"] else { return node }

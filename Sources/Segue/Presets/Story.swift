@@ -26,6 +26,10 @@ public struct StorySlide: Sendable {
     public var background: Color?
     /// Whether the slide names its file with `clip:`, which must then be a clip.
     public var declaredClip = false
+    /// The shortest and longest its hold may become to put its cut on the beat (`timing:
+    /// beats`); nil for the timing's own bounds.
+    public var minHold: Double?
+    public var maxHold: Double?
     /// The clip keys the slide gives (`start`, `end`, ...), which a still image cannot take.
     public var clipKeys: [String] = []
     /// Where the slide is written, and its key (`slides[2]`), for errors.
@@ -101,6 +105,8 @@ public struct StorySlide: Sendable {
                 return value
             }
         }
+        let minHold = try noting { try BeatTiming.seconds(&r, "min", "Under timing: beats, the shortest its hold may become to put its cut on the grid; ~: timing.min.") } ?? nil
+        let maxHold = try noting { try BeatTiming.seconds(&r, "max", "Under timing: beats, the longest its hold may become to put its cut on the grid; ~: timing.max.") } ?? nil
         let transition = r.raw("transition", type: "text or mapping", "The cut to the next slide: cut, a transition's name, or {kind, duration, curve, ...}.")
             .map { SettingFiles.resolvingSection("transition", $0, resolve) }
         let motion = r.raw("motion", type: "text or mapping", "Ken Burns motion: in, out, left, right, up, down, none, or {kind, amount, curve, center}.")
@@ -122,6 +128,8 @@ public struct StorySlide: Sendable {
         slide.overlays = overlays?.resolvingFiles(resolve)
         slide.fit = fit
         slide.background = background
+        slide.minHold = minHold
+        slide.maxHold = maxHold
         slide.declaredClip = clipNode != nil
         slide.clipKeys = clip?.given ?? []
         slide.key = name
@@ -204,6 +212,9 @@ public struct Story: Sendable {
         if let audio = r.raw("audio", type: "audio", "The soundtrack: a file (relative to the story), 'silence', or a mapping with file, start, volume, fadeIn, fadeOut, loop.") {
             settings.append((key: "audio", value: ConfigNode.audio(audio, resolve: resolve)))
         }
+        if let timing = r.raw("timing", type: "text or mapping", "Cuts on the music's beat: beats, or {beats: true|strict, every, on, offset, fit, min, max, confidence}, as the preset key timing.") {
+            settings.append((key: "timing", value: timing))
+        }
         if let target = r.raw("target", type: "text", "The platform the video is for (instagram-story, instagram-reel, tiktok, youtube-short, youtube), as the preset key target.") {
             settings.insert((key: "target", value: target), at: 0)
         }
@@ -281,11 +292,13 @@ public struct StoryPlan: Sendable, Equatable {
     /// A clip's slide (`clips`, by slide) holds, unless it says otherwise, for its trimmed
     /// length less its transitions: it is on screen as long as it plays (the preset's hold
     /// when the file does not say how long it is).
-    public init(slides: [StorySlide], preset: Preset, clips: [Int: ClipSlide] = [:]) throws {
+    /// Durations given in beats last `beat` seconds a beat (`timing: beats`).
+    public init(slides: [StorySlide], preset: Preset, clips: [Int: ClipSlide] = [:], beat: Double? = nil) throws {
         motions = try slides.map { slide in try slide.motion.map { try StoryPlan.motion($0, base: preset.motion) } ?? preset.motion }
         var cuts: [Cut] = []
         for slide in slides.dropLast() {
-            let cut = try slide.transition.map { try StoryPlan.cut($0, preset: preset.transition) } ?? .transition(preset.transition)
+            var cut = try slide.transition.map { try StoryPlan.cut($0, preset: preset.transition, beats: preset.timing.isOn) } ?? .transition(preset.transition)
+            if let beat, let settings = cut.settings { cut = .transition(settings.timed(beat: beat)) }
             if let settings = cut.settings { try StoryPlan.checkJoinsTwoPages(settings, origin: slide.transition?.origin ?? slide.origin) }
             cuts.append(cut)
         }
@@ -347,7 +360,7 @@ public struct StoryPlan: Sendable, Equatable {
         return motion
     }
 
-    static func cut(_ node: ConfigNode, preset: Preset.TransitionSettings) throws -> Cut {
+    static func cut(_ node: ConfigNode, preset: Preset.TransitionSettings, beats: Bool = false) throws -> Cut {
         var mapping = node
         if case .scalar = node.value { mapping = ConfigNode(.mapping([("kind", node)]), origin: node.origin) }
         if case let .mapping(pairs) = mapping.value, pairs.count == 1, case .scalar("cut", _)? = mapping["kind"]?.value { return .cut }
@@ -361,7 +374,7 @@ public struct StoryPlan: Sendable, Equatable {
             try checkCutKind(kind, origin: kind.origin, key: written)
         }
         var r = try ConfigReader(mapping, path: "transition")
-        let cut = try Preset.TransitionSettings(reading: &r, over: preset)
+        let cut = try Preset.TransitionSettings(reading: &r, over: preset, beats: beats)
         try r.finish()
         return .transition(cut)
     }

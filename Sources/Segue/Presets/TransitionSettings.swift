@@ -7,6 +7,9 @@ extension Preset {
         public var transition: any Transition = StoriesCube()
         /// Seconds.
         public var duration: Double = 0.5
+        /// The duration as written in beats (`duration: 1b`, under `timing: beats`), which
+        /// `timed(beat:)` makes seconds; nil when written in seconds.
+        public var durationBeats: Double?
         public var curve: TimingCurve = .easeInEaseOut
         /// Motion blur over its frames (off unless asked for).
         public var motionBlur = MotionBlur.off
@@ -25,7 +28,8 @@ extension Preset {
         /// Reads a `transition` section: its kind, duration, curve and the kind's parameters.
         /// Keys left out take `base`'s values (a story's cut over the preset's transition; the
         /// parameters only when the kind is the same), or the defaults.
-        init(reading t: inout ConfigReader, over base: TransitionSettings? = nil) throws {
+        /// With `beats` (the preset's timing is on) the duration may be given in beats.
+        init(reading t: inout ConfigReader, over base: TransitionSettings? = nil, beats: Bool = false) throws {
             // A gl-transitions name Segue has no port of runs the catalogue's file, when the user has it.
             var catalogue: (name: String, file: String)?
             if case let .scalar(written, _)? = t.node["kind"]?.value, TransitionRegistry.canonical(written) == nil,
@@ -46,7 +50,22 @@ extension Preset {
             guard var (kind, named) = TransitionRegistry.resolve(name) ?? catalogue.map({ _ in (GLSLTransition.self, ParameterValues()) }) else {
                 preconditionFailure("'\(name)' is not a registered transition")
             }
-            duration = try t.number("duration", default: base?.duration ?? 0.5, in: 0...60, "Seconds each transition lasts.")
+            let inBeats = t.node["duration"].flatMap { node -> Double? in
+                guard case let .scalar(text, _) = node.value, text.hasSuffix("b") else { return nil }
+                return Double(text.dropLast())
+            }
+            if let inBeats {
+                guard beats, (0...64).contains(inBeats) else {
+                    let node = t.node["duration"]!
+                    throw PresetError.invalid(key: t.fullKey("duration"), origin: node.origin, value: "'\(format(inBeats))b'",
+                                              expected: beats ? "beats in 0...64, like 1b or 0.5b" : "seconds, 0...60: a duration in beats (1b) needs timing: beats, which gives the beat's length")
+                }
+                _ = t.raw("duration", type: "number", default: format(base?.duration ?? 0.5), TransitionSettings.durationMeaning)
+                (duration, durationBeats) = (base?.duration ?? 0.5, inBeats)
+            } else {
+                duration = try t.number("duration", default: base?.duration ?? 0.5, in: 0...60, TransitionSettings.durationMeaning)
+                durationBeats = t.node["duration"] == nil ? base?.durationBeats : nil
+            }
             curve = try t.parsed("curve", default: base?.curve ?? .easeInEaseOut, expected: "one of: " + TimingCurve.names.joined(separator: ", "),
                                  "Timing curve applied to the transition's progress.") { TimingCurve(parsing: $0) }
             motionBlur = try MotionBlur.read(&t, default: base?.motionBlur ?? .off)
@@ -67,7 +86,17 @@ extension Preset {
             transition = kind.init(values)
         }
 
+        static let durationMeaning = "Seconds each transition lasts; under timing: beats, or beats (1b, 0.5b: beats of the music's tempo)."
+
         public init() {}
+
+        /// These settings with a duration given in beats made seconds, a beat lasting `beat`.
+        public func timed(beat: Double) -> TransitionSettings {
+            guard let durationBeats else { return self }
+            var timed = self
+            timed.duration = durationBeats * beat
+            return timed
+        }
 
         /// Settings for `transition`.
         public init(_ transition: any Transition, duration: Double = 0.5, curve: TimingCurve = .easeInEaseOut, motionBlur: MotionBlur = .off) {
@@ -78,7 +107,7 @@ extension Preset {
         }
 
         public static func == (a: TransitionSettings, b: TransitionSettings) -> Bool {
-            a.kind == b.kind && a.values == b.values && a.duration == b.duration && a.curve == b.curve && a.motionBlur == b.motionBlur
+            a.kind == b.kind && a.values == b.values && a.duration == b.duration && a.durationBeats == b.durationBeats && a.curve == b.curve && a.motionBlur == b.motionBlur
         }
     }
 }

@@ -22,6 +22,8 @@ public final class WorkCounts: Sendable {
         case soundBlocks
         /// Texts laid out by Pango (to measure them or to draw them).
         case textLayouts
+        /// Sound files analysed for their beats (not found in `BeatCache`).
+        case soundsAnalysed
     }
 
     @TaskLocal static var current: WorkCounts?
