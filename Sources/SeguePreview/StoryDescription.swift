@@ -23,6 +23,11 @@ struct StoryDescription: Codable, Sendable {
         var origin: String
         /// Its motion blur's shutter angle, if it is blurred (its own, or a camera move's).
         var blur: Double?
+        /// Under `timing: beats`, the grid point it is on (its time and what it is) and how
+        /// far it moved to reach it.
+        var beat: Double?
+        var beatLabel: String?
+        var moved: Double?
     }
 
     struct Overlay: Codable, Sendable {
@@ -40,6 +45,8 @@ struct StoryDescription: Codable, Sendable {
         var name: String
         var start, end: Double
         var level: [Float] = []
+        /// The music's lane: the grid points cuts may move to (`timing: beats`).
+        var beats: [Double] = []
     }
 
     var version: Int
@@ -94,8 +101,12 @@ struct StoryDescription: Codable, Sendable {
             if index < timeline.screenCount - 1 {
                 let settings = job.plan == nil ? job.preset.transition : job.plan?.cuts[index].settings
                 let blur = settings?.effectiveMotionBlur
-                cuts.append(Cut(index: index, kind: settings?.kind ?? "cut", start: timeline.transitionStart(index), duration: timeline.durations[index],
-                                origin: (slide.transition?.origin ?? slide.origin).description, blur: blur?.isOff == false ? blur?.shutter : nil))
+                var cut = Cut(index: index, kind: settings?.kind ?? "cut", start: timeline.transitionStart(index), duration: timeline.durations[index],
+                              origin: (slide.transition?.origin ?? slide.origin).description, blur: blur?.isOff == false ? blur?.shutter : nil)
+                if let beats = job.beats, index < beats.placed.count, let point = beats.placed[index].point, point < beats.points.count {
+                    (cut.beat, cut.beatLabel, cut.moved) = (beats.points[point].time, beats.points[point].label, beats.placed[index].moved)
+                }
+                cuts.append(cut)
                 holdStart = timeline.transitionStart(index) + timeline.durations[index]
             }
             let nodes = Self.items(slide.overlays)
@@ -120,7 +131,8 @@ struct StoryDescription: Codable, Sendable {
         }
         let soundtrack = job.soundtrack
         if job.format.hasSound, let file = soundtrack.music.file {
-            lanes.append(Lane(kind: "music", name: (file as NSString).lastPathComponent, start: 0, end: duration))
+            lanes.append(Lane(kind: "music", name: (file as NSString).lastPathComponent, start: 0, end: duration,
+                              beats: job.beats?.placed.isEmpty == false ? job.beats!.points.map(\.time) : []))
         }
         for sound in soundtrack.sounds {
             let clip = job.clips.values.contains { $0.path == sound.path }

@@ -231,6 +231,41 @@ struct PreviewTests {
         #expect(overlays.contains { $0["kind"] as? String == "leak" && ($0["text"] as? String)?.contains("rose") == true }, "\(overlays)")
     }
 
+    @Test("timing: beats: the music's lane has the beat grid, each cut the beat it is on")
+    func beatGrid() throws {
+        let folder = temporaryFolder()
+        for name in ["a.jpg", "b.png"] { try FileManager.default.copyItem(atPath: example(name), toPath: folder.appendingPathComponent(name).path) }
+        let music = try clickTrack(bpm: 120, seconds: 12, in: folder)
+        let story = folder.appendingPathComponent("story.yaml")
+        try """
+            audio: \((music as NSString).lastPathComponent)
+            timing: {beats: true, every: 2}
+            slides:
+              - {image: a.jpg, hold: 1.7, transition: {kind: crossfade, duration: 1b}}
+              - {image: b.png, hold: 1.9, transition: cut}
+              - {image: a.jpg, hold: 1}
+            """.write(to: story, atomically: true, encoding: .utf8)
+        let (server, address) = try Self.serve([story.path, "--set", "canvas.size=[180,320]"], in: temporaryFolder())
+        defer {
+            server.interrupt()
+            server.waitUntilExit()
+        }
+        var reply: [String: Any] = [:]
+        for _ in 0..<300 where reply["ok"] as? Bool != true {
+            let r = try tool("curl", ["-s", address + "api/story"])
+            reply = (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]) ?? [:]
+            if reply["ok"] as? Bool != true { usleep(50_000) }
+        }
+        let described = try #require(reply["story"] as? [String: Any])
+        let cuts = (described["cuts"] as? [[String: Any]]) ?? []
+        // Every 2 beats of 120 BPM: whole seconds.
+        #expect(cuts.map { (($0["beat"] as? NSNumber)?.doubleValue ?? -1).rounded() } == [2, 4], "\(cuts)")
+        #expect(cuts.allSatisfy { ($0["beatLabel"] as? String)?.hasPrefix("beat ") == true && $0["moved"] is NSNumber }, "\(cuts)")
+        let lanes = (described["lanes"] as? [[String: Any]]) ?? []
+        let grid = (lanes.first { $0["kind"] as? String == "music" }?["beats"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(grid.count >= 5 && grid.allSatisfy { abs($0 - $0.rounded()) < 0.02 }, "\(grid)")
+    }
+
     @Test("a preset file the story's preset extends is watched too: saving it updates the story")
     func presetChain() throws {
         let folder = temporaryFolder()

@@ -79,10 +79,17 @@ function drawTimeline() {
     clickable(b, 'Slide ' + (s.index + 1) + ' (' + s.name + ')', s.origin, s.holdStart);
   }
   for (const c of story.cuts) {
-    const label = c.kind + ' ' + c.duration.toFixed(2) + ' s' + (c.blur ? ' · blur ' + c.blur + '°' : '');
+    const label = c.kind + ' ' + c.duration.toFixed(2) + ' s' + (c.blur ? ' · blur ' + c.blur + '°' : '') + (c.beat !== undefined ? ' ♩' : '');
     const b = block(cuts, 'cut', c.start, c.start + c.duration, '');
     b.appendChild(element('span', null, label));
-    b.title = label;
+    b.title = label + (c.beat !== undefined ? ': on ' + c.beatLabel + ' at ' + c.beat.toFixed(3) + ' s, moved ' + (c.moved >= 0 ? '+' : '') + c.moved.toFixed(3) + ' s' : '');
+    if (c.beat !== undefined) {
+      b.classList.add('on-beat');
+      const mark = element('div', 'beat-mark');
+      mark.style.left = (100 * (c.beat - c.start) / Math.max(1e-6, c.duration)) + '%';
+      if (c.duration === 0) mark.style.left = '0';
+      b.appendChild(mark);
+    }
     b.dataset.cut = c.index;
     clickable(b, 'Cut ' + (c.index + 1) + ' (' + c.kind + ')', c.origin, c.start);
   }
@@ -112,6 +119,12 @@ function drawTimeline() {
         shade.style.width = (100 * (d[1] - d[0]) / (l.end - l.start)) + '%';
         shade.title = 'ducked';
         b.appendChild(shade);
+      }
+      // The beat grid the cuts are put on (timing: beats).
+      for (const t of l.beats || []) {
+        const tick = element('div', 'beat');
+        tick.style.left = (100 * (t - l.start) / (l.end - l.start)) + '%';
+        b.appendChild(tick);
       }
       const peak = Math.max(1e-6, ...l.level);
       l.level.forEach((v, i) => {
