@@ -316,6 +316,58 @@ def planning():
     return {key: (statistics.median(t for t, _ in v), max(m for _, m in v), [t for t, _ in v]) for key, v in results.items()}
 
 
+def beats_workload():
+    """Cuts on the beat: `segue beats` of a three-minute MP3 on one core (taskset), and the dry
+    run of a 2,000-slide story (76 minutes: the track looped) with `timing: beats` (its analysis kept from a first run) beside the
+    same story timed by its holds, and a 100-row template's dry run with the cache empty beside
+    the same without timing, alternated round by round; None when not asked."""
+    name = "beats"
+    if not asked(name):
+        return None
+    print(f"  {name}", file=sys.stderr)
+    work = os.path.join(args.work, "beats")
+    os.makedirs(work, exist_ok=True)
+    track = os.path.join(work, "drums180.mp3")
+    if not os.path.exists(track):
+        # 100 BPM: a kick on every beat, a snare on 2 and 4, hi-hat eighths, under a chord.
+        p = 0.6
+        sound = (f"0.6*sin(2*PI*60*t)*exp(-mod(t\\,{p})*12)+0.35*sin(2*PI*190*t)*exp(-mod(t-{p}\\,{2 * p})*18)*gte(mod(t\\,{2 * p})\\,{p})"
+                 f"+0.08*sin(2*PI*7000*t)*exp(-mod(t\\,{p / 2})*60)+0.05*(sin(2*PI*220*t)+sin(2*PI*277*t)+sin(2*PI*330*t))")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"aevalsrc='{sound}':s=44100:d=180", "-b:a", "192k", track], check=True)
+    nature = sorted(os.path.abspath(os.path.join(args.photos, n)) for n in os.listdir(args.photos) if n.endswith(".jpg"))[:8]
+    slides = "".join(f"  - {{image: {nature[i % len(nature)]}, hold: {1.5 + 0.1 * (i % 7):.1f}}}\n" for i in range(2000))
+    for timing in ("beats", "none"):
+        with open(os.path.join(work, f"story-{timing}.yaml"), "w") as f:
+            f.write(f"preset: crossfade\naudio: drums180.mp3\ntiming: {timing}\nslides:\n{slides}")
+        with open(os.path.join(work, f"card-{timing}.yaml"), "w") as f:
+            f.write(f"vars: {{name: ~}}\npreset: crossfade\naudio: drums180.mp3\ntiming: {timing}\nset: {{canvas.size: [540, 960], canvas.scale: 1.5}}\n"
+                    f"overlays: [{{text: \"{{{{name}}}}\"}}]\nslides: [{{image: {nature[0]}}}, {{image: {nature[1]}}}, {{image: {nature[2]}}}]\n")
+    with open(os.path.join(work, "rows.csv"), "w") as f:
+        f.write("id,name\n" + "".join(f"r{i},Person {i}\n" for i in range(100)))
+    cache = os.path.join(work, "cache")
+    warm = {"SEGUE_CACHE": cache}
+    def story(timing):
+        return [args.segue, "render", "--story", os.path.join(work, f"story-{timing}.yaml"), "-o", os.path.join(work, "out.mp4"), "--dry-run", "--force",
+                "--max-pixel-frames", "1e13"]
+    def template(timing):
+        return [args.segue, "batch", "--template", os.path.join(work, f"card-{timing}.yaml"), "--data", os.path.join(work, "rows.csv"),
+                "-o", os.path.join(work, "out", "{{id}}.mp4"), "--dry-run", "--quiet"]
+    run(story("beats"), env=warm)
+    results = {k: [] for k in ("analysis", "beats", "plain", "template-cold", "template-plain")}
+    for r in range(args.runs):
+        order = list(results) if r % 2 == 0 else list(results)[::-1]
+        for key in order:
+            if key == "analysis":
+                results[key].append(run(["taskset", "-c", "0", args.segue, "beats", track])[0])
+            elif key in ("beats", "plain"):
+                results[key].append(run(story("beats" if key == "beats" else "none"), env=warm)[0])
+            else:
+                cold = os.path.join(work, f"cold{r}")
+                shutil.rmtree(cold, ignore_errors=True)
+                results[key].append(run(template("beats" if key == "template-cold" else "none"), env={"SEGUE_CACHE": cold})[0])
+    return {k: (statistics.median(v), v) for k, v in results.items()}
+
+
 def rows_reading():
     """What reading a template's rows costs, CSV and JSON Lines (three short fields a row, as
     VolumeTests writes them): the instructions TemplateData.load executes a row, counted by
@@ -653,6 +705,7 @@ def exports_table():
     gif = gif_export()
     template = template_export()
     plans = planning()
+    beats = beats_workload()
     rows = rows_reading()
     grown = growth()
     chunks = chunks_export()
@@ -711,6 +764,12 @@ def exports_table():
             print(f"rows, TemplateData.load of {n:,} {kind} rows (callgrind, the load alone): " +
                   (f"{r[0]:,.0f} instructions a row, about {r[1]:.2f} µs a row at the dry run's native rate ({r[2]:.2f} s for the whole dry run)"
                    if r else "not measured"))
+    if beats:
+        b = beats
+        print(f"beats, segue beats of a 3-minute MP3 on one core: {b['analysis'][0]:.2f} s (runs {' '.join(f'{x:.2f}' for x in b['analysis'][1])}); "
+              f"--dry-run of 2,000 slides with timing: beats {b['beats'][0]:.3f} s, timed by their holds {b['plain'][0]:.3f} s: "
+              f"{b['beats'][0] / b['plain'][0]:.2f}×; a 100-row template's --dry-run, the cache empty {b['template-cold'][0]:.2f} s, "
+              f"without timing {b['template-plain'][0]:.2f} s (one analysis for the hundred rows)")
     if plans:
         for kind in ("template", "manifest"):
             (a, ma, _), (b, mb, rounds) = plans[(kind, 10_000)], plans[(kind, 100_000)]
