@@ -40,7 +40,7 @@ public final class PictureCache: Sendable {
     private let load: @Sendable (PictureSource, PixelRegion?, Double) throws -> SourcePixels
 
     /// Prepared pictures kept of each animated source: frames composed side by side need a few.
-    static let animatedKept = 8
+    static let animatedKept = 4
 
     /// A cache over still inputs that `load` decodes by their place among the inputs, with
     /// those in `preloaded` already decoded (`load` decodes them again only if they are
