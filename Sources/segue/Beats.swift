@@ -24,13 +24,7 @@ struct Beats: ParsableCommand {
         let grid = try BeatGrid.analyse(file)
         func times(_ list: [Double]) -> String { list.map { String(format: "%.3f", $0) }.joined(separator: " ") }
         if json {
-            let document: [String: Any] = [
-                "file": file, "bpm": (grid.bpm * 100).rounded() / 100, "confidence": (grid.confidence * 1000).rounded() / 1000,
-                "meter": grid.meter, "beats": grid.beats.map { ($0 * 1000).rounded() / 1000 },
-                "downbeats": grid.downbeats.map { ($0 * 1000).rounded() / 1000 }, "onsets": grid.onsets.map { ($0 * 1000).rounded() / 1000 },
-            ]
-            let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            print(try Beats.json(grid, file: file))
             return
         }
         print(String(format: "tempo: %.2f BPM (confidence %.3f), meter %d, %d beats, %d downbeats, %d onsets",
@@ -38,5 +32,17 @@ struct Beats: ParsableCommand {
         print("beats: " + times(grid.beats))
         print("downbeats: " + times(grid.downbeats))
         print("onsets: " + times(grid.onsets))
+    }
+}
+
+extension Beats {
+    /// The grid as `--json` prints it (and `segue mcp`'s beats tool answers).
+    static func json(_ grid: BeatGrid, file: String) throws -> String {
+        let document: [String: Any] = [
+            "file": file, "bpm": (grid.bpm * 100).rounded() / 100, "confidence": (grid.confidence * 1000).rounded() / 1000,
+            "meter": grid.meter, "beats": grid.beats.map { ($0 * 1000).rounded() / 1000 },
+            "downbeats": grid.downbeats.map { ($0 * 1000).rounded() / 1000 }, "onsets": grid.onsets.map { ($0 * 1000).rounded() / 1000 },
+        ]
+        return String(decoding: try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]), as: UTF8.self)
     }
 }

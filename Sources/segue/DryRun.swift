@@ -4,11 +4,12 @@ import Segue
 /// `segue render --dry-run`: what a render would make, said without making it: its length,
 /// and each cut's time (with `timing: beats`, the beat it is on and how far it moved).
 enum DryRun {
-    static func lines(_ job: Job, name: String) -> [String] {
+    /// The lines, the first naming the output unless `output` is false (a check writes none).
+    static func lines(_ job: Job, name: String, output: Bool = true) -> [String] {
         let timeline = job.timeline, fps = job.preset.fps
         let seconds = fps.time(ofFrame: timeline.frameCount)
-        var lines = [String(format: "%@: %d %@, %.3f s (%d frames at %@ fps), to %@", name, timeline.screenCount,
-                            timeline.screenCount == 1 ? "screen" : "screens", seconds, timeline.frameCount, fps.description, job.output)]
+        var lines = [String(format: "%@: %d %@, %.3f s (%d frames at %@ fps)", name, timeline.screenCount,
+                            timeline.screenCount == 1 ? "screen" : "screens", seconds, timeline.frameCount, fps.description) + (output ? ", to \(job.output)" : "")]
         let beats = job.beats
         if let beats {
             let timing = beats.timing

@@ -40,33 +40,38 @@ struct Transitions: ParsableCommand {
 
         func run() throws {
             try glTransitions.apply()
-            let kind = try Preset.transition(named: name)
-            let spelt = TransitionRegistry.canonical(name) ?? name
-            // A gl-transitions file Segue has no port of: its uniforms are its parameters.
-            let catalogue = TransitionRegistry.named(name) == nil ? GLSLTransition.catalogueFile(name) : nil
-            if let alias = TransitionRegistry.aliases.first(where: { $0.name == spelt }) {
-                print("\(spelt) is \(kind.name)" + (alias.settings.isEmpty ? "" : " with \(alias.settings)"))
-            }
-            if let catalogue {
-                print("\(name): gl-transitions' own file \(catalogue), run by Mesa's llvmpipe (\(kind.name): \(kind.summary))")
-            } else {
-                print("\(kind.name): \(kind.summary)")
-            }
-            print("family: \(kind.family.rawValue)")
-            print("source: \(kind.source)")
-            print("joins two pages (a story's cut): \(kind.joinsTwoPages ? "yes" : "no, it builds screens of its own")")
-            let fields = catalogue == nil ? Preset.parameters(of: kind) : Preset.parameters(named: name)
-            guard !fields.isEmpty else {
-                print("parameters: none of its own")
-                return
-            }
-            print("parameters:")
-            let keys = fields.map(\.key).map { $0.count }.max()!
-            for field in fields {
-                print("  " + field.key.padding(toLength: keys, withPad: " ", startingAt: 0)
-                      + "  \(field.type), default \(field.defaultValue); \(field.range.replacingOccurrences(of: "\\|", with: "|")). \(field.meaning)")
-            }
-            for line in kind.notes { print(line) }
+            for line in try Transitions.description(of: name) { print(line) }
         }
+    }
+}
+
+extension Transitions {
+    /// What `segue transitions show NAME` prints (and `segue mcp`'s describe_transition says).
+    static func description(of name: String) throws -> [String] {
+        var lines: [String] = []
+        let kind = try Preset.transition(named: name)
+        let spelt = TransitionRegistry.canonical(name) ?? name
+        // A gl-transitions file Segue has no port of: its uniforms are its parameters.
+        let catalogue = TransitionRegistry.named(name) == nil ? GLSLTransition.catalogueFile(name) : nil
+        if let alias = TransitionRegistry.aliases.first(where: { $0.name == spelt }) {
+            lines.append("\(spelt) is \(kind.name)" + (alias.settings.isEmpty ? "" : " with \(alias.settings)"))
+        }
+        if let catalogue {
+            lines.append("\(name): gl-transitions' own file \(catalogue), run by Mesa's llvmpipe (\(kind.name): \(kind.summary))")
+        } else {
+            lines.append("\(kind.name): \(kind.summary)")
+        }
+        lines.append("family: \(kind.family.rawValue)")
+        lines.append("source: \(kind.source)")
+        lines.append("joins two pages (a story's cut): \(kind.joinsTwoPages ? "yes" : "no, it builds screens of its own")")
+        let fields = catalogue == nil ? Preset.parameters(of: kind) : Preset.parameters(named: name)
+        guard !fields.isEmpty else { return lines + ["parameters: none of its own"] }
+        lines.append("parameters:")
+        let keys = fields.map(\.key).map { $0.count }.max()!
+        for field in fields {
+            lines.append("  " + field.key.padding(toLength: keys, withPad: " ", startingAt: 0)
+                         + "  \(field.type), default \(field.defaultValue); \(field.range.replacingOccurrences(of: "\\|", with: "|")). \(field.meaning)")
+        }
+        return lines + kind.notes
     }
 }

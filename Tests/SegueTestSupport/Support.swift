@@ -192,6 +192,10 @@ public enum ReferenceTools {
     private static let withGL = Result<String, Error> { try python(importing: "moderngl, numpy") }
     private static let withPlaywright = Result<String, Error> { try python(importing: "playwright") }
     private static let withNumpy = Result<String, Error> { try python(importing: "numpy") }
+    private static let withMCP = Result<String, Error> { try python(importing: "mcp") }
+
+    /// The virtual environment's Python with the MCP SDK (a real client of `segue mcp`).
+    public static func pythonWithMCP() throws -> String { try withMCP.get() }
 
     /// The virtual environment's Python with numpy (reference formulas computed on arrays).
     public static func pythonWithNumpy() throws -> String { try withNumpy.get() }
