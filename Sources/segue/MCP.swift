@@ -139,7 +139,7 @@ final class MCPServer: Sendable {
                 answer(id, ["tools": MCPTools.all.map(\.schema)])
             case "tools/call":
                 calls.enter()
-                Thread.detachNewThread { [self] in
+                Workers.start { [self] in
                     call(line)
                     calls.leave()
                 }
