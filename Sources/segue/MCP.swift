@@ -34,8 +34,8 @@ enum MCPTools {
         var arguments: [(name: String, type: String, meaning: String)]
         var required: [String]
         /// The work: the content it answers (`MCPServer.text`, `.image`); `progress`
-        /// reports done of total.
-        var run: @Sendable (_ arguments: [String: Any], _ progress: @escaping @Sendable (Int, Int) -> Void) throws -> [[String: Any]]
+        /// reports done of total; `cancellation` is set when the client cancels the call.
+        var run: @Sendable (_ arguments: [String: Any], _ progress: @escaping @Sendable (Int, Int) -> Void, _ cancellation: Cancellation) throws -> [[String: Any]]
 
         var schema: [String: Any] {
             ["name": name, "description": description,
@@ -49,41 +49,41 @@ enum MCPTools {
 
     static let all: [Entry] = [
         Entry(name: "list_transitions", description: "Every transition Segue draws, one a line: its name, family and what it draws.",
-              arguments: [], required: []) { _, _ in
+              arguments: [], required: []) { _, _, _ in
             [MCPServer.text(TransitionRegistry.all.map { "\($0.name) (\($0.family.rawValue)): \($0.summary)" }.joined(separator: "\n"))]
         },
         Entry(name: "describe_transition", description: "One transition: what it draws, its family and source, and each parameter with its type, default, range and meaning.",
-              arguments: [("name", "string", "A transition's name, as list_transitions gives it.")], required: ["name"]) { arguments, _ in
+              arguments: [("name", "string", "A transition's name, as list_transitions gives it.")], required: ["name"]) { arguments, _, _ in
             [MCPServer.text(try Transitions.description(of: try text(arguments, "name")).joined(separator: "\n"))]
         },
         Entry(name: "validate_story", description: "Checks a story as a render would, rendering nothing: its problems (file, line, key, what was expected), or its length and each cut's time.",
-              arguments: [story, settings], required: ["story"]) { arguments, _ in
+              arguments: [story, settings], required: ["story"]) { arguments, _, _ in
             let job = try MCPTools.job(arguments, output: "checked.mp4")
             try job.validate()
             return [MCPServer.text((["valid"] + job.warnings.map { "warning: \($0)" } + DryRun.lines(job, name: try text(arguments, "story"), output: false)).joined(separator: "\n"))]
         },
         Entry(name: "render", description: "Renders a story to an output segue render writes (MP4, WebM, MOV, GIF, WebP, a folder of PNGs); progress as notifications; answers the output's path.",
               arguments: [story, ("output", "string", "The output's path: out.mp4, out.webm, out.gif, a folder for PNG frames ..."), settings,
-                          ("force", "boolean", "Replace an output that exists (otherwise refused).")], required: ["story", "output"]) { arguments, progress in
+                          ("force", "boolean", "Replace an output that exists (otherwise refused).")], required: ["story", "output"]) { arguments, progress, cancellation in
             let output = try text(arguments, "output")
             let job = try MCPTools.job(arguments, output: output)
             try job.validate()
-            let result = try Exporter.run(job, progress: { progress($0.framesDone, $0.frameCount) })
+            let result = try Exporter.run(job, cancellation: cancellation, progress: { progress($0.framesDone, $0.frameCount) })
             return [MCPServer.text(String(format: "wrote %@ (%d frames, %.2f s)", output, result.frameCount, result.seconds))]
         },
         Entry(name: "preview_frame", description: "Frame N of a story, as a PNG picture.",
-              arguments: [story, ("frame", "integer", "The frame's index, from 0."), settings], required: ["story", "frame"]) { arguments, _ in
+              arguments: [story, ("frame", "integer", "The frame's index, from 0."), settings], required: ["story", "frame"]) { arguments, _, cancellation in
             guard let frame = arguments["frame"] as? Int, frame >= 0 else { throw ValidationError("frame: expected a frame index, 0 or more") }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-mcp-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let job = try MCPTools.job(arguments, output: folder, format: .png, frames: "\(frame)")
             try job.validate()
-            _ = try Exporter.run(job)
+            _ = try Exporter.run(job, cancellation: cancellation)
             let png = try Data(contentsOf: URL(fileURLWithPath: folder + String(format: "/frame-%05d.png", frame)))
             return [["type": "image", "data": png.base64EncodedString(), "mimeType": "image/png"]]
         },
         Entry(name: "beats", description: "A sound file's tempo, beats, bar starts, meter, onsets and confidence, as segue beats --json prints them.",
-              arguments: [("file", "string", "Any sound FFmpeg decodes, relative to the folder segue mcp runs in.")], required: ["file"]) { arguments, _ in
+              arguments: [("file", "string", "Any sound FFmpeg decodes, relative to the folder segue mcp runs in.")], required: ["file"]) { arguments, _, _ in
             let file = try text(arguments, "file")
             return [MCPServer.text(try Beats.json(try BeatCache.grid(of: file), file: file))]
         },
@@ -109,11 +109,14 @@ enum MCPTools {
 /// JSON-RPC 2.0 over standard input and output, as MCP's stdio transport has it: requests
 /// read a line at a time; `initialize`, `ping`, `tools/list` answered at once, each
 /// `tools/call` on a thread of its own (a render keeps its cores for seconds) with its progress
-/// sent as `notifications/progress` when the call asked for it; every message written whole.
+/// sent as `notifications/progress` when the call asked for it and stopped by
+/// `notifications/cancelled` (then not answered); every message written whole.
 final class MCPServer: Sendable {
     /// The protocol versions spoken, newest first.
     static let versions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     private let writing = Locked(())
+    /// The calls running, by their request's id (as JSON), to cancel.
+    private let running = Locked([String: Cancellation]())
 
     static func text(_ text: String) -> [String: Any] { ["type": "text", "text": text] }
 
@@ -123,6 +126,12 @@ final class MCPServer: Sendable {
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             guard let message = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
                 send(["jsonrpc": "2.0", "id": NSNull(), "error": ["code": -32700, "message": "not a JSON-RPC message: \(line.prefix(80))"]])
+                continue
+            }
+            if message["method"] as? String == "notifications/cancelled", let asked = (message["params"] as? [String: Any])?["requestId"] {
+                // Stopped within a frame; a cancelled call is not answered (and writes nothing).
+                let key = MCPServer.key(asked)
+                running.withLock { $0[key]?.cancel() }
                 continue
             }
             guard let method = message["method"] as? String, let id = message["id"] else { continue }   // a notification, or a reply
@@ -139,8 +148,11 @@ final class MCPServer: Sendable {
                 answer(id, ["tools": MCPTools.all.map(\.schema)])
             case "tools/call":
                 calls.enter()
+                let key = MCPServer.key(id), cancellation = Cancellation()
+                running.withLock { $0[key] = cancellation }
                 Workers.start { [self] in
-                    call(line)
+                    call(line, cancellation: cancellation)
+                    running.withLock { $0[key] = nil }
                     calls.leave()
                 }
             default:
@@ -151,7 +163,7 @@ final class MCPServer: Sendable {
     }
 
     /// Runs the `tools/call` request of `line`, answering its result.
-    private func call(_ line: String) {
+    private func call(_ line: String, cancellation: Cancellation) {
         guard let message = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any], let id = message["id"] else { return }
         let params = message["params"] as? [String: Any] ?? [:]
         let name = params["name"] as? String ?? ""
@@ -170,11 +182,19 @@ final class MCPServer: Sendable {
             send(["jsonrpc": "2.0", "method": "notifications/progress", "params": ["progressToken": token, "progress": done, "total": total]])
         }
         do {
-            answer(id, ["content": try tool.run(params["arguments"] as? [String: Any] ?? [:], progress), "isError": false])
+            let content = try tool.run(params["arguments"] as? [String: Any] ?? [:], progress, cancellation)
+            answer(id, ["content": content, "isError": false])
+        } catch where cancellation.isCancelled {
+            return
         } catch {
             let words = error is ValidationError || error is ArgumentParser.CleanExit ? RenderInputs.message(for: error) : "\(error)"
             answer(id, ["content": [MCPServer.text(words)], "isError": true])
         }
+    }
+
+    /// A request id as a key: its JSON (a number and a text that read alike stay apart).
+    static func key(_ id: Any) -> String {
+        (try? JSONSerialization.data(withJSONObject: [id])).map { String(decoding: $0, as: UTF8.self) } ?? "\(id)"
     }
 
     private func answer(_ id: Any, _ result: [String: Any]) {

@@ -83,4 +83,21 @@ struct MCPTests {
         #expect(checked?["isError"] as? Bool == false && ((checked?["content"] as? [[String: Any]])?.first?["text"] as? String)?.hasPrefix("valid\ns.yaml: 2 screens") == true)
         #expect(reply(5)?["result"] is [String: Any])
     }
+
+    @Test("a render the client cancels stops, is not answered, and leaves nothing at its output; the server answers on")
+    func cancelled() throws {
+        let folder = temporaryFolder()
+        try FileManager.default.copyItem(atPath: example("a.jpg"), toPath: folder.appendingPathComponent("a.jpg").path)
+        // A minute of 1080x1920 (1,800 frames): far longer than the lines below take to be read.
+        try "set: {hold: 30}\nslides: [{image: a.jpg}, {image: a.jpg}]\n".write(to: folder.appendingPathComponent("long.yaml"), atomically: true, encoding: .utf8)
+        try [#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+             #"{"jsonrpc":"2.0","id":"r","method":"tools/call","params":{"name":"render","arguments":{"story":"long.yaml","output":"long.mp4"}}}"#,
+             #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r","reason":"changed my mind"}}"#,
+             #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#].joined(separator: "\n").write(to: folder.appendingPathComponent("in.jsonl"), atomically: true, encoding: .utf8)
+        let run = try tool("sh", ["-c", "cd '\(folder.path)' && '\(segueBinary)' mcp < in.jsonl"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let ids = run.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? AnyHashable }
+        #expect(ids == [1, 2] as [AnyHashable], "\(run.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("long.mp4") }.isEmpty)
+    }
 }
