@@ -321,12 +321,9 @@ def beats_workload():
     run of a 2,000-slide story (76 minutes: the track looped) with `timing: beats` (its analysis kept from a first run) beside the
     same story timed by its holds, and a 100-row template's dry run with the cache empty beside
     the same without timing, alternated round by round; None when not asked."""
-    name = "beats"
-    if not asked(name):
+    work = workspace("beats", "beats")
+    if work is None:
         return None
-    print(f"  {name}", file=sys.stderr)
-    work = os.path.join(args.work, "beats")
-    os.makedirs(work, exist_ok=True)
     track = os.path.join(work, "drums180.mp3")
     if not os.path.exists(track):
         # 100 BPM: a kick on every beat, a snare on 2 and 4, hi-hat eighths, under a chord.

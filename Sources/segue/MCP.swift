@@ -175,10 +175,11 @@ final class MCPServer: Sendable {
         let tokenData = token.flatMap { try? JSONSerialization.data(withJSONObject: ["t": $0]) }
         let last = Locked(-1)
         let progress: @Sendable (Int, Int) -> Void = { [self] done, total in
-            // At most a hundred notifications a call: one each percent.
-            guard let tokenData, let token = ((try? JSONSerialization.jsonObject(with: tokenData)) as? [String: Any])?["t"], total > 0 else { return }
+            // At most a hundred notifications a call: one each percent (the token read only then).
+            guard let tokenData, total > 0 else { return }
             let percent = 100 * done / total
-            guard last.withLock({ old in defer { old = max(old, percent) }; return percent > old }) else { return }
+            guard last.withLock({ old in defer { old = max(old, percent) }; return percent > old }),
+                  let token = ((try? JSONSerialization.jsonObject(with: tokenData)) as? [String: Any])?["t"] else { return }
             send(["jsonrpc": "2.0", "method": "notifications/progress", "params": ["progressToken": token, "progress": done, "total": total]])
         }
         do {

@@ -212,7 +212,17 @@ struct PreviewTests {
               - {image: b.png, hold: 1, transition: {kind: slide, motionBlur: 180}}
               - {image: a.jpg, hold: 1}
             """.write(to: story, atomically: true, encoding: .utf8)
-        let (server, address) = try Self.serve([story.path, "--set", "canvas.size=[180,320]"], in: temporaryFolder())
+        let described = try Self.described(story)
+        let cuts = (described["cuts"] as? [[String: Any]]) ?? []
+        #expect(cuts.map { $0["kind"] as? String } == ["whip", "slide"], "\(cuts)")
+        #expect(cuts.map { ($0["blur"] as? NSNumber)?.doubleValue } == [360, 180], "\(cuts)")
+        let overlays = (described["overlays"] as? [[String: Any]]) ?? []
+        #expect(overlays.contains { $0["kind"] as? String == "leak" && ($0["text"] as? String)?.contains("rose") == true }, "\(overlays)")
+    }
+
+    /// The story `/api/story` describes once the preview of `story` (at 180x320) is up to date.
+    static func described(_ story: URL) throws -> [String: Any] {
+        let (server, address) = try serve([story.path, "--set", "canvas.size=[180,320]"], in: temporaryFolder())
         defer {
             server.interrupt()
             server.waitUntilExit()
@@ -223,12 +233,7 @@ struct PreviewTests {
             reply = (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]) ?? [:]
             if reply["ok"] as? Bool != true { usleep(50_000) }
         }
-        let described = try #require(reply["story"] as? [String: Any])
-        let cuts = (described["cuts"] as? [[String: Any]]) ?? []
-        #expect(cuts.map { $0["kind"] as? String } == ["whip", "slide"], "\(cuts)")
-        #expect(cuts.map { ($0["blur"] as? NSNumber)?.doubleValue } == [360, 180], "\(cuts)")
-        let overlays = (described["overlays"] as? [[String: Any]]) ?? []
-        #expect(overlays.contains { $0["kind"] as? String == "leak" && ($0["text"] as? String)?.contains("rose") == true }, "\(overlays)")
+        return try #require(reply["story"] as? [String: Any])
     }
 
     @Test("timing: beats: the music's lane has the beat grid, each cut the beat it is on")
@@ -245,18 +250,7 @@ struct PreviewTests {
               - {image: b.png, hold: 1.9, transition: cut}
               - {image: a.jpg, hold: 1}
             """.write(to: story, atomically: true, encoding: .utf8)
-        let (server, address) = try Self.serve([story.path, "--set", "canvas.size=[180,320]"], in: temporaryFolder())
-        defer {
-            server.interrupt()
-            server.waitUntilExit()
-        }
-        var reply: [String: Any] = [:]
-        for _ in 0..<300 where reply["ok"] as? Bool != true {
-            let r = try tool("curl", ["-s", address + "api/story"])
-            reply = (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]) ?? [:]
-            if reply["ok"] as? Bool != true { usleep(50_000) }
-        }
-        let described = try #require(reply["story"] as? [String: Any])
+        let described = try Self.described(story)
         let cuts = (described["cuts"] as? [[String: Any]]) ?? []
         // Every 2 beats of 120 BPM: whole seconds.
         #expect(cuts.map { (($0["beat"] as? NSNumber)?.doubleValue ?? -1).rounded() } == [2, 4], "\(cuts)")

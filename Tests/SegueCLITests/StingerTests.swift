@@ -25,6 +25,15 @@ struct StingerTests {
         return path
     }
 
+    /// The 60 frames of the story of red and blue joined by `transition`, and the two pages' colours.
+    func rendered(_ transition: String, in folder: URL) throws -> (frames: [(bytes: [UInt8], width: Int, height: Int)], red: [Int], blue: [Int]) {
+        let out = folder.appendingPathComponent("frames").path
+        let run = try segue("render", "--story", try story(transition, in: folder), "-o", out)
+        try #require(run.status == 0, "\(run.stderr)")
+        let frames = try rgbaFrames(in: out, count: 60)
+        return (frames, pixel(frames[0], 45, 80), pixel(frames[59], 45, 80))
+    }
+
     func pages(in folder: URL) throws {
         try flatPicture("red.png", colour: "red", width: 90, height: 160, in: folder)
         try flatPicture("blue.png", colour: "blue", width: 90, height: 160, in: folder)
@@ -44,13 +53,8 @@ struct StingerTests {
         } else {
             _ = try Self.stinger(name, codec: codec, in: folder)
         }
-        let story = try story("{kind: stinger, clip: \(name), cut: 0.4}", in: folder)
-        let out = folder.appendingPathComponent("frames").path
-        let run = try segue("render", "--story", story, "-o", out)
-        try #require(run.status == 0, "\(run.stderr)")
         // 0.5 s hold (frames 0-14), the stinger's 1 s (15-44), the cut at 0.4 s into it (frame 27), a 0.5 s hold.
-        let frames = try rgbaFrames(in: out, count: 60)
-        let red = pixel(frames[0], 45, 80), blue = pixel(frames[59], 45, 80)
+        let (frames, red, blue) = try rendered("{kind: stinger, clip: \(name), cut: 0.4}", in: folder)
         #expect(red[0] > 240 && red[2] < 10 && blue[2] > 240 && blue[0] < 10, "\(red) \(blue)")
         for (index, frame) in frames.enumerated() {
             let incoming = index >= 27
@@ -76,12 +80,7 @@ struct StingerTests {
         // White sweeps from the left edge to the right over 0.9 s.
         try ffmpegMake("matte.mp4", ["-f", "lavfi", "-i", "color=c=black:s=90x160:r=30:d=1,format=gray,geq=lum='255*lt(X\\,100*T)'",
                                      "-c:v", "libx264", "-pix_fmt", "yuv420p"], in: folder)
-        let story = try story("{kind: stinger, clip: sting.webm, matte: matte.mp4}", in: folder)
-        let out = folder.appendingPathComponent("frames").path
-        let run = try segue("render", "--story", story, "-o", out)
-        try #require(run.status == 0, "\(run.stderr)")
-        let frames = try rgbaFrames(in: out, count: 60)
-        let red = pixel(frames[0], 45, 80), blue = pixel(frames[59], 45, 80)
+        let (frames, red, blue) = try rendered("{kind: stinger, clip: sting.webm, matte: matte.mp4}", in: folder)
         // Within the encoded matte's rounding of white and black.
         func near(_ a: [Int], _ b: [Int]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= 3 } }
         // 0.4 s into the stinger (frame 27) white has reached x = 40: blue left of it, red right.
