@@ -23,17 +23,7 @@ public struct StoryTemplate: Sendable {
     /// find is left for the job to report.
     public static func load(_ path: String, library: PresetLibrary? = nil, preset: String? = nil) throws -> StoryTemplate {
         let text = try PresetLibrary.read(path, limit: Story.maxFileSize, kind: "story")
-        var root = try ConfigNode.parse(yaml: text, name: "story \(path)")
-        var variables = try TemplateVariables(taking: &root)
-        let folder = (path as NSString).deletingLastPathComponent
-        var name = preset
-        if name == nil, case let .scalar(text, _)? = root["preset"]?.value, !text.contains("{{") {
-            name = PresetLibrary.looksLikePath(text) ? Paths.resolve(text, in: folder) : text
-        }
-        if let found = try? (library ?? PresetLibrary.standard()).variables(of: name ?? PresetLibrary.defaultPreset) {
-            variables = variables.over(found)
-        }
-        return StoryTemplate(path: path, root: root, variables: variables)
+        return try StoryTemplate(tree: try ConfigNode.parse(yaml: text, name: "story \(path)"), path: path, library: library, preset: preset)
     }
 
     /// The value each variable the story uses gets: the default, then `values` over it (an
@@ -165,5 +155,23 @@ extension ConfigNode {
         case let .mapping(pairs):
             return ConfigNode(.mapping(try pairs.map { (key: $0.key, value: try $0.value.substituting(values)) }), origin: origin)
         }
+    }
+}
+
+extension StoryTemplate {
+    /// A story's parsed tree as a template (a service's request): `path` is where it counts as
+    /// written, whose folder its relative paths are taken from.
+    public init(tree: ConfigNode, path: String, library: PresetLibrary? = nil, preset: String? = nil) throws {
+        var root = tree
+        var variables = try TemplateVariables(taking: &root)
+        let folder = (path as NSString).deletingLastPathComponent
+        var name = preset
+        if name == nil, case let .scalar(text, _)? = root["preset"]?.value, !text.contains("{{") {
+            name = PresetLibrary.looksLikePath(text) ? Paths.resolve(text, in: folder) : text
+        }
+        if let found = try? (library ?? PresetLibrary.standard()).variables(of: name ?? PresetLibrary.defaultPreset) {
+            variables = variables.over(found)
+        }
+        self.init(path: path, root: root, variables: variables)
     }
 }

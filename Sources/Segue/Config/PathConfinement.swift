@@ -1,0 +1,43 @@
+import Foundation
+
+/// Folders the paths a file names must stay in: a service's inputs folders (`segue serve
+/// --inputs`), where a story sent by a client may name only what is inside them. While one is
+/// `current`, `Paths.resolve` checks each path it resolves (with its symbolic links followed)
+/// and gives a path outside in place of one that leaves the folders: nothing outside is
+/// opened, and the path named is kept (`refused`) for the error, which the caller reports with
+/// the key that named it.
+public final class PathConfinement: Sendable {
+    /// The folders, canonical (symbolic links resolved), each ending in "/".
+    public let folders: [String]
+    private let refusals = Locked<[String]>([])
+
+    /// The task's confinement: set around the reading of what a client sent.
+    @TaskLocal public static var current: PathConfinement?
+
+    public init(folders: [String]) {
+        self.folders = folders.map { folder in
+            let canonical = Paths.canonical(folder)
+            return canonical.hasSuffix("/") ? canonical : canonical + "/"
+        }
+    }
+
+    /// The paths named that lead outside the folders, as they were written, in order.
+    public var refused: [String] { refusals.withLock { $0 } }
+
+    /// True when `path` (absolute, or relative to the working folder) is in one of the folders.
+    public func admits(_ path: String) -> Bool {
+        let canonical = Paths.canonical(path)
+        return folders.contains { canonical.hasPrefix($0) || canonical + "/" == $0 }
+    }
+
+    /// `resolved` (named `named`) if it is admitted; otherwise a path that names nothing, with
+    /// `named` kept for the error.
+    func check(_ resolved: String, named: String) -> String {
+        guard !admits(resolved) else { return resolved }
+        refusals.withLock { if !$0.contains(named) { $0.append(named) } }
+        return PathConfinement.nowhere
+    }
+
+    /// What a refused path becomes: no file, in no folder there can be.
+    static let nowhere = "/nonexistent/segue-refused-path"
+}
