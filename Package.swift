@@ -21,6 +21,13 @@ let package = Package(
         // The preview's check of each request's target, as NIO parses it (Hummingbird's own).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        // segue serve: its routes and types generated from its OpenAPI document (ahead of time,
+        // scripts/openapi-generate), its jobs in SQLite, its webhooks signed and sent.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
     ]),
     targets: [
         // FFmpeg's libraries, found through pkg-config; Debian's -dev packages provide them.
@@ -83,13 +90,26 @@ let package = Package(
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
             resources: [.embedInCode("Page")]
         ),
+        // `segue serve`: the render service (Hummingbird, its OpenAPI document's generated
+        // routes in Generated/), jobs in SQLite, webhooks; beside the library as the preview is.
+        .target(
+            name: "SegueServe",
+            dependencies: ["Segue", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                           .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"],
+            resources: [.embedInCode("openapi.json")]
+        ),
         .executableTarget(
             name: "segue",
-            dependencies: ["Segue", "SeguePreview", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Segue", "SeguePreview", "SegueServe", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "SegueCLITests",
-            dependencies: ["segue", "SeguePreview", "SegueTestSupport"]
+            dependencies: ["segue", "SeguePreview", "SegueServe", "SegueTestSupport"]
         ),
     ]),
     swiftLanguageModes: [.v6]

@@ -193,9 +193,13 @@ public enum ReferenceTools {
     private static let withPlaywright = Result<String, Error> { try python(importing: "playwright") }
     private static let withNumpy = Result<String, Error> { try python(importing: "numpy") }
     private static let withMCP = Result<String, Error> { try python(importing: "mcp") }
+    private static let withServeTools = Result<String, Error> { try python(importing: "httpx, schemathesis") }
 
     /// The virtual environment's Python with the MCP SDK (a real client of `segue mcp`).
     public static func pythonWithMCP() throws -> String { try withMCP.get() }
+
+    /// The Python with httpx and schemathesis (segue serve's clients).
+    public static func pythonWithServeTools() throws -> String { try withServeTools.get() }
 
     /// The virtual environment's Python with numpy (reference formulas computed on arrays).
     public static func pythonWithNumpy() throws -> String { try withNumpy.get() }

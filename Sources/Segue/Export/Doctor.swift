@@ -117,6 +117,7 @@ public enum Doctor {
         ("libcairo.so.", "libcairo2", "draws text"),
         ("libfontconfig.so.", "libfontconfig1", "finds fonts"),
         ("libglib-2.0.so.", "libglib2.0-0", "Pango's base library"),
+        ("libsqlite3.so.", "libsqlite3-0", "keeps segue serve's jobs"),
     ]
 
     /// The Debian package that brings a Noto family.

@@ -1,0 +1,235 @@
+package import Foundation
+import GRDB
+import Segue
+
+/// One render as the store keeps it.
+struct RenderRecord: Sendable {
+    var id: String
+    var token: String
+    var idempotencyKey: String?
+    var bodyDigest: String
+    /// The request as received (JSON or YAML text), read again when the render runs.
+    var request: String
+    var format: String
+    var fingerprint: String?
+    var reused: String?
+    var webhook: String?
+    var metadata: String?
+    var status: String
+    var framesDone = 0
+    var framesTotal = 0
+    var error: String?
+    var outputBytes: Int?
+    var attempts = 0
+    var created: Double
+    var updated: Double
+    var started: Double?
+    var finished: Double?
+
+    static let ended: Set<String> = ["done", "failed", "cancelled"]
+    var hasEnded: Bool { RenderRecord.ended.contains(status) }
+
+    init(row: Row) {
+        id = row["id"]; token = row["token"]; idempotencyKey = row["idem_key"]; bodyDigest = row["body_digest"]; request = row["request"]
+        format = row["format"]; fingerprint = row["fingerprint"]; reused = row["reused"]; webhook = row["webhook"]; metadata = row["metadata"]
+        status = row["status"]; framesDone = row["frames_done"]; framesTotal = row["frames_total"]; error = row["error"]
+        outputBytes = row["output_bytes"]; attempts = row["attempts"]; created = row["created"]; updated = row["updated"]
+        started = row["started"]; finished = row["finished"]
+    }
+
+    init(id: String, token: String, idempotencyKey: String?, bodyDigest: String, request: String, format: String, webhook: String?, metadata: String?, status: String, now: Double) {
+        self.id = id; self.token = token; self.idempotencyKey = idempotencyKey; self.bodyDigest = bodyDigest; self.request = request
+        self.format = format; self.webhook = webhook; self.metadata = metadata; self.status = status; created = now; updated = now
+    }
+}
+
+/// A webhook delivery tried, with its answer.
+struct DeliveryRecord: Sendable {
+    var event: String, messageID: String, attempt: Int, at: Double, status: Int?, error: String?
+}
+
+/// A webhook message waiting to be delivered.
+struct OutboxMessage: Sendable {
+    var messageID: String, render: String, event: String, body: String, attempts: Int, url: String
+}
+
+/// The service's jobs in SQLite (GRDB, WAL): every render, its progress and end, and every
+/// webhook message and delivery. Each change is one transaction, so a process killed at any
+/// moment leaves the store as it was before the change or after it.
+final class JobStore: Sendable {
+    let pool: DatabasePool
+    let outputs: String
+
+    init(folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder + "/outputs", withIntermediateDirectories: true)
+        outputs = folder + "/outputs"
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        pool = try DatabasePool(path: folder + "/jobs.sqlite", configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1") { db in
+            try db.execute(sql: """
+                CREATE TABLE renders (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, token TEXT NOT NULL,
+                  idem_key TEXT, body_digest TEXT NOT NULL, request TEXT NOT NULL, format TEXT NOT NULL, fingerprint TEXT, reused TEXT,
+                  webhook TEXT, metadata TEXT, status TEXT NOT NULL, frames_done INTEGER NOT NULL DEFAULT 0,
+                  frames_total INTEGER NOT NULL DEFAULT 0, error TEXT, output_bytes INTEGER, attempts INTEGER NOT NULL DEFAULT 0,
+                  created REAL NOT NULL, updated REAL NOT NULL, started REAL, finished REAL);
+                CREATE UNIQUE INDEX renders_key ON renders(token, idem_key) WHERE idem_key IS NOT NULL;
+                CREATE INDEX renders_status ON renders(status, seq);
+                CREATE INDEX renders_fingerprint ON renders(fingerprint, format) WHERE status = 'done';
+                CREATE TABLE outbox (message_id TEXT PRIMARY KEY, render TEXT NOT NULL, event TEXT NOT NULL, url TEXT NOT NULL,
+                  body TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_at REAL NOT NULL, state TEXT NOT NULL);
+                CREATE INDEX outbox_due ON outbox(state, next_at);
+                CREATE TABLE deliveries (seq INTEGER PRIMARY KEY AUTOINCREMENT, render TEXT NOT NULL, event TEXT NOT NULL,
+                  message_id TEXT NOT NULL, attempt INTEGER NOT NULL, at REAL NOT NULL, status INTEGER, error TEXT);
+                CREATE INDEX deliveries_render ON deliveries(render, seq);
+                """)
+        }
+        try migrator.migrate(pool)
+    }
+
+    static var now: Double { Date().timeIntervalSince1970 }
+
+    /// The renders a killed service left running, queued again (to run from the start, or to
+    /// find their output already made by its fingerprint); how many.
+    func requeueInterrupted() throws -> Int {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE renders SET status = 'queued', frames_done = 0, updated = ? WHERE status IN ('preparing', 'rendering', 'encoding')",
+                           arguments: [JobStore.now])
+            return db.changesCount
+        }
+    }
+
+    enum Admission { case created(RenderRecord), replayed(RenderRecord), keyReused, overLimit(Int) }
+
+    /// Adds `record` unless its token already used its idempotency key (then that render, or
+    /// `keyReused` when the body differs), or the token has `limit` renders waiting and running.
+    func admit(_ record: RenderRecord, limit: Int) throws -> Admission {
+        try pool.write { db in
+            if let key = record.idempotencyKey,
+               let row = try Row.fetchOne(db, sql: "SELECT * FROM renders WHERE token = ? AND idem_key = ?", arguments: [record.token, key]) {
+                let existing = RenderRecord(row: row)
+                return existing.bodyDigest == record.bodyDigest ? .replayed(existing) : .keyReused
+            }
+            if record.status == "queued" {
+                let waiting = try Int.fetchOne(db, sql: "SELECT count(*) FROM renders WHERE token = ? AND status IN ('queued', 'preparing', 'rendering', 'encoding')",
+                                               arguments: [record.token]) ?? 0
+                if waiting >= limit { return .overLimit(waiting) }
+            }
+            try db.execute(sql: """
+                INSERT INTO renders (id, token, idem_key, body_digest, request, format, fingerprint, reused, webhook, metadata, status,
+                  frames_total, output_bytes, created, updated, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [record.id, record.token, record.idempotencyKey, record.bodyDigest, record.request, record.format, record.fingerprint,
+                                 record.reused, record.webhook, record.metadata, record.status, record.framesTotal, record.outputBytes,
+                                 record.created, record.updated, record.finished])
+            if record.status == "done" { try JobStore.addMessage(db, for: record, event: "render.done") }
+            return .created(record)
+        }
+    }
+
+    func render(_ id: String) throws -> RenderRecord? {
+        try pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM renders WHERE id = ?", arguments: [id]).map(RenderRecord.init) }
+    }
+
+    /// A done render of the same fingerprint and format whose output is still there.
+    func made(fingerprint: String, format: String) throws -> RenderRecord? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM renders WHERE fingerprint = ? AND format = ? AND status = 'done' ORDER BY seq LIMIT 1",
+                             arguments: [fingerprint, format]).map(RenderRecord.init)
+        }
+    }
+
+    /// A page of renders, newest first: `after` is the last seq of the page before.
+    func list(status: String?, limit: Int, after: Int?) throws -> (renders: [RenderRecord], next: Int?) {
+        try pool.read { db in
+            var sql = "SELECT * FROM renders WHERE 1", arguments: StatementArguments = []
+            if let status { sql += " AND status = ?"; arguments += [status] }
+            if let after { sql += " AND seq < ?"; arguments += [after] }
+            sql += " ORDER BY seq DESC LIMIT ?"
+            arguments += [limit + 1]
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let page = rows.prefix(limit)
+            return (page.map(RenderRecord.init), rows.count > limit ? page.last.map { $0["seq"] as Int } : nil)
+        }
+    }
+
+    func counts() throws -> (queued: Int, running: Int) {
+        try pool.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM renders WHERE status = 'queued'") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM renders WHERE status IN ('preparing', 'rendering', 'encoding')") ?? 0)
+        }
+    }
+
+    /// The oldest queued render, now preparing (its attempt counted), or nil.
+    func claim() throws -> RenderRecord? {
+        try pool.write { db in
+            let now = JobStore.now
+            return try Row.fetchOne(db, sql: """
+                UPDATE renders SET status = 'preparing', attempts = attempts + 1, started = ?, updated = ?
+                WHERE seq = (SELECT seq FROM renders WHERE status = 'queued' ORDER BY seq LIMIT 1) RETURNING *
+                """, arguments: [now, now]).map(RenderRecord.init)
+        }
+    }
+
+    /// A running render's progress (never over an end).
+    func progress(_ id: String, status: String, done: Int, total: Int) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE renders SET status = ?, frames_done = ?, frames_total = ?, updated = ? WHERE id = ? AND status IN ('preparing', 'rendering', 'encoding')",
+                           arguments: [status, done, total, JobStore.now, id])
+        }
+    }
+
+    /// Ends a render (`done`, `failed` or `cancelled`) and queues its webhook, in one
+    /// transaction; false when it had ended already.
+    @discardableResult
+    func end(_ id: String, status: String, error: String? = nil, outputBytes: Int? = nil, fingerprint: String? = nil) throws -> Bool {
+        try pool.write { db in
+            let now = JobStore.now
+            guard let row = try Row.fetchOne(db, sql: """
+                UPDATE renders SET status = ?, error = ?, output_bytes = ?, fingerprint = coalesce(?, fingerprint), updated = ?, finished = ?,
+                  frames_done = CASE WHEN ? = 'done' THEN frames_total ELSE frames_done END
+                WHERE id = ? AND status NOT IN ('done', 'failed', 'cancelled') RETURNING *
+                """, arguments: [status, error, outputBytes, fingerprint, now, now, status, id]) else { return false }
+            try JobStore.addMessage(db, for: RenderRecord(row: row), event: "render.\(status)")
+            return true
+        }
+    }
+
+    /// The webhook message of `event`, when the render has a webhook; the body is the render's
+    /// status document, as `GET` gives it, kept as it was at the event.
+    private static func addMessage(_ db: Database, for record: RenderRecord, event: String) throws {
+        guard let url = record.webhook else { return }
+        let body = try ServeDocuments.webhookBody(event: event, record: record)
+        try db.execute(sql: "INSERT INTO outbox (message_id, render, event, url, body, next_at, state) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+                       arguments: ["msg_" + ServeDocuments.randomHex(12), record.id, event, url, body, JobStore.now])
+    }
+
+    /// The messages due to be sent now.
+    func dueMessages() throws -> [OutboxMessage] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' AND next_at <= ? ORDER BY next_at LIMIT 32", arguments: [JobStore.now]).map {
+                OutboxMessage(messageID: $0["message_id"], render: $0["render"], event: $0["event"], body: $0["body"], attempts: $0["attempts"], url: $0["url"])
+            }
+        }
+    }
+
+    /// A delivery's answer: the message delivered, waiting `retryIn` seconds, or given up (nil).
+    func delivered(_ message: OutboxMessage, status: Int?, error: String?, retryIn: Double?) throws {
+        try pool.write { db in
+            let now = JobStore.now
+            try db.execute(sql: "INSERT INTO deliveries (render, event, message_id, attempt, at, status, error) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [message.render, message.event, message.messageID, message.attempts + 1, now, status, error])
+            let success = status.map { (200..<300).contains($0) } ?? false
+            try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, state = ?, next_at = ? WHERE message_id = ?",
+                           arguments: [success ? "delivered" : retryIn == nil ? "failed" : "pending", now + (retryIn ?? 0), message.messageID])
+        }
+    }
+
+    func deliveries(of id: String) throws -> [DeliveryRecord] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM deliveries WHERE render = ? ORDER BY seq", arguments: [id]).map {
+                DeliveryRecord(event: $0["event"], messageID: $0["message_id"], attempt: $0["attempt"], at: $0["at"], status: $0["status"], error: $0["error"])
+            }
+        }
+    }
+}
