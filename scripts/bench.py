@@ -943,6 +943,9 @@ if args.gl_only:
 if args.luma_only:
     luma_table()
     sys.exit(0)
+if asked("serve") and not args.compose_only and not args.baseline:
+    # segue serve under load (scripts/bench_serve.py): jobs, latency, overhead, memory, restart.
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_serve.py"), args.segue, args.work], check=True)
 if not args.compose_only:
     exports_table()
 if args.only:
