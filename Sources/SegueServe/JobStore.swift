@@ -85,6 +85,10 @@ final class JobStore: Sendable {
                 CREATE INDEX deliveries_render ON deliveries(render, seq);
                 """)
         }
+        migrator.registerMigration("2") { db in
+            // A submission counts its token's waiting renders: by index, not by every render waiting.
+            try db.execute(sql: "CREATE INDEX renders_token ON renders(token, status)")
+        }
         try migrator.migrate(pool)
     }
 

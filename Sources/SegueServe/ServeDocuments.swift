@@ -14,10 +14,8 @@ enum ServeDocuments {
         SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    static func fileExtension(_ format: String) -> String { format }
-
     static func outputPath(_ store: JobStore, _ record: RenderRecord) -> String {
-        "\(store.outputs)/\(record.reused ?? record.id).\(fileExtension(record.format))"
+        "\(store.outputs)/\(record.reused ?? record.id).\(record.format)"
     }
 
     static func render(_ record: RenderRecord, deliveries: [DeliveryRecord] = []) -> Components.Schemas.Render {
