@@ -5,20 +5,30 @@ import Foundation
 /// `current`, `Paths.resolve` checks each path it resolves (with its symbolic links followed)
 /// and gives a path outside in place of one that leaves the folders: nothing outside is
 /// opened, and the path named is kept (`refused`) for the error, which the caller reports with
-/// the key that named it.
+/// the key that named it. Files sent with a request (`uploaded`) are found by the names they
+/// were sent with, before the folders.
 public final class PathConfinement: Sendable {
     /// The folders, canonical (symbolic links resolved), each ending in "/".
     public let folders: [String]
+    /// Files sent with the request: the name a story gives each, and where it is kept.
+    public let uploaded: [String: String]
     private let refusals = Locked<[String]>([])
 
     /// The task's confinement: set around the reading of what a client sent.
     @TaskLocal public static var current: PathConfinement?
 
-    public init(folders: [String]) {
-        self.folders = folders.map { folder in
+    public init(folders: [String], uploaded: [String: String] = [:]) {
+        self.folders = (folders + uploaded.values.map { ($0 as NSString).deletingLastPathComponent }).map { folder in
             let canonical = Paths.canonical(folder)
             return canonical.hasSuffix("/") ? canonical : canonical + "/"
         }
+        self.uploaded = uploaded
+    }
+
+    /// The file sent as `path` (a relative name, `./` or not), if one was.
+    func upload(_ path: String) -> String? {
+        guard !uploaded.isEmpty, !path.hasPrefix("/") else { return nil }
+        return uploaded[path.hasPrefix("./") ? String(path.dropFirst(2)) : path]
     }
 
     /// The paths named that lead outside the folders, as they were written, in order.

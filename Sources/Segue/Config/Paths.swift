@@ -6,8 +6,10 @@ import Foundation
 enum Paths {
     /// `path` as named in a file in `folder`: itself when absolute (or when the file is in
     /// the working folder), else joined to the folder and normalized.
-    /// While a `PathConfinement` is current, a path outside its folders resolves to nothing.
+    /// While a `PathConfinement` is current, a name sent with the request is that file, and a
+    /// path outside its folders resolves to nothing.
     static func resolve(_ path: String, in folder: String) -> String {
+        if let sent = PathConfinement.current?.upload(path) { return sent }
         let resolved = path.hasPrefix("/") || folder.isEmpty ? path : normalized(folder + "/" + path)
         return PathConfinement.current?.check(resolved, named: path) ?? resolved
     }

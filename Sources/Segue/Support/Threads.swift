@@ -85,10 +85,12 @@ enum Threads {
 /// on threads of its own, away from Swift's cooperative pool, which blocking work would starve).
 public enum Workers {
     /// Starts `body` on a thread of its own; the returned function waits for it to end. For
-    /// work that lasts (a watcher, a session's renders), a few per program.
+    /// work that lasts (a watcher, a session's renders), a few per program. `yielding`: the
+    /// thread, and every thread it starts, runs at a lower priority (nice +10), so that a
+    /// server's answers come before its renders.
     @discardableResult
-    public static func start(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        let handle = Threads.start(.frontEnd, body)
+    public static func start(yielding: Bool = false, _ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let handle = Threads.start(.frontEnd, yielding: yielding, body)
         return { handle.join() }
     }
 
