@@ -1,5 +1,5 @@
 package import Foundation
-import Segue
+package import Segue
 
 /// A render request read: the story's tree (or the template's and its row), the output's
 /// format, the webhook and the metadata. Both JSON and YAML bodies are read by the story
@@ -69,9 +69,10 @@ struct RenderAsk: Sendable {
     }
 
     /// The job this request makes, writing `output`: its story read with every path it names
-    /// kept inside `inputs` (a path outside is refused, naming its key).
-    func job(inputs: [String], output: String, limits: Limits, threads: Int) throws -> Job {
-        let confinement = PathConfinement(folders: inputs)
+    /// kept inside `inputs` (a path outside is refused, naming its key), and the files sent
+    /// with it (in `uploads`) found by their names first.
+    func job(inputs: [String], uploads: String? = nil, output: String, limits: Limits, threads: Int) throws -> Job {
+        let confinement = PathConfinement(folders: inputs, uploaded: uploads.map(Uploads.sent) ?? [:])
         let base = inputs[0] + "/request.yaml"
         do {
             return try PathConfinement.$current.withValue(confinement) {
@@ -101,7 +102,14 @@ struct RenderAsk: Sendable {
             if let refused = confinement.refused.first {
                 throw RenderAsk.outside(refused, key: RenderAsk.key(naming: refused, in: root) ?? "story", node: nil)
             }
-            throw error
+            // The story's problems name their keys from the body's top, as the refusals do.
+            guard root["story"] != nil else { throw error }
+            let errors = ServeProblem.errors(of: error).map { entry in
+                var entry = entry
+                entry.key = entry.key.map { "story." + $0 }
+                return entry
+            }
+            throw ServeProblem.invalid("\(error)", errors: errors)
         }
     }
 
@@ -110,12 +118,13 @@ struct RenderAsk: Sendable {
                              errors: [.init(message: "outside the inputs folders", line: node.flatMap(line), key: key)])
     }
 
-    /// The dotted key (`story.slides[2].image`) whose value is `text`, or nil.
+    /// The dotted key (`story.slides[2].image`, counting from 1 as the story reader's keys
+    /// do) whose value is `text`, or nil.
     static func key(naming text: String, in node: ConfigNode, at path: String = "") -> String? {
         switch node.value {
         case let .scalar(value, _): return value == text ? path : nil
         case let .sequence(items):
-            for (index, item) in items.enumerated() { if let found = key(naming: text, in: item, at: "\(path)[\(index)]") { return found } }
+            for (index, item) in items.enumerated() { if let found = key(naming: text, in: item, at: "\(path)[\(index + 1)]") { return found } }
         case let .mapping(pairs):
             for pair in pairs { if let found = key(naming: text, in: pair.value, at: path.isEmpty ? pair.key : "\(path).\(pair.key)") { return found } }
         }

@@ -1,6 +1,6 @@
 package import Foundation
 import GRDB
-import Segue
+package import Segue
 
 /// One render as the store keeps it.
 struct RenderRecord: Sendable {
@@ -21,6 +21,10 @@ struct RenderRecord: Sendable {
     var error: String?
     var outputBytes: Int?
     var attempts = 0
+    /// Pixels x frames the render composes, counted against its token's budget while it waits.
+    var pixelFrames = 0
+    /// The executor's own name of the running render (a Slurm job id), or nil.
+    var executorJob: String?
     var created: Double
     var updated: Double
     var started: Double?
@@ -33,7 +37,8 @@ struct RenderRecord: Sendable {
         id = row["id"]; token = row["token"]; idempotencyKey = row["idem_key"]; bodyDigest = row["body_digest"]; request = row["request"]
         format = row["format"]; fingerprint = row["fingerprint"]; reused = row["reused"]; webhook = row["webhook"]; metadata = row["metadata"]
         status = row["status"]; framesDone = row["frames_done"]; framesTotal = row["frames_total"]; error = row["error"]
-        outputBytes = row["output_bytes"]; attempts = row["attempts"]; created = row["created"]; updated = row["updated"]
+        outputBytes = row["output_bytes"]; attempts = row["attempts"]; pixelFrames = row["pixel_frames"]; executorJob = row["executor_job"]
+        created = row["created"]; updated = row["updated"]
         started = row["started"]; finished = row["finished"]
     }
 
@@ -59,10 +64,13 @@ struct OutboxMessage: Sendable {
 final class JobStore: Sendable {
     let pool: DatabasePool
     let outputs: String
+    /// Files sent with renders, in a folder for each (Uploads.swift), removed at its end.
+    let uploads: String
 
     init(folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder + "/outputs", withIntermediateDirectories: true)
         outputs = folder + "/outputs"
+        uploads = folder + "/uploads"
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: folder + "/jobs.sqlite", configuration: configuration)
@@ -89,26 +97,36 @@ final class JobStore: Sendable {
             // A submission counts its token's waiting renders: by index, not by every render waiting.
             try db.execute(sql: "CREATE INDEX renders_token ON renders(token, status)")
         }
+        migrator.registerMigration("3") { db in
+            try db.execute(sql: """
+                ALTER TABLE renders ADD COLUMN pixel_frames INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE renders ADD COLUMN executor_job TEXT;
+                """)
+        }
         try migrator.migrate(pool)
     }
 
     static var now: Double { Date().timeIntervalSince1970 }
 
     /// The renders a killed service left running, queued again (to run from the start, or to
-    /// find their output already made by its fingerprint); how many.
-    func requeueInterrupted() throws -> Int {
+    /// find their output already made by its fingerprint); how many. Those an executor of
+    /// `keeping` runs on its own (a cluster's jobs, running on without the service) are kept.
+    func requeueInterrupted(keeping: Bool = false) throws -> Int {
         try pool.write { db in
-            try db.execute(sql: "UPDATE renders SET status = 'queued', frames_done = 0, updated = ? WHERE status IN ('preparing', 'rendering', 'encoding')",
-                           arguments: [JobStore.now])
+            try db.execute(sql: """
+                UPDATE renders SET status = 'queued', frames_done = 0, executor_job = NULL, updated = ?
+                WHERE status IN ('preparing', 'rendering', 'encoding') AND (? = 0 OR executor_job IS NULL)
+                """, arguments: [JobStore.now, keeping])
             return db.changesCount
         }
     }
 
-    enum Admission { case created(RenderRecord), replayed(RenderRecord), keyReused, overLimit(Int) }
+    enum Admission { case created(RenderRecord), replayed(RenderRecord), keyReused, overLimit(Int), overBudget(Int) }
 
     /// Adds `record` unless its token already used its idempotency key (then that render, or
-    /// `keyReused` when the body differs), or the token has `limit` renders waiting and running.
-    func admit(_ record: RenderRecord, limit: Int) throws -> Admission {
+    /// `keyReused` when the body differs), or the token has `limit` renders waiting and running,
+    /// or their pixels x frames and the record's are over `budget`.
+    func admit(_ record: RenderRecord, limit: Int, budget: Int = .max) throws -> Admission {
         try pool.write { db in
             if let key = record.idempotencyKey,
                let row = try Row.fetchOne(db, sql: "SELECT * FROM renders WHERE token = ? AND idem_key = ?", arguments: [record.token, key]) {
@@ -119,12 +137,15 @@ final class JobStore: Sendable {
                 let waiting = try Int.fetchOne(db, sql: "SELECT count(*) FROM renders WHERE token = ? AND status IN ('queued', 'preparing', 'rendering', 'encoding')",
                                                arguments: [record.token]) ?? 0
                 if waiting >= limit { return .overLimit(waiting) }
+                let work = try Int.fetchOne(db, sql: "SELECT coalesce(sum(pixel_frames), 0) FROM renders WHERE token = ? AND status IN ('queued', 'preparing', 'rendering', 'encoding')",
+                                            arguments: [record.token]) ?? 0
+                if work > budget - record.pixelFrames { return .overBudget(work) }
             }
             try db.execute(sql: """
                 INSERT INTO renders (id, token, idem_key, body_digest, request, format, fingerprint, reused, webhook, metadata, status,
-                  frames_total, output_bytes, created, updated, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  frames_total, pixel_frames, output_bytes, created, updated, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [record.id, record.token, record.idempotencyKey, record.bodyDigest, record.request, record.format, record.fingerprint,
-                                 record.reused, record.webhook, record.metadata, record.status, record.framesTotal, record.outputBytes,
+                                 record.reused, record.webhook, record.metadata, record.status, record.framesTotal, record.pixelFrames, record.outputBytes,
                                  record.created, record.updated, record.finished])
             if record.status == "done" { try JobStore.addMessage(db, for: record, event: "render.done") }
             return .created(record)
@@ -175,11 +196,29 @@ final class JobStore: Sendable {
         }
     }
 
-    /// A running render's progress (never over an end).
-    func progress(_ id: String, status: String, done: Int, total: Int) throws {
+    /// A running render's progress (never over an end); false when it has ended already
+    /// (cancelled while it was being claimed, say), and should stop.
+    @discardableResult
+    func progress(_ id: String, status: String, done: Int, total: Int) throws -> Bool {
         try pool.write { db in
             try db.execute(sql: "UPDATE renders SET status = ?, frames_done = ?, frames_total = ?, updated = ? WHERE id = ? AND status IN ('preparing', 'rendering', 'encoding')",
                            arguments: [status, done, total, JobStore.now, id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Records the executor's own name of a claimed render (a Slurm job id).
+    func assign(_ id: String, executorJob: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE renders SET executor_job = ?, updated = ? WHERE id = ?", arguments: [executorJob, JobStore.now, id])
+        }
+    }
+
+    /// The renders running under an executor's own names.
+    func assigned() throws -> [RenderRecord] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM renders WHERE executor_job IS NOT NULL AND status IN ('preparing', 'rendering', 'encoding') ORDER BY seq")
+                .map(RenderRecord.init)
         }
     }
 
@@ -187,7 +226,7 @@ final class JobStore: Sendable {
     /// transaction; false when it had ended already.
     @discardableResult
     func end(_ id: String, status: String, error: String? = nil, outputBytes: Int? = nil, fingerprint: String? = nil) throws -> Bool {
-        try pool.write { db in
+        let ended = try pool.write { db in
             let now = JobStore.now
             guard let row = try Row.fetchOne(db, sql: """
                 UPDATE renders SET status = ?, error = ?, output_bytes = ?, fingerprint = coalesce(?, fingerprint), updated = ?, finished = ?,
@@ -197,6 +236,17 @@ final class JobStore: Sendable {
             try JobStore.addMessage(db, for: RenderRecord(row: row), event: "render.\(status)")
             return true
         }
+        // The files sent with it are not read again.
+        if ended { try? FileManager.default.removeItem(atPath: uploadFolder(id)) }
+        return ended
+    }
+
+    /// Where the files sent with render `id` are kept while it waits and runs.
+    func uploadFolder(_ id: String) -> String { "\(uploads)/\(id)" }
+
+    /// The files sent with render `id`: their folder, or nil when none were sent.
+    func sentFiles(_ id: String) -> String? {
+        FileManager.default.fileExists(atPath: uploadFolder(id)) ? uploadFolder(id) : nil
     }
 
     /// The webhook message of `event`, when the render has a webhook; the body is the render's
@@ -208,10 +258,11 @@ final class JobStore: Sendable {
                        arguments: ["msg_" + ServeDocuments.randomHex(12), record.id, event, url, body, JobStore.now])
     }
 
-    /// The messages due to be sent now.
-    func dueMessages() throws -> [OutboxMessage] {
+    /// Up to 64 messages due to be sent now, but those in `excluding` (being sent).
+    func dueMessages(excluding sending: Set<String> = []) throws -> [OutboxMessage] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' AND next_at <= ? ORDER BY next_at LIMIT 32", arguments: [JobStore.now]).map {
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' AND next_at <= ? ORDER BY next_at LIMIT ?",
+                             arguments: [JobStore.now, 64 + sending.count]).filter { !sending.contains($0["message_id"]) }.prefix(64).map {
                 OutboxMessage(messageID: $0["message_id"], render: $0["render"], event: $0["event"], body: $0["body"], attempts: $0["attempts"], url: $0["url"])
             }
         }

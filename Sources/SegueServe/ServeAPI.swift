@@ -1,6 +1,6 @@
 package import Foundation
 package import OpenAPIRuntime
-import Segue
+package import Segue
 
 /// The caller's token (its digest's start; "local" when no token is asked), set by the
 /// server's guard for each request.
@@ -15,6 +15,11 @@ struct ServeAPI: APIProtocol {
     let settings: ServeSettings
 
     func createRender(_ input: Operations.CreateRender.Input) async throws -> Operations.CreateRender.Output {
+        let id = "r_" + ServeDocuments.randomHex(12)
+        var uploads: String?, filesDigest = ""
+        // Files sent with a request that is not queued are not kept.
+        var keepsFiles = false
+        defer { if let uploads, !keepsFiles { try? FileManager.default.removeItem(atPath: uploads) } }
         do {
             let text: String
             switch input.body {
@@ -26,11 +31,17 @@ struct ServeAPI: APIProtocol {
                 do { text = String(decoding: try await Data(collecting: body, upTo: settings.maxBody), as: UTF8.self) } catch {
                     throw ServeProblem(status: 413, title: "Body too large", detail: "the body is over \(settings.maxBody) bytes")
                 }
+            case let .multipartForm(form):
+                uploads = store.uploadFolder(id)
+                (text, filesDigest) = try await Uploads.receive(form, into: store.uploadFolder(id), limit: settings.maxUpload, requestLimit: settings.maxBody)
             }
             let token = Caller.token
-            let record = try await Workers.run { try self.admit(text, key: input.headers.idempotencyKey, token: token) }
+            let record = try await Workers.run { [uploads, filesDigest] in
+                try self.admit(text, id: id, uploads: uploads, filesDigest: filesDigest, key: input.headers.idempotencyKey, token: token)
+            }
             switch record {
             case let .created(record):
+                keepsFiles = record.status == "queued"
                 executor.wake()
                 let document = ServeDocuments.render(record)
                 if record.status == "done" { return .ok(.init(headers: .init(location: document.links._self), body: .json(document))) }
@@ -43,10 +54,14 @@ struct ServeAPI: APIProtocol {
                                                                   errors: [.init(message: "key used with another body", key: "Idempotency-Key")]).response)
             case let .overLimit(count):
                 return .tooManyRequests(ServeProblem(status: 429, title: "Too many renders", detail: "\(count) renders of this token wait or run, the limit (--max-queued)").response)
+            case let .overBudget(work):
+                return .tooManyRequests(ServeProblem(status: 429, title: "Over the pixel budget",
+                                                     detail: "this token's renders waiting or running compose \(work) pixel-frames; with this one that is over the limit of \(settings.maxTokenPixelFrames) (--max-token-pixel-frames)").response)
             }
         } catch let problem as ServeProblem {
             switch problem.status {
             case 413: return .contentTooLarge(problem.response)
+            case 503: return .serviceUnavailable(problem.response)
             default: return .unprocessableContent(problem.response)
             }
         } catch {
@@ -56,15 +71,17 @@ struct ServeAPI: APIProtocol {
 
     /// Reads and checks the request (on a worker's thread: it reads the story's inputs), then
     /// stores it: done at once when a render of the same fingerprint was made.
-    private func admit(_ text: String, key: String?, token: String) throws -> JobStore.Admission {
+    private func admit(_ text: String, id: String, uploads: String?, filesDigest: String, key: String?, token: String) throws -> JobStore.Admission {
         let ask = try RenderAsk(text: text)
-        let id = "r_" + ServeDocuments.randomHex(12)
-        let job = try ask.job(inputs: settings.inputs, output: "\(store.outputs)/\(id).\(ask.format)", limits: Limits(maxPixelFrames: settings.maxPixelFrames), threads: 1)
+        let job = try ask.job(inputs: settings.inputs, uploads: uploads, output: "\(store.outputs)/\(id).\(ask.format)",
+                              limits: Limits(maxPixelFrames: settings.maxPixelFrames), threads: 1)
         let fingerprint = try Fingerprint.of(job)
-        var record = RenderRecord(id: id, token: token, idempotencyKey: key, bodyDigest: ServeDocuments.digest(text), request: text,
+        var record = RenderRecord(id: id, token: token, idempotencyKey: key, bodyDigest: ServeDocuments.digest(text + filesDigest), request: text,
                                   format: ask.format, webhook: ask.webhook, metadata: ask.metadata, status: "queued", now: JobStore.now)
         record.fingerprint = fingerprint
         record.framesTotal = job.timeline.frameCount
+        let work = job.timeline.frameCount.multipliedReportingOverflow(by: job.preset.canvas.width * job.preset.canvas.height)
+        record.pixelFrames = work.overflow ? .max : work.partialValue
         if let made = try store.made(fingerprint: fingerprint, format: ask.format),
            FileManager.default.fileExists(atPath: ServeDocuments.outputPath(store, made)) {
             record.status = "done"
@@ -73,7 +90,7 @@ struct ServeAPI: APIProtocol {
             record.framesDone = record.framesTotal
             record.finished = record.created
         }
-        return try store.admit(record, limit: settings.maxQueued)
+        return try store.admit(record, limit: settings.maxQueued, budget: settings.maxTokenPixelFrames)
     }
 
     func listRenders(_ input: Operations.ListRenders.Input) async throws -> Operations.ListRenders.Output {

@@ -1,7 +1,7 @@
 import Crypto
 package import Foundation
 package import OpenAPIRuntime
-import Segue
+package import Segue
 
 /// The service's records as its OpenAPI document's types, and the bytes it signs.
 enum ServeDocuments {

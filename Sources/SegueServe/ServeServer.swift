@@ -4,19 +4,22 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import OpenAPIHummingbird
-import Segue
+package import Segue
 
 /// `segue serve`'s HTTP server: the OpenAPI document's routes (generated, Generated/) over
 /// Hummingbird, behind a guard that asks for the bearer token, bounds bodies and answers every
 /// refusal and error as a problem document; the store, the executor and the webhook sender
 /// started beside it.
 public enum ServeServer {
-    /// Serves until the process is stopped; `ready` gets the address once it listens and the
-    /// count of renders a killed service left running, queued again.
-    public static func run(_ settings: ServeSettings, ready: @escaping @Sendable (String, Int) -> Void) async throws {
+    /// Serves until the process is stopped; `ready` gets the address once it listens, the
+    /// count of renders a killed service left running, queued again, and of those running on
+    /// as a cluster's jobs, watched on.
+    public static func run(_ settings: ServeSettings, ready: @escaping @Sendable (_ address: String, _ requeued: Int, _ watched: Int) -> Void) async throws {
         let store = try JobStore(folder: settings.store)
-        let requeued = try store.requeueInterrupted()
-        let executor = LocalExecutor(store: store, settings: settings)
+        let kind = Executors.kinds[settings.executor] ?? Executors.kinds["local"]!
+        let requeued = try store.requeueInterrupted(keeping: kind.outlivesService)
+        let executor = kind.make(store, settings)
+        let watched = try store.assigned().count
         let webhooks = Webhooks(store: store, settings: settings)
         let router = Router()
         router.add(middleware: ServeGuard(settings: settings))
@@ -31,7 +34,7 @@ public enum ServeServer {
                               onServerRunning: { channel in
                                   executor.start()
                                   let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
-                                  ready("http://\(host):\(channel.localAddress?.port ?? settings.port)/", requeued)
+                                  ready("http://\(host):\(channel.localAddress?.port ?? settings.port)/", requeued, watched)
                               }, logger: logger)
         // The store is whole at every moment: a signal ends the service at once.
         let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
@@ -70,13 +73,19 @@ struct ServeGuard<Context: RequestContext>: RouterMiddleware {
             token = ServeServer.tokenName(given)
         }
         var request = request
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > settings.maxBody {
-            return ServeGuard.problem(.init(status: 413, title: "Body too large", detail: "the body is \(length) bytes, over the limit of \(settings.maxBody)"))
+        // Files sent with a render are streamed to the store as they come (Uploads.swift), and
+        // counted there; every other body is read whole, bounded.
+        let sendsFiles = request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
+        let bound = sendsFiles ? settings.maxUpload + settings.maxBody : settings.maxBody
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > bound {
+            return ServeGuard.problem(.init(status: 413, title: "Body too large", detail: "the body is \(length) bytes, over the limit of \(bound)"))
         }
-        do {
-            _ = try await request.collectBody(upTo: settings.maxBody)
-        } catch {
-            return ServeGuard.problem(.init(status: 413, title: "Body too large", detail: "the body is over the limit of \(settings.maxBody) bytes"))
+        if !sendsFiles {
+            do {
+                _ = try await request.collectBody(upTo: settings.maxBody)
+            } catch {
+                return ServeGuard.problem(.init(status: 413, title: "Body too large", detail: "the body is over the limit of \(settings.maxBody) bytes"))
+            }
         }
         do {
             var response = try await Caller.$token.withValue(token) { try await next(request, context) }

@@ -1,5 +1,5 @@
 package import Foundation
-import Segue
+package import Segue
 
 /// How `segue serve` runs: where it listens, keeps its jobs and finds inputs, how many renders
 /// run at once, and its limits.
@@ -20,10 +20,22 @@ public struct ServeSettings: Sendable {
     public var maxQueued = 10_000
     /// Pixels x frames one render may compose.
     public var maxPixelFrames = 20_000_000_000
+    /// Pixels x frames one token's renders waiting and running may compose together.
+    public var maxTokenPixelFrames = 200_000_000_000
     /// The largest request body read, in bytes.
     public var maxBody = 1 << 20
+    /// The most bytes of files one request may send (multipart/form-data).
+    public var maxUpload = 512 << 20
+    /// Who renders: `local` (the service's workers) or `slurm` (a cluster's jobs).
+    public var executor = "local"
+    /// The segue a cluster's job runs (`segue serve-task`), at the same path on every node.
+    public var segue = "/usr/bin/segue"
+    /// sbatch's options for every render's job (`--partition=...`, `--cpus-per-task=...`).
+    public var slurmOptions: [String] = []
     /// The webhook's tries and the waits between them (seconds).
     public var webhookWaits: [Double] = [1, 3, 7, 15, 30]
+    /// Seconds a receiver has to answer one try.
+    public var webhookTimeout = 15.0
 
     public init(store: String, inputs: [String], webhookSecret: String) {
         self.store = store

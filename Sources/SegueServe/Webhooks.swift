@@ -2,7 +2,7 @@ import AsyncHTTPClient
 package import Foundation
 import NIOCore
 import NIOHTTP1
-import Segue
+package import Segue
 
 /// Sends the store's webhook messages, signed as Standard Webhooks 1.0 says (`webhook-id`,
 /// `webhook-timestamp`, `webhook-signature`), with async-http-client: each message is tried
@@ -19,19 +19,31 @@ final class Webhooks: Sendable {
         self.store = store
         self.settings = settings
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        let timeout = Int64(settings.webhookTimeout * 1000)
+        configuration.timeout = .init(connect: .milliseconds(min(5000, timeout)), read: .milliseconds(timeout))
         configuration.redirectConfiguration = .disallow
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Sends what is due, every quarter second, until the task is cancelled.
+    /// Messages being sent at most at once.
+    static let inFlight = 256
+
+    /// Sends what is due, every quarter second, until the task is cancelled. Each message is
+    /// sent on its own: a receiver that hangs until the timeout delays only its own messages.
     func run() async {
-        while !Task.isCancelled {
-            let due = (try? store.dueMessages()) ?? []
-            await withTaskGroup(of: Void.self) { group in
-                for message in due { group.addTask { await self.send(message) } }
+        let sending = Locked(Set<String>())
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled {
+                for message in (try? store.dueMessages(excluding: sending.withLock { $0 })) ?? []
+                where sending.withLock({ $0.count < Webhooks.inFlight && $0.insert(message.messageID).inserted }) {
+                    group.addTask {
+                        await self.send(message)
+                        sending.withLock { _ = $0.remove(message.messageID) }
+                    }
+                }
+                try? await Task.sleep(nanoseconds: 250_000_000)
             }
-            try? await Task.sleep(nanoseconds: 250_000_000)
+            group.cancelAll()
         }
     }
 
@@ -48,7 +60,7 @@ final class Webhooks: Sendable {
         request.body = .bytes(ByteBuffer(string: message.body))
         var status: Int?, failure: String?
         do {
-            let response = try await client.execute(request, timeout: .seconds(15))
+            let response = try await client.execute(request, timeout: .milliseconds(Int64(settings.webhookTimeout * 1000)))
             status = Int(response.status.code)
             _ = try? await response.body.collect(upTo: 64 << 10)
         } catch {

@@ -26,7 +26,7 @@ struct SegueCommand: ParsableCommand {
             runs, 'segue fonts' lists the font families it finds.
             """,
         version: ([SegueVersion.headline] + SegueVersion.libraries).joined(separator: "\n"),
-        subcommands: [Render.self, Join.self, Checksum.self, Batch.self, Preview.self, Serve.self, Presets.self, Transitions.self, Beats.self, MCPCommand.self, FontsCommand.self, DoctorCommand.self]
+        subcommands: [Render.self, Join.self, Checksum.self, Batch.self, Preview.self, Serve.self, ServeTask.self, Presets.self, Transitions.self, Beats.self, MCPCommand.self, FontsCommand.self, DoctorCommand.self]
     )
 
     /// Runs the command line, mapping errors to the exit codes above.

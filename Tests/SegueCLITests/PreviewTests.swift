@@ -36,11 +36,12 @@ struct PreviewTests {
         return story
     }
 
-    /// The server started on a free port from another folder; its address, read from what it prints.
-    static func serve(_ arguments: [String], in folder: URL) throws -> (Process, String) {
+    /// The server started on a free port from another folder; its address, read from what it
+    /// prints. `command`: the preview's, or another server's (`serve`) with its own port.
+    static func serve(_ arguments: [String], in folder: URL, command: [String] = ["preview", "--port", "0"]) throws -> (Process, String) {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: segueBinary)
-        server.arguments = ["preview", "--port", "0"] + arguments
+        server.arguments = command + arguments
         server.currentDirectoryURL = folder
         let out = Pipe()
         server.standardOutput = out

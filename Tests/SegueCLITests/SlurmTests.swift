@@ -195,4 +195,21 @@ struct SlurmTests {
         #expect(try times() == done, "a chunk was rendered again")
         #expect(logs().components(separatedBy: "segue: kept").count - 1 >= 5, "\(logs())")
     }
+
+    @Test("segue serve --executor slurm: each render a job of the cluster, its frames segue render's, its progress seen; cancelled, its job leaves the queue; the service killed mid-job and started again watches that job to its end, once; sbatch's refusal fails the render, saying so")
+    func serveOnSlurm() throws {
+        let cluster = try SlurmCluster.shared.get()
+        let (seen, folder) = try ServeTests.drive("python3", scenario: "slurm", environment: cluster.environment.map { "\($0.key)=\($0.value)" })
+        func texts(_ key: String) -> String { ServeTests.json(seen[key] ?? NSNull()) }
+        #expect(texts("render") == ServeTests.json(["done", 1, true, 200, NSNull()] as [Any]), "\(texts("render"))")
+        #expect(texts("cancel") == ServeTests.json(["rendering", true, 200, "cancelled", true] as [Any]), "\(texts("cancel"))")
+        // Not queued again at the restart: its job ran on, and ran once.
+        #expect((seen["restart_line"] as? String)?.contains("queued again") == false && (seen["restart_line"] as? String)?.contains("1 renders running as the cluster's jobs, watched on") == true,
+                "\(texts("restart_line"))")
+        #expect(texts("after_kill") == ServeTests.json(["done", 1, true, 1, true] as [Any]), "\(texts("after_kill"))")
+        #expect(texts("hooks") == ServeTests.json([["/hook", true, "render.done"]] as [Any]) && texts("leftovers") == "[]", "\(texts("hooks")) \(texts("leftovers"))")
+        let refused = seen["refused"] as? [Any] ?? []
+        #expect(refused.first as? String == "failed" && (refused.last as? String)?.contains("sbatch") == true, "\(texts("refused"))")
+        try ServeTests.expectServedIsRendered(in: folder)
+    }
 }

@@ -261,7 +261,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     received: contentType,
                     options: [
                         "application/json",
-                        "application/yaml"
+                        "application/yaml",
+                        "multipart/form-data"
                     ]
                 )
                 switch chosenContentType {
@@ -279,6 +280,64 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         from: requestBody,
                         transforming: { value in
                             .yaml(value)
+                        }
+                    )
+                case "multipart/form-data":
+                    body = try converter.getRequiredRequestBodyAsMultipart(
+                        OpenAPIRuntime.MultipartBody<Operations.CreateRender.Input.Body.MultipartFormPayload>.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .multipartForm(value)
+                        },
+                        boundary: contentType.requiredBoundary(),
+                        allowsUnknownParts: true,
+                        requiredExactlyOncePartNames: [
+                            "request"
+                        ],
+                        requiredAtLeastOncePartNames: [],
+                        atMostOncePartNames: [],
+                        zeroOrMoreTimesPartNames: [
+                            "files"
+                        ],
+                        decoding: { part in
+                            let headerFields = part.headerFields
+                            let (name, filename) = try converter.extractContentDispositionNameAndFilename(in: headerFields)
+                            switch name {
+                            case "request":
+                                try converter.verifyContentTypeIfPresent(
+                                    in: headerFields,
+                                    matches: "*/*"
+                                )
+                                let body = try converter.getRequiredRequestBodyAsBinary(
+                                    OpenAPIRuntime.HTTPBody.self,
+                                    from: part.body,
+                                    transforming: {
+                                        $0
+                                    }
+                                )
+                                return .request(.init(
+                                    payload: .init(body: body),
+                                    filename: filename
+                                ))
+                            case "files":
+                                try converter.verifyContentTypeIfPresent(
+                                    in: headerFields,
+                                    matches: "*/*"
+                                )
+                                let body = try converter.getRequiredRequestBodyAsBinary(
+                                    OpenAPIRuntime.HTTPBody.self,
+                                    from: part.body,
+                                    transforming: {
+                                        $0
+                                    }
+                                )
+                                return .files(.init(
+                                    payload: .init(body: body),
+                                    filename: filename
+                                ))
+                            default:
+                                return .undocumented(part)
+                            }
                         }
                     )
                 default:

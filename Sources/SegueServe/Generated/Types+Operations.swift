@@ -248,6 +248,36 @@ package enum Operations {
                 case json(Components.Schemas.RenderRequest)
                 /// - Remark: Generated from `#/paths/v1/renders/POST/requestBody/content/application\/yaml`.
                 case yaml(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/renders/POST/requestBody/multipartForm`.
+                @frozen package enum MultipartFormPayload: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/renders/POST/requestBody/multipartForm/request`.
+                    package struct RequestPayload: Sendable, Hashable {
+                        package var body: OpenAPIRuntime.HTTPBody
+                        /// Creates a new `RequestPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - body:
+                        package init(body: OpenAPIRuntime.HTTPBody) {
+                            self.body = body
+                        }
+                    }
+                    case request(OpenAPIRuntime.MultipartPart<Operations.CreateRender.Input.Body.MultipartFormPayload.RequestPayload>)
+                    /// - Remark: Generated from `#/paths/v1/renders/POST/requestBody/multipartForm/files`.
+                    package struct FilesPayload: Sendable, Hashable {
+                        package var body: OpenAPIRuntime.HTTPBody
+                        /// Creates a new `FilesPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - body:
+                        package init(body: OpenAPIRuntime.HTTPBody) {
+                            self.body = body
+                        }
+                    }
+                    case files(OpenAPIRuntime.MultipartPart<Operations.CreateRender.Input.Body.MultipartFormPayload.FilesPayload>)
+                    case undocumented(OpenAPIRuntime.MultipartRawPart)
+                }
+                /// - Remark: Generated from `#/paths/v1/renders/POST/requestBody/content/multipart\/form-data`.
+                case multipartForm(OpenAPIRuntime.MultipartBody<Operations.CreateRender.Input.Body.MultipartFormPayload>)
             }
             package var body: Operations.CreateRender.Input.Body
             /// Creates a new `Input`.
