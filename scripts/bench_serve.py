@@ -4,7 +4,7 @@
 submit latency's median and p99 while renders run; the service's overhead per render (submit
 to done, against `segue render` of the same story, alternated); 10,000 renders queued behind a
 long one: the service's peak memory, and how soon it answers again after a kill -9."""
-import json, os, shutil, signal, statistics, subprocess, sys, threading, time, urllib.request
+import http.client, json, os, shutil, signal, statistics, subprocess, sys, threading, time, urllib.request
 
 segue, work = sys.argv[1], os.path.join(sys.argv[2], "serve")
 count = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
@@ -28,6 +28,22 @@ def post(base, story):
         return json.load(answer), time.monotonic() - began
 
 
+class Client:
+    """One client's connection, kept open between its requests (as an HTTP client pool does)."""
+    def __init__(self, base):
+        host, port = base.split("//")[1].split(":")
+        self.connection = http.client.HTTPConnection(host, int(port), timeout=60)
+
+    def post(self, story):
+        began = time.monotonic()
+        self.connection.request("POST", "/v1/renders", body=json.dumps({"story": story}), headers={"content-type": "application/json"})
+        answer = self.connection.getresponse()
+        render = json.loads(answer.read())
+        if answer.status not in (200, 202):
+            raise RuntimeError(f"{answer.status}: {render}")
+        return render, time.monotonic() - began
+
+
 def get(base, path):
     with urllib.request.urlopen(base + path) as answer:
         return json.load(answer)
@@ -46,8 +62,9 @@ def peak(pid):
 server, base = start(os.path.join(work, "store1"), "--workers", "2")
 latencies, ids, lock = [], [], threading.Lock()
 def client(k):
+    mine = Client(base)
     for i in range(k, count, 32):
-        render, seconds = post(base, tiny(i))
+        render, seconds = mine.post(tiny(i))
         with lock:
             latencies.append(seconds)
             ids.append(render["id"])
@@ -93,13 +110,17 @@ store = os.path.join(work, "store2")
 server, base = start(store, "--workers", "1", "--max-queued", "20000")
 post(base, {"set": {"canvas.size": [64, 112]}, "slides": [{"image": "a.png", "hold": 3600}, {"image": "b.png", "hold": 3600}]})
 queued = 10000
+waits = [None] * queued
 def fill(k):
+    mine = Client(base)
     for i in range(k, queued, 32):
-        post(base, tiny(i))
+        waits[i] = mine.post(tiny(i))[1]
 threads = [threading.Thread(target=fill, args=(k,)) for k in range(32)]
 [t.start() for t in threads]
 [t.join() for t in threads]
-print(f"serve: {get(base, '/v1/health')['queued']} queued, the service's peak memory {peak(server.pid):.0f} MB (target 150)")
+first, last = statistics.median(waits[:1000]), statistics.median(waits[-1000:])
+print(f"serve: {get(base, '/v1/health')['queued']} queued, the service's peak memory {peak(server.pid):.0f} MB (target 150); "
+      f"submit latency median {first * 1000:.1f} ms for the first 1,000, {last * 1000:.1f} ms for the last (ratio {last / first:.2f})")
 server.send_signal(signal.SIGKILL)
 server.wait()
 began = time.monotonic()

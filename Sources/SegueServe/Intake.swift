@@ -42,6 +42,21 @@ struct RenderAsk: Sendable {
         }
     }
 
+    /// The request in one form whatever its spacing, key order or syntax (JSON or YAML): keys
+    /// sorted, texts quoted as written. The same canonical form is the same request.
+    var canonical: String { RenderAsk.canonical(root) }
+
+    static func canonical(_ node: ConfigNode) -> String {
+        switch node.value {
+        case let .scalar(text, quoted):
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return quoted ? "\"\(escaped)\"" : "'\(escaped)'"
+        case let .sequence(items): return "[" + items.map(canonical).joined(separator: ",") + "]"
+        case let .mapping(pairs):
+            return "{" + pairs.sorted { $0.key < $1.key }.map { canonical(.init(.scalar($0.key, quoted: true), origin: .builtIn)) + ":" + canonical($0.value) }.joined(separator: ",") + "}"
+        }
+    }
+
     static func line(_ node: ConfigNode) -> Int? {
         if case let .file(_, line) = node.origin { return line }
         return nil

@@ -103,6 +103,15 @@ final class JobStore: Sendable {
                 ALTER TABLE renders ADD COLUMN executor_job TEXT;
                 """)
         }
+        migrator.registerMigration("4") { db in
+            // What each token has waiting and running, kept as renders are admitted and end:
+            // a submission reads one row, however many renders wait.
+            try db.execute(sql: """
+                CREATE TABLE tokens (token TEXT PRIMARY KEY, waiting INTEGER NOT NULL, pixel_frames INTEGER NOT NULL);
+                INSERT INTO tokens SELECT token, count(*), coalesce(sum(pixel_frames), 0) FROM renders
+                  WHERE status IN ('queued', 'preparing', 'rendering', 'encoding') GROUP BY token;
+                """)
+        }
         try migrator.migrate(pool)
     }
 
@@ -134,12 +143,14 @@ final class JobStore: Sendable {
                 return existing.bodyDigest == record.bodyDigest ? .replayed(existing) : .keyReused
             }
             if record.status == "queued" {
-                let waiting = try Int.fetchOne(db, sql: "SELECT count(*) FROM renders WHERE token = ? AND status IN ('queued', 'preparing', 'rendering', 'encoding')",
-                                               arguments: [record.token]) ?? 0
+                let row = try Row.fetchOne(db, sql: "SELECT waiting, pixel_frames FROM tokens WHERE token = ?", arguments: [record.token])
+                let waiting: Int = row?["waiting"] ?? 0, work: Int = row?["pixel_frames"] ?? 0
                 if waiting >= limit { return .overLimit(waiting) }
-                let work = try Int.fetchOne(db, sql: "SELECT coalesce(sum(pixel_frames), 0) FROM renders WHERE token = ? AND status IN ('queued', 'preparing', 'rendering', 'encoding')",
-                                            arguments: [record.token]) ?? 0
                 if work > budget - record.pixelFrames { return .overBudget(work) }
+                try db.execute(sql: """
+                    INSERT INTO tokens (token, waiting, pixel_frames) VALUES (?, 1, ?)
+                    ON CONFLICT(token) DO UPDATE SET waiting = waiting + 1, pixel_frames = pixel_frames + excluded.pixel_frames
+                    """, arguments: [record.token, record.pixelFrames])
             }
             try db.execute(sql: """
                 INSERT INTO renders (id, token, idem_key, body_digest, request, format, fingerprint, reused, webhook, metadata, status,
@@ -233,7 +244,9 @@ final class JobStore: Sendable {
                   frames_done = CASE WHEN ? = 'done' THEN frames_total ELSE frames_done END
                 WHERE id = ? AND status NOT IN ('done', 'failed', 'cancelled') RETURNING *
                 """, arguments: [status, error, outputBytes, fingerprint, now, now, status, id]) else { return false }
-            try JobStore.addMessage(db, for: RenderRecord(row: row), event: "render.\(status)")
+            let record = RenderRecord(row: row)
+            try db.execute(sql: "UPDATE tokens SET waiting = waiting - 1, pixel_frames = pixel_frames - ? WHERE token = ?", arguments: [record.pixelFrames, record.token])
+            try JobStore.addMessage(db, for: record, event: "render.\(status)")
             return true
         }
         // The files sent with it are not read again.

@@ -6,6 +6,8 @@ package import Segue
 /// server's guard for each request.
 enum Caller {
     @TaskLocal static var token = "local"
+    /// The request's body as it came (read whole by the guard), for the reader of stories.
+    @TaskLocal static var body: String?
 }
 
 /// The service's operations, as its OpenAPI document names them (Generated/ has their types).
@@ -24,9 +26,9 @@ struct ServeAPI: APIProtocol {
             let text: String
             switch input.body {
             case let .json(body):
-                // Read again by the story reader from one canonical JSON text: the same body
-                // (whatever its spacing and key order) is the same request.
-                text = String(decoding: try ServeDocuments.encoder.encode(body), as: UTF8.self)
+                // Read again by the story reader, from the text as it came (its lines are the
+                // errors' lines) when the guard kept it.
+                text = try Caller.body ?? String(decoding: ServeDocuments.encoder.encode(body), as: UTF8.self)
             case let .yaml(body):
                 do { text = String(decoding: try await Data(collecting: body, upTo: settings.maxBody), as: UTF8.self) } catch {
                     throw ServeProblem(status: 413, title: "Body too large", detail: "the body is over \(settings.maxBody) bytes")
@@ -76,7 +78,7 @@ struct ServeAPI: APIProtocol {
         let job = try ask.job(inputs: settings.inputs, uploads: uploads, output: "\(store.outputs)/\(id).\(ask.format)",
                               limits: Limits(maxPixelFrames: settings.maxPixelFrames), threads: 1)
         let fingerprint = try Fingerprint.of(job)
-        var record = RenderRecord(id: id, token: token, idempotencyKey: key, bodyDigest: ServeDocuments.digest(text + filesDigest), request: text,
+        var record = RenderRecord(id: id, token: token, idempotencyKey: key, bodyDigest: ServeDocuments.digest(ask.canonical + filesDigest), request: text,
                                   format: ask.format, webhook: ask.webhook, metadata: ask.metadata, status: "queued", now: JobStore.now)
         record.fingerprint = fingerprint
         record.framesTotal = job.timeline.frameCount

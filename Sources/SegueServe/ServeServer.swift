@@ -80,15 +80,18 @@ struct ServeGuard<Context: RequestContext>: RouterMiddleware {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > bound {
             return ServeGuard.problem(.init(status: 413, title: "Body too large", detail: "the body is \(length) bytes, over the limit of \(bound)"))
         }
+        var body: String?
         if !sendsFiles {
             do {
-                _ = try await request.collectBody(upTo: settings.maxBody)
+                body = String(buffer: try await request.collectBody(upTo: settings.maxBody))
             } catch {
                 return ServeGuard.problem(.init(status: 413, title: "Body too large", detail: "the body is over the limit of \(settings.maxBody) bytes"))
             }
         }
         do {
-            var response = try await Caller.$token.withValue(token) { try await next(request, context) }
+            var response = try await Caller.$token.withValue(token) {
+                try await Caller.$body.withValue(body) { try await next(request, context) }
+            }
             // The generated code percent-encodes header values; these two are read as written.
             for name in [HTTPField.Name.location, .contentRange] {
                 if let value = response.headers[name] { response.headers[name] = value.removingPercentEncoding ?? value }
