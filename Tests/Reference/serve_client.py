@@ -260,7 +260,8 @@ def until(condition, seconds=60):
 
 
 def hostile():
-    server, base, _ = start("--webhook-waits", "0.2,0.2,0.2,0.2,0.2", "--webhook-timeout", "2", "--max-token-pixel-frames", "800000000")
+    server, base, _ = start("--webhook-waits", "0.2,0.2,0.2,0.2,0.2", "--webhook-timeout", "2", "--max-token-pixel-frames", "800000000",
+                            "--max-upload", "100000")
     _, _, made = call(base, "POST", "/v1/renders", {"story": small})
     wait(base, made["id"])
     # A receiver that hangs: its tries end at the timeout; another's message goes out meanwhile.
@@ -293,6 +294,15 @@ def hostile():
     chunk = b"x" * 65536
     seen["chunked"] = raw(base, b"POST /v1/renders HTTP/1.1\r\nHost: x\r\nContent-Type: application/yaml\r\nTransfer-Encoding: chunked\r\n\r\n"
                           + (b"%x\r\n" % len(chunk) + chunk + b"\r\n") * 32 + b"0\r\n\r\n")
+    # Files over --max-upload: 413, nothing of them kept.
+    big = os.path.join(folder, "big.png")
+    open(big, "wb").write(os.urandom(200000))
+    request = os.path.join(folder, "request.json")
+    open(request, "w").write(json.dumps({"story": {"slides": [{"image": "big.png"}, {"image": "a.png"}]}}))
+    got = subprocess.run(["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", base + "/v1/renders", "-F", f"request=<{request}", "-F", f"files=@{big}"],
+                         capture_output=True, text=True)
+    uploads = os.path.join(store, "uploads")
+    seen["upload_over"] = [got.stdout, sorted(os.listdir(uploads)) if os.path.isdir(uploads) else []]
     # A story of a billion frames (9,300 slides of an hour at 30 fps): refused at once.
     status, _, problem = call(base, "POST", "/v1/renders", {"story": {"set": {"canvas.size": [90, 160]}, "slides": [{"image": "a.png", "hold": 3600}] * 9300}})
     seen["billion"] = [status, problem.get("detail", "")]

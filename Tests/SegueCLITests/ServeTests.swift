@@ -93,6 +93,7 @@ struct ServeTests {
         #expect(texts("idle") == ServeTests.json([250, 200, 202, "done"] as [Any]), "\(texts("idle"))")
         #expect((seen["gigabyte"] as? String)?.hasPrefix("HTTP/1.1 413") == true && (seen["chunked"] as? String)?.hasPrefix("HTTP/1.1 413") == true,
                 "\(texts("gigabyte")) \(texts("chunked"))")
+        #expect(texts("upload_over") == ServeTests.json(["413", [] as [Any]] as [Any]), "\(texts("upload_over"))")
         let billion = seen["billion"] as? [Any] ?? []
         #expect(billion.first as? Int == 422 && (billion.last as? String)?.contains("pixel-frames") == true, "\(texts("billion"))")
         #expect(texts("budget") == ServeTests.json(["queued", 429, "Over the pixel budget"] as [Any]) && seen["budget_after"] as? Int == 202, "\(texts("budget")) \(texts("budget_after"))")
