@@ -74,6 +74,12 @@ final class PreviewSession: Sendable {
                 }
                 if stopped { return }
                 let now = Dictionary(uniqueKeysWithValues: files.map { ($0, FileStamp($0)) })
+                if !first, !rowAsked, now != seen {
+                    // A file being saved (an editor that empties it, then writes it) is read
+                    // once it has stayed the same for a poll, not halfway.
+                    usleep(UInt32(settings.poll * 1_000_000))
+                    if Dictionary(uniqueKeysWithValues: files.map { ($0, FileStamp($0)) }) != now { continue }
+                }
                 if first || now != seen || rowAsked {
                     first = false
                     seen = now
