@@ -167,7 +167,9 @@ final class SlurmExecutor: Executor {
                 states[fields[0]] = String(fields[1].split(separator: " ").first ?? "")
             }
         }
-        if let queued = try? command("squeue", ["-h", "-t", "all", "-o", "%i|%T"]), queued.status == 0 { read(queued.output) }
+        // Only the service's jobs: squeue lists those of the ids it still knows (and fails when
+        // it knows none of them).
+        if let queued = try? command("squeue", ["-h", "-t", "all", "-o", "%i|%T", "-j", jobs.joined(separator: ",")]), queued.status == 0 { read(queued.output) }
         let missing = jobs.filter { states[$0] == nil }
         if !missing.isEmpty, let accounted = try? command("sacct", ["-n", "-P", "-X", "-o", "JobID,State", "-j", missing.joined(separator: ",")]), accounted.status == 0 {
             read(accounted.output)
