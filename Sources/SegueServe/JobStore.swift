@@ -138,24 +138,25 @@ final class JobStore: Sendable {
     func admit(_ record: RenderRecord, limit: Int, budget: Int = .max) throws -> Admission {
         try pool.write { db in
             if let key = record.idempotencyKey,
-               let row = try Row.fetchOne(db, sql: "SELECT * FROM renders WHERE token = ? AND idem_key = ?", arguments: [record.token, key]) {
+               let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM renders WHERE token = ? AND idem_key = ?"), arguments: [record.token, key]) {
                 let existing = RenderRecord(row: row)
                 return existing.bodyDigest == record.bodyDigest ? .replayed(existing) : .keyReused
             }
             if record.status == "queued" {
-                let row = try Row.fetchOne(db, sql: "SELECT waiting, pixel_frames FROM tokens WHERE token = ?", arguments: [record.token])
+                let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT waiting, pixel_frames FROM tokens WHERE token = ?"), arguments: [record.token])
                 let waiting: Int = row?["waiting"] ?? 0, work: Int = row?["pixel_frames"] ?? 0
                 if waiting >= limit { return .overLimit(waiting) }
                 if work > budget - record.pixelFrames { return .overBudget(work) }
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO tokens (token, waiting, pixel_frames) VALUES (?, 1, ?)
                     ON CONFLICT(token) DO UPDATE SET waiting = waiting + 1, pixel_frames = pixel_frames + excluded.pixel_frames
-                    """, arguments: [record.token, record.pixelFrames])
+                    """).execute(arguments: [record.token, record.pixelFrames])
             }
-            try db.execute(sql: """
+            // Statements of the submission's path are compiled once, kept by the connection.
+            try db.cachedStatement(sql: """
                 INSERT INTO renders (id, token, idem_key, body_digest, request, format, fingerprint, reused, webhook, metadata, status,
                   frames_total, pixel_frames, output_bytes, created, updated, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [record.id, record.token, record.idempotencyKey, record.bodyDigest, record.request, record.format, record.fingerprint,
+                """).execute(arguments: [record.id, record.token, record.idempotencyKey, record.bodyDigest, record.request, record.format, record.fingerprint,
                                  record.reused, record.webhook, record.metadata, record.status, record.framesTotal, record.pixelFrames, record.outputBytes,
                                  record.created, record.updated, record.finished])
             if record.status == "done" { try JobStore.addMessage(db, for: record, event: "render.done") }
@@ -164,13 +165,13 @@ final class JobStore: Sendable {
     }
 
     func render(_ id: String) throws -> RenderRecord? {
-        try pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM renders WHERE id = ?", arguments: [id]).map(RenderRecord.init) }
+        try pool.read { db in try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM renders WHERE id = ?"), arguments: [id]).map(RenderRecord.init) }
     }
 
     /// A done render of the same fingerprint and format whose output is still there.
     func made(fingerprint: String, format: String) throws -> RenderRecord? {
         try pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM renders WHERE fingerprint = ? AND format = ? AND status = 'done' ORDER BY seq LIMIT 1",
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM renders WHERE fingerprint = ? AND format = ? AND status = 'done' ORDER BY seq LIMIT 1"),
                              arguments: [fingerprint, format]).map(RenderRecord.init)
         }
     }
@@ -200,10 +201,10 @@ final class JobStore: Sendable {
     func claim() throws -> RenderRecord? {
         try pool.write { db in
             let now = JobStore.now
-            return try Row.fetchOne(db, sql: """
+            return try Row.fetchOne(db.cachedStatement(sql: """
                 UPDATE renders SET status = 'preparing', attempts = attempts + 1, started = ?, updated = ?
                 WHERE seq = (SELECT seq FROM renders WHERE status = 'queued' ORDER BY seq LIMIT 1) RETURNING *
-                """, arguments: [now, now]).map(RenderRecord.init)
+                """), arguments: [now, now]).map(RenderRecord.init)
         }
     }
 
@@ -212,7 +213,7 @@ final class JobStore: Sendable {
     @discardableResult
     func progress(_ id: String, status: String, done: Int, total: Int) throws -> Bool {
         try pool.write { db in
-            try db.execute(sql: "UPDATE renders SET status = ?, frames_done = ?, frames_total = ?, updated = ? WHERE id = ? AND status IN ('preparing', 'rendering', 'encoding')",
+            try db.cachedStatement(sql: "UPDATE renders SET status = ?, frames_done = ?, frames_total = ?, updated = ? WHERE id = ? AND status IN ('preparing', 'rendering', 'encoding')").execute(
                            arguments: [status, done, total, JobStore.now, id])
             return db.changesCount > 0
         }
@@ -221,14 +222,14 @@ final class JobStore: Sendable {
     /// Records the executor's own name of a claimed render (a Slurm job id).
     func assign(_ id: String, executorJob: String) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE renders SET executor_job = ?, updated = ? WHERE id = ?", arguments: [executorJob, JobStore.now, id])
+            try db.cachedStatement(sql: "UPDATE renders SET executor_job = ?, updated = ? WHERE id = ?").execute(arguments: [executorJob, JobStore.now, id])
         }
     }
 
     /// The renders running under an executor's own names.
     func assigned() throws -> [RenderRecord] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM renders WHERE executor_job IS NOT NULL AND status IN ('preparing', 'rendering', 'encoding') ORDER BY seq")
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM renders WHERE executor_job IS NOT NULL AND status IN ('preparing', 'rendering', 'encoding') ORDER BY seq"))
                 .map(RenderRecord.init)
         }
     }
@@ -239,13 +240,13 @@ final class JobStore: Sendable {
     func end(_ id: String, status: String, error: String? = nil, outputBytes: Int? = nil, fingerprint: String? = nil) throws -> Bool {
         let ended = try pool.write { db in
             let now = JobStore.now
-            guard let row = try Row.fetchOne(db, sql: """
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 UPDATE renders SET status = ?, error = ?, output_bytes = ?, fingerprint = coalesce(?, fingerprint), updated = ?, finished = ?,
                   frames_done = CASE WHEN ? = 'done' THEN frames_total ELSE frames_done END
                 WHERE id = ? AND status NOT IN ('done', 'failed', 'cancelled') RETURNING *
-                """, arguments: [status, error, outputBytes, fingerprint, now, now, status, id]) else { return false }
+                """), arguments: [status, error, outputBytes, fingerprint, now, now, status, id]) else { return false }
             let record = RenderRecord(row: row)
-            try db.execute(sql: "UPDATE tokens SET waiting = waiting - 1, pixel_frames = pixel_frames - ? WHERE token = ?", arguments: [record.pixelFrames, record.token])
+            try db.cachedStatement(sql: "UPDATE tokens SET waiting = waiting - 1, pixel_frames = pixel_frames - ? WHERE token = ?").execute(arguments: [record.pixelFrames, record.token])
             try JobStore.addMessage(db, for: record, event: "render.\(status)")
             return true
         }
@@ -267,14 +268,14 @@ final class JobStore: Sendable {
     private static func addMessage(_ db: Database, for record: RenderRecord, event: String) throws {
         guard let url = record.webhook else { return }
         let body = try ServeDocuments.webhookBody(event: event, record: record)
-        try db.execute(sql: "INSERT INTO outbox (message_id, render, event, url, body, next_at, state) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+        try db.cachedStatement(sql: "INSERT INTO outbox (message_id, render, event, url, body, next_at, state) VALUES (?, ?, ?, ?, ?, ?, 'pending')").execute(
                        arguments: ["msg_" + ServeDocuments.randomHex(12), record.id, event, url, body, JobStore.now])
     }
 
     /// Up to 64 messages due to be sent now, but those in `excluding` (being sent).
     func dueMessages(excluding sending: Set<String> = []) throws -> [OutboxMessage] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' AND next_at <= ? ORDER BY next_at LIMIT ?",
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM outbox WHERE state = 'pending' AND next_at <= ? ORDER BY next_at LIMIT ?"),
                              arguments: [JobStore.now, 64 + sending.count]).filter { !sending.contains($0["message_id"]) }.prefix(64).map {
                 OutboxMessage(messageID: $0["message_id"], render: $0["render"], event: $0["event"], body: $0["body"], attempts: $0["attempts"], url: $0["url"])
             }
@@ -285,17 +286,17 @@ final class JobStore: Sendable {
     func delivered(_ message: OutboxMessage, status: Int?, error: String?, retryIn: Double?) throws {
         try pool.write { db in
             let now = JobStore.now
-            try db.execute(sql: "INSERT INTO deliveries (render, event, message_id, attempt, at, status, error) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO deliveries (render, event, message_id, attempt, at, status, error) VALUES (?, ?, ?, ?, ?, ?, ?)").execute(
                            arguments: [message.render, message.event, message.messageID, message.attempts + 1, now, status, error])
             let success = status.map { (200..<300).contains($0) } ?? false
-            try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, state = ?, next_at = ? WHERE message_id = ?",
+            try db.cachedStatement(sql: "UPDATE outbox SET attempts = attempts + 1, state = ?, next_at = ? WHERE message_id = ?").execute(
                            arguments: [success ? "delivered" : retryIn == nil ? "failed" : "pending", now + (retryIn ?? 0), message.messageID])
         }
     }
 
     func deliveries(of id: String) throws -> [DeliveryRecord] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM deliveries WHERE render = ? ORDER BY seq", arguments: [id]).map {
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM deliveries WHERE render = ? ORDER BY seq"), arguments: [id]).map {
                 DeliveryRecord(event: $0["event"], messageID: $0["message_id"], attempt: $0["attempt"], at: $0["at"], status: $0["status"], error: $0["error"])
             }
         }

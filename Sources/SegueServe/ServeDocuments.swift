@@ -7,11 +7,17 @@ package import Segue
 enum ServeDocuments {
     static func randomHex(_ bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        return hex((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
-    static func digest(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    static func digest(_ text: String) -> String { hex(SHA256.hash(data: Data(text.utf8))) }
+
+    /// Bytes as lowercase hexadecimal.
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        return String(decoding: text, as: UTF8.self)
     }
 
     static func outputPath(_ store: JobStore, _ record: RenderRecord) -> String {

@@ -52,7 +52,7 @@ public enum ServeServer {
 
     /// The token's name in the store: the start of its SHA-256, never the token.
     static func tokenName(_ token: String) -> String {
-        "t_" + SHA256.hash(data: Data(token.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        "t_" + ServeDocuments.hex(SHA256.hash(data: Data(token.utf8)).prefix(8))
     }
 }
 

@@ -54,7 +54,7 @@ enum Uploads {
             }
         }
         guard let request else { throw ServeProblem.invalid("request: missing; expected a part named request with the render request", errors: [.init(message: "missing", key: "request")]) }
-        return (request, digest.finalize().map { String(format: "%02x", $0) }.joined())
+        return (request, ServeDocuments.hex(digest.finalize()))
     }
 
     /// A part's filename as a story may name it: one name, no folder, not hidden.
