@@ -64,9 +64,13 @@ package enum RenderRun {
             if cancellation.isCancelled { return .cancelled }
             var entry = (error as? ServeProblem)?.errors.first ?? ServeProblem.errors(of: error).first ?? .init(message: "\(error)")
             if let problem = error as? ServeProblem { entry.message = problem.detail }
-            let text = (try? ServeDocuments.encoder.encode(entry)).map { String(decoding: $0, as: UTF8.self) } ?? "{\"message\":\"\(error)\"}"
-            return .failed(error: text)
+            return failure(entry)
         }
+    }
+
+    /// The outcome of a run that failed with `entry`.
+    static func failure(_ entry: Components.Schemas.RenderError) -> Outcome {
+        .failed(error: (try? ServeDocuments.encoder.encode(entry)).map { String(decoding: $0, as: UTF8.self) } ?? "{}")
     }
 
     /// Stores a run's end; an output made for a render that had ended meanwhile (cancelled at

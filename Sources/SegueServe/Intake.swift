@@ -47,13 +47,14 @@ struct RenderAsk: Sendable {
     var canonical: String { RenderAsk.canonical(root) }
 
     static func canonical(_ node: ConfigNode) -> String {
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
         switch node.value {
-        case let .scalar(text, quoted):
-            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            return quoted ? "\"\(escaped)\"" : "'\(escaped)'"
+        case let .scalar(text, quoted: true): return quoted(text)
+        case let .scalar(text, quoted: false): return "=" + quoted(text)
         case let .sequence(items): return "[" + items.map(canonical).joined(separator: ",") + "]"
-        case let .mapping(pairs):
-            return "{" + pairs.sorted { $0.key < $1.key }.map { canonical(.init(.scalar($0.key, quoted: true), origin: .builtIn)) + ":" + canonical($0.value) }.joined(separator: ",") + "}"
+        case let .mapping(pairs): return "{" + pairs.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + canonical($0.value) }.joined(separator: ",") + "}"
         }
     }
 

@@ -93,18 +93,13 @@ final class SlurmExecutor: Executor {
             guard let job = record.executorJob else { continue }
             let folder = "\(tasks)/\(record.id)"
             let state = states[job]
+            // The end is read after the states were asked: a job over with no end written
+            // ended before writing it.
             if let outcome = SlurmTask.read(RenderRun.Outcome.self, folder + "/result.json") {
                 RenderRun.end(store, record, outcome)
             } else if state.map(SlurmExecutor.over.contains) ?? true {
-                // Over (or gone from the cluster's memory) with no end written: read the end once
-                // more (written as the job ended), then say how the job ended.
-                if let outcome = SlurmTask.read(RenderRun.Outcome.self, folder + "/result.json") {
-                    RenderRun.end(store, record, outcome)
-                } else {
-                    let how = state ?? "no longer known to the cluster"
-                    let entry = Components.Schemas.RenderError(message: "Slurm job \(job) ended \(how) before the render did; its log is \(logs)/\(record.id).log")
-                    _ = try? store.end(record.id, status: "failed", error: (try? ServeDocuments.encoder.encode(entry)).map { String(decoding: $0, as: UTF8.self) })
-                }
+                let how = state ?? "no longer known to the cluster"
+                RenderRun.end(store, record, RenderRun.failure(.init(message: "Slurm job \(job) ended \(how) before the render did; its log is \(logs)/\(record.id).log")))
             } else if state == "RUNNING", let told = SlurmTask.read(SlurmTask.Progress.self, folder + "/progress.json") {
                 if told.status != record.status || told.done != record.framesDone {
                     _ = try? store.progress(record.id, status: told.status, done: told.done, total: told.total)
@@ -150,8 +145,7 @@ final class SlurmExecutor: Executor {
             return job
         } catch {
             let detail = (error as? ServeProblem)?.detail ?? "\(error)"
-            let entry = Components.Schemas.RenderError(message: "the render could not be submitted to Slurm: \(detail)")
-            _ = try? store.end(record.id, status: "failed", error: (try? ServeDocuments.encoder.encode(entry)).map { String(decoding: $0, as: UTF8.self) })
+            RenderRun.end(store, record, RenderRun.failure(.init(message: "the render could not be submitted to Slurm: \(detail)")))
             return nil
         }
     }

@@ -18,7 +18,9 @@ public final class PathConfinement: Sendable {
     @TaskLocal public static var current: PathConfinement?
 
     public init(folders: [String], uploaded: [String: String] = [:]) {
-        self.folders = (folders + uploaded.values.map { ($0 as NSString).deletingLastPathComponent }).map { folder in
+        // The sent files' folders, once each (a request may send a thousand files from one).
+        let sentFolders = Set(uploaded.values.map { ($0 as NSString).deletingLastPathComponent }).sorted()
+        self.folders = (folders + sentFolders).map { folder in
             let canonical = Paths.canonical(folder)
             return canonical.hasSuffix("/") ? canonical : canonical + "/"
         }
