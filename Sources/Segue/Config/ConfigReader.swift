@@ -40,23 +40,23 @@ public struct ConfigReader {
 
     /// Records the key in the schema (its value as YAML; an empty text as `""`, as a given one prints) and
     /// returns its node, if given.
-    /// The descriptions are made only when a schema is recorded (reading a preset for a batch's
+    /// The descriptions and meanings are made only when a schema is recorded (reading a preset for a batch's
     /// every row asks for none).
     private mutating func lookup(_ key: String, _ type: @autoclosure () -> String, _ defaultValue: @autoclosure () -> String,
-                                 _ range: @autoclosure () -> String, _ meaning: String) -> ConfigNode? {
+                                 _ range: @autoclosure () -> String, _ meaning: @autoclosure () -> String) -> ConfigNode? {
         asked.append(key)
         let found = node[key]
         if let schema {
             let value = defaultValue()
-            schema.add(Field(key: fullKey(key), type: type(), defaultValue: value, range: range(), meaning: meaning,
+            schema.add(Field(key: fullKey(key), type: type(), defaultValue: value, range: range(), meaning: meaning(),
                              value: found?.inlineYAML ?? (value == "''" ? "\"\"" : ConfigNode.quotedIfNeeded(value))))
         }
         return found
     }
 
     /// A number in `range`.
-    public mutating func number(_ key: String, default value: Double, in range: ClosedRange<Double>, _ meaning: String) throws -> Double {
-        guard let found = lookup(key, "number", format(value), "\(format(range.lowerBound))...\(format(range.upperBound))", meaning) else { return value }
+    public mutating func number(_ key: String, default value: Double, in range: ClosedRange<Double>, _ meaning: @autoclosure () -> String) throws -> Double {
+        guard let found = lookup(key, "number", format(value), "\(format(range.lowerBound))...\(format(range.upperBound))", meaning()) else { return value }
         let number = try ConfigReader.number(found, key: fullKey(key))
         guard range.contains(number) else {
             throw PresetError.outOfRange(key: fullKey(key), origin: found.origin, value: format(number),
@@ -66,15 +66,15 @@ public struct ConfigReader {
     }
 
     /// A whole number in `range`.
-    public mutating func integer(_ key: String, default value: Int, in range: ClosedRange<Int>, _ meaning: String) throws -> Int {
-        guard let found = lookup(key, "integer", "\(value)", "\(range.lowerBound)...\(range.upperBound)", meaning) else { return value }
+    public mutating func integer(_ key: String, default value: Int, in range: ClosedRange<Int>, _ meaning: @autoclosure () -> String) throws -> Int {
+        guard let found = lookup(key, "integer", "\(value)", "\(range.lowerBound)...\(range.upperBound)", meaning()) else { return value }
         return try ConfigReader.integer(found, key: fullKey(key), in: range)
     }
 
     /// One of `choices` (in any case when `ignoringCase`, returned as `choices` spells it).
     public mutating func choice(_ key: String, default value: String?, among choices: [String], ignoringCase: Bool = false,
-                                _ meaning: String) throws -> String {
-        let found = lookup(key, "text", value ?? "(required)", choices.joined(separator: " \\| "), meaning)
+                                _ meaning: @autoclosure () -> String) throws -> String {
+        let found = lookup(key, "text", value ?? "(required)", choices.joined(separator: " \\| "), meaning())
         guard let found else {
             if let value { return value }
             throw PresetError.missingKey(key: fullKey(key), origin: node.origin, expected: "one of: \(choices.joined(separator: ", "))")
@@ -94,9 +94,9 @@ public struct ConfigReader {
 
     /// Any text, parsed by `parse` (nil means not accepted; `expected` says what is). `shown`
     /// is how the default is written in the reference, when not as it prints (none for an empty text).
-    public mutating func parsed<T>(_ key: String, default value: T, shown: String? = nil, type: String = "text", expected: String, _ meaning: String,
+    public mutating func parsed<T>(_ key: String, default value: T, shown: String? = nil, type: String = "text", expected: String, _ meaning: @autoclosure () -> String,
                                    _ parse: (String) -> T?) throws -> T {
-        guard let found = lookup(key, type, shown ?? "\(value)", expected, meaning) else { return value }
+        guard let found = lookup(key, type, shown ?? "\(value)", expected, meaning()) else { return value }
         let text = try ConfigReader.string(found, key: fullKey(key))
         guard let result = parse(text) else {
             throw PresetError.invalid(key: fullKey(key), origin: found.origin, value: "'\(text)'", expected: expected)
@@ -105,8 +105,8 @@ public struct ConfigReader {
     }
 
     /// A pair of whole numbers, `[a, b]`, each in `range`.
-    public mutating func integerPair(_ key: String, default value: (Int, Int), in range: ClosedRange<Int>, _ meaning: String) throws -> (Int, Int) {
-        guard let found = lookup(key, "[integer, integer]", "[\(value.0), \(value.1)]", "each \(range.lowerBound)...\(range.upperBound)", meaning) else { return value }
+    public mutating func integerPair(_ key: String, default value: (Int, Int), in range: ClosedRange<Int>, _ meaning: @autoclosure () -> String) throws -> (Int, Int) {
+        guard let found = lookup(key, "[integer, integer]", "[\(value.0), \(value.1)]", "each \(range.lowerBound)...\(range.upperBound)", meaning()) else { return value }
         guard case let .sequence(items) = found.value, items.count == 2 else {
             throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "a list of two whole numbers, like [1080, 1920]")
         }
@@ -116,9 +116,9 @@ public struct ConfigReader {
 
     /// A list of numbers, each in `range`, that `accept` accepts as a whole (`expected` says what it wants).
     public mutating func numbers(_ key: String, default value: [Double], in range: ClosedRange<Double>, expected: String,
-                                 _ meaning: String, accept: ([Double]) -> Bool = { _ in true }) throws -> [Double] {
+                                 _ meaning: @autoclosure () -> String, accept: ([Double]) -> Bool = { _ in true }) throws -> [Double] {
         let shown = "[" + value.map(format).joined(separator: ", ") + "]"
-        guard let found = lookup(key, "[number]", shown, "each \(format(range.lowerBound))...\(format(range.upperBound)); \(expected)", meaning) else { return value }
+        guard let found = lookup(key, "[number]", shown, "each \(format(range.lowerBound))...\(format(range.upperBound)); \(expected)", meaning()) else { return value }
         guard case let .sequence(items) = found.value else {
             throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "a list of numbers, \(expected)")
         }
@@ -137,13 +137,13 @@ public struct ConfigReader {
     }
 
     /// A color: #RRGGBB, #RRGGBBAA or a name.
-    public mutating func color(_ key: String, default value: Color, _ meaning: String) throws -> Color {
-        try parsed(key, default: value, type: "color", expected: "#RRGGBB, #RRGGBBAA or a name (black, white, ...)", meaning) { Color(parsing: $0) }
+    public mutating func color(_ key: String, default value: Color, _ meaning: @autoclosure () -> String) throws -> Color {
+        try parsed(key, default: value, type: "color", expected: "#RRGGBB, #RRGGBBAA or a name (black, white, ...)", meaning()) { Color(parsing: $0) }
     }
 
     /// true or false.
-    public mutating func flag(_ key: String, default value: Bool, _ meaning: String) throws -> Bool {
-        guard let found = lookup(key, "boolean", "\(value)", "true \\| false", meaning) else { return value }
+    public mutating func flag(_ key: String, default value: Bool, _ meaning: @autoclosure () -> String) throws -> Bool {
+        guard let found = lookup(key, "boolean", "\(value)", "true \\| false", meaning()) else { return value }
         guard case let .scalar(text, false) = found.value, let flag = ["true": true, "false": false][text] else {
             throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "true or false")
         }
@@ -151,14 +151,14 @@ public struct ConfigReader {
     }
 
     /// A free-form text.
-    public mutating func text(_ key: String, default value: String, _ meaning: String) throws -> String {
-        guard let found = lookup(key, "text", value.isEmpty ? "''" : value, "any text", meaning) else { return value }
+    public mutating func text(_ key: String, default value: String, _ meaning: @autoclosure () -> String) throws -> String {
+        guard let found = lookup(key, "text", value.isEmpty ? "''" : value, "any text", meaning()) else { return value }
         return try ConfigReader.string(found, key: fullKey(key))
     }
 
     /// A text that must be given and not be empty.
-    public mutating func requiredText(_ key: String, expected: String, _ meaning: String) throws -> String {
-        guard let found = lookup(key, "text", "(required)", expected, meaning) else {
+    public mutating func requiredText(_ key: String, expected: String, _ meaning: @autoclosure () -> String) throws -> String {
+        guard let found = lookup(key, "text", "(required)", expected, meaning()) else {
             throw PresetError.missingKey(key: fullKey(key), origin: node.origin, expected: expected)
         }
         let text = try ConfigReader.string(found, key: fullKey(key))
@@ -169,8 +169,8 @@ public struct ConfigReader {
     }
 
     /// A list of one or more texts (`[a.jpg, b.png]`), or nil when the key is absent.
-    public mutating func texts(_ key: String, expected: String, _ meaning: String) throws -> [String]? {
-        guard let found = lookup(key, "[text]", "(none)", expected, meaning) else { return nil }
+    public mutating func texts(_ key: String, expected: String, _ meaning: @autoclosure () -> String) throws -> [String]? {
+        guard let found = lookup(key, "[text]", "(none)", expected, meaning()) else { return nil }
         guard case let .sequence(items) = found.value else {
             throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "a list: \(expected)")
         }
@@ -182,8 +182,8 @@ public struct ConfigReader {
 
     /// A `set` mapping of preset keys (dotted or nested) to values, as a manifest job or a story
     /// gives them; empty when absent.
-    public mutating func settings(_ key: String, _ meaning: String) throws -> [(key: String, value: ConfigNode)] {
-        guard let found = lookup(key, "mapping", "(none)", "", meaning) else { return [] }
+    public mutating func settings(_ key: String, _ meaning: @autoclosure () -> String) throws -> [(key: String, value: ConfigNode)] {
+        guard let found = lookup(key, "mapping", "(none)", "", meaning()) else { return [] }
         guard case let .mapping(pairs) = found.value else {
             throw PresetError.wrongType(key: fullKey(key), origin: found.origin, found: ConfigReader.kind(of: found), expected: "a mapping of preset keys to values")
         }
@@ -191,8 +191,8 @@ public struct ConfigReader {
     }
 
     /// The node at `key` as written, for a caller that reads it itself; nil when absent.
-    public mutating func raw(_ key: String, type: String, default value: String = "(none)", _ meaning: String) -> ConfigNode? {
-        lookup(key, type, value, "", meaning)
+    public mutating func raw(_ key: String, type: String, default value: String = "(none)", _ meaning: @autoclosure () -> String) -> ConfigNode? {
+        lookup(key, type, value, "", meaning())
     }
 
     /// A reader for the nested mapping at `key` (an empty one if absent).

@@ -61,7 +61,16 @@ public enum TransitionRegistry {
     }
 
     /// The names presets use, in order: the transitions', then the aliases'.
-    public static var names: [String] { all.map { $0.name } + aliases.map(\.name) }
+    public static let names: [String] = all.map { $0.name } + aliases.map(\.name)
+
+    /// Each name lowered, and the name as the registry spells it (the first, if two differ in
+    /// case only): a preset names its transition in any case.
+    private static let spelled = Set(names)
+    private static let spellings: [String: String] = {
+        var spellings: [String: String] = [:]
+        for name in names where spellings[name.lowercased()] == nil { spellings[name.lowercased()] = name }
+        return spellings
+    }()
 
     /// What a `gl:` name that is no port was expected to be: one of the ports (the nearest
     /// suggested), then `hint` (where gl-transitions' own files are looked for).
@@ -93,9 +102,8 @@ public enum TransitionRegistry {
 
     /// The name as the registry spells it (`gl:crosswarp` for `GL:CrossWarp`), or nil for none.
     public static func canonical(_ name: String) -> String? {
-        if names.contains(name) { return name }
-        let lowered = name.lowercased()
-        return names.first { $0.lowercased() == lowered }
+        if spelled.contains(name) { return name }
+        return spellings[name.lowercased()]
     }
 }
 
