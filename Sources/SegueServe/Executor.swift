@@ -44,9 +44,9 @@ package enum RenderRun {
 
     /// `progress(status, framesDone, framesTotal)`: `rendering` or `encoding`.
     package static func perform(request: String, inputs: [String], uploads: String?, output: String, limits: Limits, threads: Int,
-                                cancellation: Cancellation, progress: @escaping @Sendable (String, Int, Int) -> Void) -> Outcome {
+                                library: PresetLibrary? = nil, cancellation: Cancellation, progress: @escaping @Sendable (String, Int, Int) -> Void) -> Outcome {
         do {
-            let job = try RenderAsk(text: request).job(inputs: inputs, uploads: uploads, output: output, limits: limits, threads: threads)
+            let job = try RenderAsk(text: request).job(inputs: inputs, uploads: uploads, output: output, limits: limits, threads: threads, library: library)
             let last = Locked((status: "", time: 0.0))
             let result = try Exporter.run(job, cancellation: cancellation) { told in
                 let status = told.framesDone >= told.frameCount ? "encoding" : "rendering"
@@ -131,7 +131,7 @@ final class LocalExecutor: Executor {
         defer { running.withLock { $0[record.id] = nil } }
         let threads = max(1, ProcessInfo.processInfo.activeProcessorCount / settings.workers)
         let outcome = RenderRun.perform(request: record.request, inputs: settings.inputs, uploads: store.sentFiles(record.id), output: ServeDocuments.outputPath(store, record),
-                                        limits: Limits(maxPixelFrames: settings.maxPixelFrames), threads: threads,
+                                        limits: Limits(maxPixelFrames: settings.maxPixelFrames), threads: threads, library: settings.presets,
                                         cancellation: cancellation) { [store] status, done, total in
             // Ended meanwhile (cancelled as it was claimed): stop.
             if (try? store.progress(record.id, status: status, done: done, total: total)) == false { cancellation.cancel() }

@@ -26,6 +26,18 @@ struct RenderAsk: Sendable {
         guard (root["story"] == nil) != (root["template"] == nil) else {
             throw ServeProblem.invalid("give a story, or a template and its row: one of the keys story and template", errors: [.init(message: "expected one of story and template", key: "story")])
         }
+        if let story = root["story"], !story.isMapping {
+            throw ServeProblem.invalid("story: expected a mapping of a story's keys (preset, set, slides, ...)",
+                                       errors: [.init(message: "expected a mapping", line: RenderAsk.line(story), key: "story")])
+        }
+        if let row = root["row"] {
+            guard root["template"] != nil else {
+                throw ServeProblem.invalid("row: the values of a template's variables, given with a template", errors: [.init(message: "only with a template", line: RenderAsk.line(row), key: "row")])
+            }
+            guard row.isMapping else {
+                throw ServeProblem.invalid("row: expected a mapping of the template's variables", errors: [.init(message: "expected a mapping", line: RenderAsk.line(row), key: "row")])
+            }
+        }
         format = try RenderAsk.text(root["format"], key: "format") ?? "mp4"
         guard RenderAsk.formats[format] != nil else {
             throw ServeProblem.invalid("format: '\(format)' is not an output kind; expected one of \(RenderAsk.formats.keys.sorted().joined(separator: ", "))", errors: [.init(message: "unknown format", key: "format")])
@@ -37,7 +49,7 @@ struct RenderAsk: Sendable {
             }
         }
         if let node = root["metadata"] {
-            guard case .mapping = node.value else { throw ServeProblem.invalid("metadata: expected a mapping", errors: [.init(message: "expected a mapping", key: "metadata")]) }
+            guard node.isMapping else { throw ServeProblem.invalid("metadata: expected a mapping", errors: [.init(message: "expected a mapping", key: "metadata")]) }
             metadata = String(decoding: try JSONSerialization.data(withJSONObject: RenderAsk.json(node), options: [.sortedKeys]), as: UTF8.self)
         }
     }
@@ -47,14 +59,40 @@ struct RenderAsk: Sendable {
     var canonical: String { RenderAsk.canonical(root) }
 
     static func canonical(_ node: ConfigNode) -> String {
-        func quoted(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var written = ""
+        write(node, into: &written)
+        return written
+    }
+
+    private static func write(_ node: ConfigNode, into written: inout String) {
+        func quote(_ text: String) {
+            written.unicodeScalars.append("\"")
+            for character in text.unicodeScalars {
+                if character == "\\" || character == "\"" { written.unicodeScalars.append("\\") }
+                written.unicodeScalars.append(character)
+            }
+            written.unicodeScalars.append("\"")
         }
         switch node.value {
-        case let .scalar(text, quoted: true): return quoted(text)
-        case let .scalar(text, quoted: false): return "=" + quoted(text)
-        case let .sequence(items): return "[" + items.map(canonical).joined(separator: ",") + "]"
-        case let .mapping(pairs): return "{" + pairs.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + canonical($0.value) }.joined(separator: ",") + "}"
+        case let .scalar(text, quoted):
+            if !quoted { written += "=" }
+            quote(text)
+        case let .sequence(items):
+            written += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { written += "," }
+                write(item, into: &written)
+            }
+            written += "]"
+        case let .mapping(pairs):
+            written += "{"
+            for (index, pair) in pairs.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { written += "," }
+                quote(pair.key)
+                written += ":"
+                write(pair.value, into: &written)
+            }
+            written += "}"
         }
     }
 
@@ -87,11 +125,12 @@ struct RenderAsk: Sendable {
     /// The job this request makes, writing `output`: its story read with every path it names
     /// kept inside `inputs` (a path outside is refused, naming its key), and the files sent
     /// with it (in `uploads`) found by their names first.
-    func job(inputs: [String], uploads: String? = nil, output: String, limits: Limits, threads: Int) throws -> Job {
+    /// `library`: where the story's presets are found (nil: as `segue render` finds them).
+    func job(inputs: [String], uploads: String? = nil, output: String, limits: Limits, threads: Int, library: PresetLibrary? = nil) throws -> Job {
         let confinement = PathConfinement(folders: inputs, uploaded: uploads.map(Uploads.sent) ?? [:])
         let base = inputs[0] + "/request.yaml"
         do {
-            return try PathConfinement.$current.withValue(confinement) {
+            return try confinement.reading {
                 let story: Story
                 if let node = root["template"] {
                     let name = try RenderAsk.text(node, key: "template") ?? ""
@@ -102,11 +141,11 @@ struct RenderAsk: Sendable {
                         guard case let .mapping(pairs) = rowNode.value else { throw ServeProblem.invalid("row: expected a mapping of the template's variables") }
                         for pair in pairs { row[pair.key] = try RenderAsk.text(pair.value, key: "row.\(pair.key)") }
                     }
-                    story = try StoryTemplate.load(path).story(row)
+                    story = try StoryTemplate.load(path, library: library).story(row)
                 } else {
-                    story = try StoryTemplate(tree: root["story"]!, path: base).story([:])
+                    story = try StoryTemplate(tree: root["story"]!, path: base, library: library).story([:])
                 }
-                var request = try JobRequest(story: story, output: output, format: RenderAsk.formats[format], limits: limits, overwrite: true)
+                var request = try JobRequest(story: story, library: library, output: output, format: RenderAsk.formats[format], limits: limits, overwrite: true)
                 request.delivery.threads = threads
                 let job = try Job(request)
                 try job.validate()
@@ -145,5 +184,12 @@ struct RenderAsk: Sendable {
             for pair in pairs { if let found = key(naming: text, in: pair.value, at: path.isEmpty ? pair.key : "\(path).\(pair.key)") { return found } }
         }
         return nil
+    }
+}
+
+private extension ConfigNode {
+    var isMapping: Bool {
+        if case .mapping = value { return true }
+        return false
     }
 }

@@ -76,7 +76,7 @@ struct ServeAPI: APIProtocol {
     private func admit(_ text: String, id: String, uploads: String?, filesDigest: String, key: String?, token: String) throws -> JobStore.Admission {
         let ask = try RenderAsk(text: text)
         let job = try ask.job(inputs: settings.inputs, uploads: uploads, output: "\(store.outputs)/\(id).\(ask.format)",
-                              limits: Limits(maxPixelFrames: settings.maxPixelFrames), threads: 1)
+                              limits: Limits(maxPixelFrames: settings.maxPixelFrames), threads: 1, library: settings.presets)
         let fingerprint = try Fingerprint.of(job)
         var record = RenderRecord(id: id, token: token, idempotencyKey: key, bodyDigest: ServeDocuments.digest(ask.canonical + filesDigest), request: text,
                                   format: ask.format, webhook: ask.webhook, metadata: ask.metadata, status: "queued", now: JobStore.now)

@@ -36,11 +36,21 @@ public struct ServeSettings: Sendable {
     public var webhookWaits: [Double] = [1, 3, 7, 15, 30]
     /// Seconds a receiver has to answer one try.
     public var webhookTimeout = 15.0
+    /// Where stories find their presets: nil, as `segue render` finds them (`SEGUE_PRESETS`,
+    /// then the built-in ones), looked up once when the service starts.
+    package var presets: PresetLibrary?
 
     public init(store: String, inputs: [String], webhookSecret: String) {
         self.store = store
         self.inputs = inputs
         self.webhookSecret = webhookSecret
+    }
+
+    /// These settings with `presets` looked up, when not given.
+    func findingPresets() throws -> ServeSettings {
+        var settings = self
+        settings.presets = try presets ?? PresetLibrary.standard()
+        return settings
     }
 
     /// True when `host` is only this machine's.

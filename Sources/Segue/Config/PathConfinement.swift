@@ -27,6 +27,13 @@ public final class PathConfinement: Sendable {
         self.uploaded = uploaded
     }
 
+    /// Runs `body` (the reading of one request) with this confinement current, and with the
+    /// file system taken as it was when each path was first looked at: a path the story and
+    /// the job's checks both name is resolved once for the request.
+    public func reading<T>(_ body: () throws -> T) throws -> T {
+        try PathConfinement.$current.withValue(self) { try Paths.remembering(body) }
+    }
+
     /// The file sent as `path` (a relative name, `./` or not), if one was.
     func upload(_ path: String) -> String? {
         guard !uploaded.isEmpty, !path.hasPrefix("/") else { return nil }
