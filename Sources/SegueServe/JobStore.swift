@@ -112,6 +112,11 @@ final class JobStore: Sendable {
                   WHERE status IN ('queued', 'preparing', 'rendering', 'encoding') GROUP BY token;
                 """)
         }
+        migrator.registerMigration("5") { db in
+            // The tokens table keeps what the index was for; each admission and change of
+            // state has one index fewer to change.
+            try db.execute(sql: "DROP INDEX renders_token")
+        }
         try migrator.migrate(pool)
     }
 

@@ -6,8 +6,11 @@ package import Segue
 /// The service's records as its OpenAPI document's types, and the bytes it signs.
 enum ServeDocuments {
     static func randomHex(_ bytes: Int) -> String {
+        // Eight bytes from each draw: one read of the system's randomness for eight, not one each.
         var generator = SystemRandomNumberGenerator()
-        return hex((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        var random: [UInt8] = []
+        while random.count < bytes { withUnsafeBytes(of: generator.next() as UInt64) { random += $0 } }
+        return hex(random.prefix(bytes))
     }
 
     static func digest(_ text: String) -> String { hex(SHA256.hash(data: Data(text.utf8))) }
@@ -16,7 +19,10 @@ enum ServeDocuments {
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
-        for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
         return String(decoding: text, as: UTF8.self)
     }
 
