@@ -1,7 +1,8 @@
 """segue serve under load, for scripts/bench (--only serve):
     bench_serve.py SEGUE WORK [COUNT]
 1,000 tiny renders (COUNT) submitted by 32 clients at once: how many jobs, any run twice, the
-submit latency's median and p99 while renders run; the service's overhead per render (submit
+submit latency's median and p99 while renders run, and again with the clients at a steady
+1,000 a second; the service's overhead per render (submit
 to done, against `segue render` of the same story, alternated); 10,000 renders queued behind a
 long one: the service's peak memory, and how soon it answers again after a kill -9."""
 import http.client, json, os, shutil, signal, statistics, subprocess, sys, threading, time, urllib.request
@@ -84,6 +85,28 @@ latencies.sort()
 print(f"serve: {len(ids)} submitted by 32 clients, {len(set(ids))} renders, {sum(1 for r in done if r['status'] == 'done')} done, "
       f"{sum(1 for r in done if r['attempts'] != 1)} run other than once; submit latency median {statistics.median(latencies) * 1000:.1f} ms, "
       f"p99 {latencies[int(len(latencies) * 0.99)] * 1000:.1f} ms (target 20)")
+
+# 1b. The same clients at a steady pace (1,000 submissions a second between them, each at its
+# own times), renders running: the latency of a submission that does not queue behind a burst.
+paced, lock, began = [], threading.Lock(), time.monotonic() + 0.2
+rate, sent = 1000.0, 3000
+def steady(k):
+    mine = Client(base)
+    for n, i in enumerate(range(k, sent, 32)):
+        pause = began + (k / 32 + n) * 32 / rate - time.monotonic()
+        if pause > 0:
+            time.sleep(pause)
+        seconds = mine.post(tiny(count + 1000 + i))[1]
+        with lock:
+            paced.append(seconds)
+threads = [threading.Thread(target=steady, args=(k,)) for k in range(32)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+paced.sort()
+print(f"serve: {sent} submitted by 32 clients at {rate:.0f} a second in all: submit latency median {statistics.median(paced) * 1000:.1f} ms, "
+      f"p99 {paced[int(len(paced) * 0.99)] * 1000:.1f} ms (target 20)")
+while get(base, "/v1/health")["queued"] + get(base, "/v1/health")["running"] > 0:
+    time.sleep(0.2)
 
 # 2. Overhead per render: submit to done against segue render of the same story, alternated.
 story = os.path.join(inputs, "one.yaml")

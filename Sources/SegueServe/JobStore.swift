@@ -67,13 +67,22 @@ final class JobStore: Sendable {
     /// Files sent with renders, in a folder for each (Uploads.swift), removed at its end.
     let uploads: String
 
+    /// A connection of its own for checkpoints (`checkpoint()`): the writes never copy the log
+    /// into the database themselves, nor wait for its fsyncs.
+    private let checkpointer: DatabaseQueue
+
     init(folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder + "/outputs", withIntermediateDirectories: true)
         outputs = folder + "/outputs"
         uploads = folder + "/uploads"
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // Checkpoints are `checkpoint()`'s; a log started again is cut back to 16 MB.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = \(JobStore.logFrames * 4096)")
+        }
         pool = try DatabasePool(path: folder + "/jobs.sqlite", configuration: configuration)
+        checkpointer = try DatabaseQueue(path: folder + "/jobs.sqlite", configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("1") { db in
             try db.execute(sql: """
@@ -121,6 +130,20 @@ final class JobStore: Sendable {
     }
 
     static var now: Double { Date().timeIntervalSince1970 }
+
+    /// The log's frames past which a checkpoint waits for the writes to pause and starts the
+    /// log again (SQLite's own checkpoints come every 1,000): 16 MB of log at most, under
+    /// writes that never pause.
+    static let logFrames = 4_000
+
+    /// Copies the write-ahead log into the database, beside the writes (a passive checkpoint
+    /// waits for none); when the log has grown past `logFrames`, waits for the writes to
+    /// pause and starts it again. The service calls it every quarter second.
+    func checkpoint() throws {
+        try checkpointer.writeWithoutTransaction { db in
+            if try db.checkpoint(.passive).walFrameCount > JobStore.logFrames { _ = try db.checkpoint(.restart) }
+        }
+    }
 
     /// The renders a killed service left running, queued again (to run from the start, or to
     /// find their output already made by its fingerprint); how many. Those an executor of

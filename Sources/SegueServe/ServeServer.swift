@@ -48,6 +48,13 @@ public enum ServeServer {
             return source
         }
         defer { signals.forEach { $0.cancel() } }
+        // The store's log copied into it beside the writes, from a thread of its own.
+        Workers.start {
+            while true {
+                usleep(250_000)
+                try? store.checkpoint()
+            }
+        }
         let sender = Task { await webhooks.run() }
         defer { sender.cancel() }
         try await app.runService(gracefulShutdownSignals: [])
