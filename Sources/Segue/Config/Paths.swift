@@ -19,16 +19,28 @@ enum Paths {
     /// at all. Inputs are regular files: a FIFO or a device would block or never end, so each
     /// is refused before it is opened (the C layer checks again before it opens one).
     static func notRegular(_ path: String) -> String? {
+        if case let .other(what) = found(path) { return what }
+        return nil
+    }
+
+    /// What one look at `path` finds (its links followed).
+    enum Found: Equatable {
+        case nothing, file
+        /// Anything but a regular file, said as `notRegular` says it ("a folder", "a FIFO").
+        case other(String)
+    }
+
+    static func found(_ path: String) -> Found {
         var info = stat()
-        guard stat(path, &info) == 0 else { return errno == ELOOP ? "a loop of symbolic links" : nil }
+        guard stat(path, &info) == 0 else { return errno == ELOOP ? .other("a loop of symbolic links") : .nothing }
         switch info.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "a folder"
-        case S_IFIFO: return "a FIFO (a named pipe)"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFSOCK: return "a socket"
-        default: return "not a regular file"
+        case S_IFREG: return .file
+        case S_IFDIR: return .other("a folder")
+        case S_IFIFO: return .other("a FIFO (a named pipe)")
+        case S_IFCHR: return .other("a character device")
+        case S_IFBLK: return .other("a block device")
+        case S_IFSOCK: return .other("a socket")
+        default: return .other("not a regular file")
         }
     }
 

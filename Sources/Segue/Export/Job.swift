@@ -258,31 +258,31 @@ public struct Job: Sendable {
         let files = FileManager.default
         if inputs.isEmpty { problems.append(.noInputs) }
         for input in inputs {
-            var isFolder: ObjCBool = false
-            if let what = Paths.notRegular(input), what != "a folder" {
-                problems.append(.notAFile(path: input, what: what, role: "reads its pictures and clips from files"))
-            } else if !files.fileExists(atPath: input, isDirectory: &isFolder) {
-                problems.append(.missingInput(input))
-            } else if isFolder.boolValue {
-                problems.append(.unsupportedImage(path: input, reason: "it is a folder"))
-            } else if !files.isReadableFile(atPath: input) {
-                problems.append(.unreadableImage(path: input, reason: "permission denied"))
+            // One look at each input.
+            switch Paths.found(input) {
+            case .nothing: problems.append(.missingInput(input))
+            case .other("a folder"): problems.append(.unsupportedImage(path: input, reason: "it is a folder"))
+            case let .other(what): problems.append(.notAFile(path: input, what: what, role: "reads its pictures and clips from files"))
+            case .file: if !files.isReadableFile(atPath: input) { problems.append(.unreadableImage(path: input, reason: "permission denied")) }
             }
         }
         if output == "-" {
             if !format.toStandardOutput { problems.append(.standardOutput(format: format)) }
         } else if format != .null {
-            let target = Paths.canonical(output)
-            if let input = inputs.first(where: { Paths.canonical($0) == target }) { problems.append(.outputIsInput(input)) }
-            var isFolder: ObjCBool = false
-            let exists = files.fileExists(atPath: output, isDirectory: &isFolder)
-            if let what = Paths.notRegular(output), what != "a folder" {
+            let found = Paths.found(output)
+            // An output not there yet is none of the inputs, which are there.
+            if found != .nothing {
+                let target = Paths.canonical(output)
+                if let input = inputs.first(where: { Paths.canonical($0) == target }) { problems.append(.outputIsInput(input)) }
+            }
+            let isFolder = found == .other("a folder")
+            if case let .other(what) = found, !isFolder {
                 // A device, a FIFO or a socket is never renamed over, even with --force.
                 problems.append(.notAFile(path: output, what: what, role: "writes its output to a file (or to standard output: -o -), and replaces only files"))
-            } else if exists, isFolder.boolValue, !format.isFolder {
+            } else if isFolder, !format.isFolder {
                 problems.append(.outputIsFolder(path: output, format: format))
-            } else if exists, !overwrite, !resume {
-                let empty = isFolder.boolValue && ((try? files.contentsOfDirectory(atPath: output))?.isEmpty ?? false)
+            } else if found != .nothing, !overwrite, !resume {
+                let empty = isFolder && ((try? files.contentsOfDirectory(atPath: output))?.isEmpty ?? false)
                 if !empty { problems.append(.outputExists(output)) }
             }
         }

@@ -96,7 +96,7 @@ public struct StoryTemplate: Sendable {
 
     /// The variables a Mustache text names: `{{name}}`, `{{{name}}}`, `{{& name}}` and sections.
     static func names(in text: String) -> Set<String> {
-        guard text.contains("{{") else { return [] }
+        guard hasTag(text[...]) else { return [] }
         var found: Set<String> = []
         var rest = text[...]
         while let open = rest.range(of: "{{") {
