@@ -76,9 +76,14 @@ final class JobStore: Sendable {
         outputs = folder + "/outputs"
         uploads = folder + "/uploads"
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        // A write held up by the checkpoint's restart tries again every tenth of a millisecond
+        // (SQLite's own waits grow to 100 ms), for ten seconds at most.
+        configuration.busyMode = .callback { tries in
+            usleep(100)
+            return tries < 100_000
+        }
         configuration.prepareDatabase { db in
-            // Checkpoints are `checkpoint()`'s; a log started again is cut back to 16 MB.
+            // Checkpoints are `checkpoint()`'s; a log started again is cut back to 64 MB.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = \(JobStore.logFrames * 4096)")
         }
         pool = try DatabasePool(path: folder + "/jobs.sqlite", configuration: configuration)
@@ -132,9 +137,9 @@ final class JobStore: Sendable {
     static var now: Double { Date().timeIntervalSince1970 }
 
     /// The log's frames past which a checkpoint waits for the writes to pause and starts the
-    /// log again (SQLite's own checkpoints come every 1,000): 16 MB of log at most, under
-    /// writes that never pause.
-    static let logFrames = 4_000
+    /// log again (SQLite's own checkpoints come every 1,000): about 64 MB of log at most under
+    /// writes that never pause, two seconds of them.
+    static let logFrames = 16_000
 
     /// Copies the write-ahead log into the database, beside the writes (a passive checkpoint
     /// waits for none); when the log has grown past `logFrames`, waits for the writes to
@@ -162,13 +167,28 @@ final class JobStore: Sendable {
 
     /// Adds `record` unless its token already used its idempotency key (then that render, or
     /// `keyReused` when the body differs), or the token has `limit` renders waiting and running,
-    /// or their pixels x frames and the record's are over `budget`.
-    func admit(_ record: RenderRecord, limit: Int, budget: Int = .max) throws -> Admission {
+    /// or their pixels x frames and the record's are over `budget`. A render done of the same
+    /// fingerprint and format, when `reusable` says its output is there, makes the record done
+    /// at once, its output that render's.
+    func admit(_ record: RenderRecord, limit: Int, budget: Int = .max, reusable: (RenderRecord) -> Bool = { _ in false }) throws -> Admission {
         try pool.write { db in
+            var record = record
             if let key = record.idempotencyKey,
                let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM renders WHERE token = ? AND idem_key = ?"), arguments: [record.token, key]) {
                 let existing = RenderRecord(row: row)
                 return existing.bodyDigest == record.bodyDigest ? .replayed(existing) : .keyReused
+            }
+            if let fingerprint = record.fingerprint,
+               let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM renders WHERE fingerprint = ? AND format = ? AND status = 'done' ORDER BY seq LIMIT 1"),
+                                          arguments: [fingerprint, record.format]) {
+                let made = RenderRecord(row: row)
+                if reusable(made) {
+                    record.status = "done"
+                    record.reused = made.reused ?? made.id
+                    record.outputBytes = made.outputBytes
+                    record.framesDone = record.framesTotal
+                    record.finished = record.created
+                }
             }
             if record.status == "queued" {
                 let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT waiting, pixel_frames FROM tokens WHERE token = ?"), arguments: [record.token])
@@ -194,14 +214,6 @@ final class JobStore: Sendable {
 
     func render(_ id: String) throws -> RenderRecord? {
         try pool.read { db in try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM renders WHERE id = ?"), arguments: [id]).map(RenderRecord.init) }
-    }
-
-    /// A done render of the same fingerprint and format whose output is still there.
-    func made(fingerprint: String, format: String) throws -> RenderRecord? {
-        try pool.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM renders WHERE fingerprint = ? AND format = ? AND status = 'done' ORDER BY seq LIMIT 1"),
-                             arguments: [fingerprint, format]).map(RenderRecord.init)
-        }
     }
 
     /// A page of renders, newest first: `after` is the last seq of the page before.

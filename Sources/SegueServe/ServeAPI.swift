@@ -84,15 +84,10 @@ struct ServeAPI: APIProtocol {
         record.framesTotal = job.timeline.frameCount
         let work = job.timeline.frameCount.multipliedReportingOverflow(by: job.preset.canvas.width * job.preset.canvas.height)
         record.pixelFrames = work.overflow ? .max : work.partialValue
-        if let made = try store.made(fingerprint: fingerprint, format: ask.format),
-           FileManager.default.fileExists(atPath: ServeDocuments.outputPath(store, made)) {
-            record.status = "done"
-            record.reused = made.reused ?? made.id
-            record.outputBytes = made.outputBytes
-            record.framesDone = record.framesTotal
-            record.finished = record.created
+        let store = self.store
+        return try store.admit(record, limit: settings.maxQueued, budget: settings.maxTokenPixelFrames) { made in
+            FileManager.default.fileExists(atPath: ServeDocuments.outputPath(store, made))
         }
-        return try store.admit(record, limit: settings.maxQueued, budget: settings.maxTokenPixelFrames)
     }
 
     func listRenders(_ input: Operations.ListRenders.Input) async throws -> Operations.ListRenders.Output {
