@@ -23,14 +23,22 @@ enum Paths {
         return nil
     }
 
-    /// What one look at `path` finds (its links followed).
-    enum Found: Equatable {
+    /// What one look at `path` finds (its links followed); once per planning pass (`remembering`).
+    enum Found: Equatable, Sendable {
         case nothing, file
         /// Anything but a regular file, said as `notRegular` says it ("a folder", "a FIFO").
         case other(String)
     }
 
     static func found(_ path: String) -> Found {
+        guard let memo else { return look(path) }
+        if let known = memo.found.withLock({ $0[path] }) { return known }
+        let found = look(path)
+        memo.found.withLock { $0[path] = found }
+        return found
+    }
+
+    private static func look(_ path: String) -> Found {
         var info = stat()
         guard stat(path, &info) == 0 else { return errno == ELOOP ? .other("a loop of symbolic links") : .nothing }
         switch info.st_mode & S_IFMT {
@@ -87,6 +95,7 @@ enum Paths {
         let paths = Locked<[String: String]>([:])
         let folders = Locked<[String: String]>([:])
         let identities = Locked<[String: FileIdentity?]>([:])
+        let found = Locked<[String: Found]>([:])
     }
 
     @TaskLocal static var memo: Memo?

@@ -193,7 +193,7 @@ public struct Job: Sendable {
     /// their headers say. A file that does not exist is left to `validate`.
     static func clips(in slides: [StorySlide], limits: Limits) throws -> [Int: ClipSlide] {
         var clips: [Int: ClipSlide] = [:]
-        for (index, slide) in slides.enumerated() where FileManager.default.fileExists(atPath: slide.image) {
+        for (index, slide) in slides.enumerated() where Paths.found(slide.image) != .nothing {
             guard ClipInfo.isClip(slide.image) else {
                 if slide.declaredClip {
                     // Why it is no clip, where the clip's header can say (no video stream at all).

@@ -88,11 +88,14 @@ public struct StorySlide: Sendable {
         } else if let fileNode = imageNode ?? clipNode, let written = try noting({ try ConfigReader.string(fileNode, key: r.fullKey(fileKey)) }) {
             if written.isEmpty {
                 problems.append(.invalid(key: r.fullKey(fileKey), origin: fileNode.origin, value: "empty", expected: "the file's path"))
-            } else if !FileManager.default.fileExists(atPath: resolve(written)) {
-                problems.append(.invalid(key: r.fullKey(fileKey), origin: fileNode.origin, value: "'\(resolve(written))'",
-                                         expected: "a file that exists (no such file)"))
             } else {
-                file = resolve(written)
+                let resolved = resolve(written)
+                if Paths.found(resolved) == .nothing {
+                    problems.append(.invalid(key: r.fullKey(fileKey), origin: fileNode.origin, value: "'\(resolved)'",
+                                             expected: "a file that exists (no such file)"))
+                } else {
+                    file = resolved
+                }
             }
         }
         let holdNode = r.raw("hold", type: "number", "Seconds on screen between its transitions; default: the preset's hold (a clip's: its trimmed length less its transitions).")
