@@ -19,14 +19,17 @@ enum Paths {
     /// at all. Inputs are regular files: a FIFO or a device would block or never end, so each
     /// is refused before it is opened (the C layer checks again before it opens one).
     static func notRegular(_ path: String) -> String? {
-        if case let .other(what) = found(path) { return what }
-        return nil
+        switch found(path) {
+        case .nothing, .file: return nil
+        case .folder: return "a folder"
+        case let .other(what): return what
+        }
     }
 
     /// What one look at `path` finds (its links followed); once per planning pass (`remembering`).
     enum Found: Equatable, Sendable {
-        case nothing, file
-        /// Anything but a regular file, said as `notRegular` says it ("a folder", "a FIFO").
+        case nothing, file, folder
+        /// Anything else, said as `notRegular` says it ("a FIFO (a named pipe)").
         case other(String)
     }
 
@@ -43,7 +46,7 @@ enum Paths {
         guard stat(path, &info) == 0 else { return errno == ELOOP ? .other("a loop of symbolic links") : .nothing }
         switch info.st_mode & S_IFMT {
         case S_IFREG: return .file
-        case S_IFDIR: return .other("a folder")
+        case S_IFDIR: return .folder
         case S_IFIFO: return .other("a FIFO (a named pipe)")
         case S_IFCHR: return .other("a character device")
         case S_IFBLK: return .other("a block device")

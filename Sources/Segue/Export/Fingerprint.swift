@@ -152,7 +152,7 @@ public enum Fingerprint {
 
     /// The SHA-256 of a file's bytes, as `sha256:HEX`.
     static func contentDigest(of path: String) throws -> String {
-        if Paths.found(path) == .other("a folder") {
+        if Paths.found(path) == .folder {
             // A folder of PNGs (a stinger's frames): its files' names and digests, in order.
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.lowercased().hasSuffix(".png") }.sorted()
             let listing = try names.map { "\($0) \(try contentDigest(of: (path as NSString).appendingPathComponent($0)))\n" }.joined()

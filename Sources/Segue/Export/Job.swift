@@ -261,7 +261,7 @@ public struct Job: Sendable {
             // One look at each input.
             switch Paths.found(input) {
             case .nothing: problems.append(.missingInput(input))
-            case .other("a folder"): problems.append(.unsupportedImage(path: input, reason: "it is a folder"))
+            case .folder: problems.append(.unsupportedImage(path: input, reason: "it is a folder"))
             case let .other(what): problems.append(.notAFile(path: input, what: what, role: "reads its pictures and clips from files"))
             case .file: if !files.isReadableFile(atPath: input) { problems.append(.unreadableImage(path: input, reason: "permission denied")) }
             }
@@ -275,8 +275,8 @@ public struct Job: Sendable {
                 let target = Paths.canonical(output)
                 if let input = inputs.first(where: { Paths.canonical($0) == target }) { problems.append(.outputIsInput(input)) }
             }
-            let isFolder = found == .other("a folder")
-            if case let .other(what) = found, !isFolder {
+            let isFolder = found == .folder
+            if case let .other(what) = found {
                 // A device, a FIFO or a socket is never renamed over, even with --force.
                 problems.append(.notAFile(path: output, what: what, role: "writes its output to a file (or to standard output: -o -), and replaces only files"))
             } else if isFolder, !format.isFolder {
