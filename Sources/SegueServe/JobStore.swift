@@ -59,8 +59,9 @@ struct OutboxMessage: Sendable {
 }
 
 /// The service's jobs in SQLite (GRDB, WAL): every render, its progress and end, and every
-/// webhook message and delivery. Each change is one transaction, so a process killed at any
-/// moment leaves the store as it was before the change or after it.
+/// webhook message and delivery. Each change is in one transaction (admissions asked at once
+/// share one), so a process killed at any moment leaves the store as it was before the change
+/// or after it, and a submission is answered only once its render is stored.
 final class JobStore: Sendable {
     let pool: DatabasePool
     let outputs: String
@@ -163,53 +164,112 @@ final class JobStore: Sendable {
         }
     }
 
-    enum Admission { case created(RenderRecord), replayed(RenderRecord), keyReused, overLimit(Int), overBudget(Int) }
+    enum Admission: Sendable { case created(RenderRecord), replayed(RenderRecord), keyReused, overLimit(Int), overBudget(Int) }
+
+    /// An admission asked for and not yet written, with whom to tell.
+    private struct Asked: Sendable {
+        var record: RenderRecord, limit: Int, budget: Int
+        var reusable: @Sendable (RenderRecord) -> Bool
+        var answer: @Sendable (Result<Admission, any Error>) -> Void
+    }
+
+    /// The admissions waiting for the store's writer, whether its thread has started, how
+    /// many were asked for and how many transactions of them it has committed.
+    private let asked = Locked<(waiting: [Asked], started: Bool, total: Int, committed: Int)>(([], false, 0, 0))
+    private let askedMore = DispatchSemaphore(value: 0)
+
+    /// Admissions asked for that the writer has not taken yet.
+    var admissionsWaiting: Int { asked.withLock { $0.waiting.count } }
+    /// Admissions asked for so far.
+    var admissionsAsked: Int { asked.withLock { $0.total } }
+    /// Transactions of admissions committed so far.
+    var admissionTransactions: Int { asked.withLock { $0.committed } }
 
     /// Adds `record` unless its token already used its idempotency key (then that render, or
     /// `keyReused` when the body differs), or the token has `limit` renders waiting and running,
     /// or their pixels x frames and the record's are over `budget`. A render done of the same
     /// fingerprint and format, when `reusable` says its output is there, makes the record done
     /// at once, its output that render's.
-    func admit(_ record: RenderRecord, limit: Int, budget: Int = .max, reusable: (RenderRecord) -> Bool = { _ in false }) throws -> Admission {
-        try pool.write { db in
-            var record = record
-            if let key = record.idempotencyKey,
-               let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM renders WHERE token = ? AND idem_key = ?"), arguments: [record.token, key]) {
-                let existing = RenderRecord(row: row)
-                return existing.bodyDigest == record.bodyDigest ? .replayed(existing) : .keyReused
+    ///
+    /// Admissions are written by one thread of the store's, all those asked for meanwhile in
+    /// one transaction (a group commit): under a burst of submissions, the log's pages and the
+    /// transaction's locks are written and taken once for many. Each is answered once its
+    /// transaction is committed; in the same order as asked, so that a later one sees an
+    /// earlier one's key and counts.
+    func admit(_ record: RenderRecord, limit: Int, budget: Int = .max, reusable: @escaping @Sendable (RenderRecord) -> Bool = { _ in false }) async throws -> Admission {
+        try await withCheckedThrowingContinuation { continuation in
+            let start = asked.withLock { asked -> Bool in
+                asked.waiting.append(Asked(record: record, limit: limit, budget: budget, reusable: reusable, answer: { continuation.resume(with: $0) }))
+                asked.total += 1
+                defer { asked.started = true }
+                return !asked.started
             }
-            if let fingerprint = record.fingerprint,
-               let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM renders WHERE fingerprint = ? AND format = ? AND status = 'done' ORDER BY seq LIMIT 1"),
-                                          arguments: [fingerprint, record.format]) {
-                let made = RenderRecord(row: row)
-                if reusable(made) {
-                    record.status = "done"
-                    record.reused = made.reused ?? made.id
-                    record.outputBytes = made.outputBytes
-                    record.framesDone = record.framesTotal
-                    record.finished = record.created
-                }
-            }
-            if record.status == "queued" {
-                let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT waiting, pixel_frames FROM tokens WHERE token = ?"), arguments: [record.token])
-                let waiting: Int = row?["waiting"] ?? 0, work: Int = row?["pixel_frames"] ?? 0
-                if waiting >= limit { return .overLimit(waiting) }
-                if work > budget - record.pixelFrames { return .overBudget(work) }
-                try db.cachedStatement(sql: """
-                    INSERT INTO tokens (token, waiting, pixel_frames) VALUES (?, 1, ?)
-                    ON CONFLICT(token) DO UPDATE SET waiting = waiting + 1, pixel_frames = pixel_frames + excluded.pixel_frames
-                    """).execute(arguments: [record.token, record.pixelFrames])
-            }
-            // Statements of the submission's path are compiled once, kept by the connection.
-            try db.cachedStatement(sql: """
-                INSERT INTO renders (id, token, idem_key, body_digest, request, format, fingerprint, reused, webhook, metadata, status,
-                  frames_total, pixel_frames, output_bytes, created, updated, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [record.id, record.token, record.idempotencyKey, record.bodyDigest, record.request, record.format, record.fingerprint,
-                                 record.reused, record.webhook, record.metadata, record.status, record.framesTotal, record.pixelFrames, record.outputBytes,
-                                 record.created, record.updated, record.finished])
-            if record.status == "done" { try JobStore.addMessage(db, for: record, event: "render.done") }
-            return .created(record)
+            if start { Workers.start { [self] in writeAdmissions() } }
+            askedMore.signal()
         }
+    }
+
+    /// The writer's loop: everything asked for, in one transaction; when it fails, each in a
+    /// transaction of its own, so that only the one at fault is answered with the error.
+    private func writeAdmissions() {
+        while true {
+            askedMore.wait()
+            let batch = asked.withLock { asked -> [Asked] in
+                defer { asked.waiting.removeAll(keepingCapacity: true) }
+                return asked.waiting
+            }
+            guard !batch.isEmpty else { continue }
+            if batch.count > 1, let admissions = try? pool.write({ db in try batch.map { try JobStore.admit(db, $0) } }) {
+                asked.withLock { $0.committed += 1 }
+                for (one, admission) in zip(batch, admissions) { one.answer(.success(admission)) }
+                continue
+            }
+            for one in batch {
+                let result = Result { try pool.write { db in try JobStore.admit(db, one) } }
+                if case .success = result { asked.withLock { $0.committed += 1 } }
+                one.answer(result)
+            }
+        }
+    }
+
+    private static func admit(_ db: Database, _ asked: Asked) throws -> Admission {
+        var record = asked.record
+        if let key = record.idempotencyKey,
+           let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM renders WHERE token = ? AND idem_key = ?"), arguments: [record.token, key]) {
+            let existing = RenderRecord(row: row)
+            return existing.bodyDigest == record.bodyDigest ? .replayed(existing) : .keyReused
+        }
+        if let fingerprint = record.fingerprint,
+           let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM renders WHERE fingerprint = ? AND format = ? AND status = 'done' ORDER BY seq LIMIT 1"),
+                                      arguments: [fingerprint, record.format]) {
+            let made = RenderRecord(row: row)
+            if asked.reusable(made) {
+                record.status = "done"
+                record.reused = made.reused ?? made.id
+                record.outputBytes = made.outputBytes
+                record.framesDone = record.framesTotal
+                record.finished = record.created
+            }
+        }
+        if record.status == "queued" {
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT waiting, pixel_frames FROM tokens WHERE token = ?"), arguments: [record.token])
+            let waiting: Int = row?["waiting"] ?? 0, work: Int = row?["pixel_frames"] ?? 0
+            if waiting >= asked.limit { return .overLimit(waiting) }
+            if work > asked.budget - record.pixelFrames { return .overBudget(work) }
+            try db.cachedStatement(sql: """
+                INSERT INTO tokens (token, waiting, pixel_frames) VALUES (?, 1, ?)
+                ON CONFLICT(token) DO UPDATE SET waiting = waiting + 1, pixel_frames = pixel_frames + excluded.pixel_frames
+                """).execute(arguments: [record.token, record.pixelFrames])
+        }
+        // Statements of the submission's path are compiled once, kept by the connection.
+        try db.cachedStatement(sql: """
+            INSERT INTO renders (id, token, idem_key, body_digest, request, format, fingerprint, reused, webhook, metadata, status,
+              frames_total, pixel_frames, output_bytes, created, updated, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [record.id, record.token, record.idempotencyKey, record.bodyDigest, record.request, record.format, record.fingerprint,
+                             record.reused, record.webhook, record.metadata, record.status, record.framesTotal, record.pixelFrames, record.outputBytes,
+                             record.created, record.updated, record.finished])
+        if record.status == "done" { try JobStore.addMessage(db, for: record, event: "render.done") }
+        return .created(record)
     }
 
     func render(_ id: String) throws -> RenderRecord? {

@@ -38,10 +38,14 @@ struct ServeAPI: APIProtocol {
                 (text, filesDigest) = try await Uploads.receive(form, into: store.uploadFolder(id), limit: settings.maxUpload, requestLimit: settings.maxBody)
             }
             let token = Caller.token
-            let record = try await Workers.run { [uploads, filesDigest] in
-                try self.admit(text, id: id, uploads: uploads, filesDigest: filesDigest, key: input.headers.idempotencyKey, token: token)
+            let prepared = try await Workers.run { [uploads, filesDigest] in
+                try self.prepare(text, id: id, uploads: uploads, filesDigest: filesDigest, key: input.headers.idempotencyKey, token: token)
             }
-            switch record {
+            let store = self.store
+            let admission = try await store.admit(prepared, limit: settings.maxQueued, budget: settings.maxTokenPixelFrames) { made in
+                FileManager.default.fileExists(atPath: ServeDocuments.outputPath(store, made))
+            }
+            switch admission {
             case let .created(record):
                 keepsFiles = record.status == "queued"
                 executor.wake()
@@ -71,9 +75,9 @@ struct ServeAPI: APIProtocol {
         }
     }
 
-    /// Reads and checks the request (on a worker's thread: it reads the story's inputs), then
-    /// stores it: done at once when a render of the same fingerprint was made.
-    private func admit(_ text: String, id: String, uploads: String?, filesDigest: String, key: String?, token: String) throws -> JobStore.Admission {
+    /// The render a request asks for, read and checked (on a worker's thread: it reads the
+    /// story's inputs), to be stored.
+    private func prepare(_ text: String, id: String, uploads: String?, filesDigest: String, key: String?, token: String) throws -> RenderRecord {
         let ask = try RenderAsk(text: text)
         let job = try ask.job(inputs: settings.inputs, uploads: uploads, output: "\(store.outputs)/\(id).\(ask.format)",
                               limits: Limits(maxPixelFrames: settings.maxPixelFrames), threads: 1, library: settings.presets)
@@ -84,10 +88,7 @@ struct ServeAPI: APIProtocol {
         record.framesTotal = job.timeline.frameCount
         let work = job.timeline.frameCount.multipliedReportingOverflow(by: job.preset.canvas.width * job.preset.canvas.height)
         record.pixelFrames = work.overflow ? .max : work.partialValue
-        let store = self.store
-        return try store.admit(record, limit: settings.maxQueued, budget: settings.maxTokenPixelFrames) { made in
-            FileManager.default.fileExists(atPath: ServeDocuments.outputPath(store, made))
-        }
+        return record
     }
 
     func listRenders(_ input: Operations.ListRenders.Input) async throws -> Operations.ListRenders.Output {
