@@ -127,6 +127,13 @@ struct RenderAsk: Sendable {
     /// with it (in `uploads`) found by their names first.
     /// `library`: where the story's presets are found (nil: as `segue render` finds them).
     func job(inputs: [String], uploads: String? = nil, output: String, limits: Limits, threads: Int, library: PresetLibrary? = nil) throws -> Job {
+        try job(inputs: inputs, uploads: uploads, output: output, limits: limits, threads: threads, library: library) { $0 }
+    }
+
+    /// The job, and what `then` makes of it while the story's files are still taken as they
+    /// were found (a fingerprint: each file looked at once for both).
+    func job<T>(inputs: [String], uploads: String? = nil, output: String, limits: Limits, threads: Int, library: PresetLibrary? = nil,
+                then: (Job) throws -> T) throws -> T {
         let confinement = PathConfinement(folders: inputs, uploaded: uploads.map(Uploads.sent) ?? [:])
         let base = inputs[0] + "/request.yaml"
         do {
@@ -149,7 +156,7 @@ struct RenderAsk: Sendable {
                 request.delivery.threads = threads
                 let job = try Job(request)
                 try job.validate()
-                if confinement.refused.isEmpty { return job }
+                if confinement.refused.isEmpty { return try then(job) }
                 throw RenderAsk.outside(confinement.refused[0], key: RenderAsk.key(naming: confinement.refused[0], in: root) ?? "story", node: nil)
             }
         } catch let error where !(error is ServeProblem) {

@@ -79,9 +79,10 @@ struct ServeAPI: APIProtocol {
     /// story's inputs), to be stored.
     private func prepare(_ text: String, id: String, uploads: String?, filesDigest: String, key: String?, token: String) throws -> RenderRecord {
         let ask = try RenderAsk(text: text)
-        let job = try ask.job(inputs: settings.inputs, uploads: uploads, output: "\(store.outputs)/\(id).\(ask.format)",
-                              limits: Limits(maxPixelFrames: settings.maxPixelFrames), threads: 1, library: settings.presets)
-        let fingerprint = try Fingerprint.of(job)
+        let (job, fingerprint) = try ask.job(inputs: settings.inputs, uploads: uploads, output: "\(store.outputs)/\(id).\(ask.format)",
+                                             limits: Limits(maxPixelFrames: settings.maxPixelFrames), threads: 1, library: settings.presets) {
+            ($0, try Fingerprint.of($0))
+        }
         var record = RenderRecord(id: id, token: token, idempotencyKey: key, bodyDigest: ServeDocuments.digest(ask.canonical + filesDigest), request: text,
                                   format: ask.format, webhook: ask.webhook, metadata: ask.metadata, status: "queued", now: JobStore.now)
         record.fingerprint = fingerprint

@@ -175,6 +175,29 @@ struct ManifestTests {
         #expect(try Fingerprint.of(Job(preset: preset, inputs: [copy], output: "x.mp4")) != base)
     }
 
+    @Test("an input's digest is read once while the file is unchanged and was left alone; again once it changes; each time while it was just written")
+    func digestsKept() throws {
+        let a = temporaryFolder().appendingPathComponent("a.jpg").path
+        try FileManager.default.copyItem(atPath: example("a.jpg"), toPath: a)
+        let hourAgo = [FileAttributeKey.modificationDate: Date(timeIntervalSinceNow: -3600)]
+        try FileManager.default.setAttributes(hourAgo, ofItemAtPath: a)
+        let job = try Job(preset: try Preset.load("slide"), inputs: [a], output: "x.mp4")
+        func twice() throws -> (fingerprints: [String], hashed: Int) {
+            let counts = WorkCounts()
+            let fingerprints = try counts.counting { [try Fingerprint.of(job), try Fingerprint.of(job)] }
+            return (fingerprints, counts[.filesHashed])
+        }
+        let settled = try twice()
+        #expect(settled.hashed == 1 && settled.fingerprints[0] == settled.fingerprints[1])
+        // Written again in place: read at each fingerprint while it may still change unseen.
+        try Data(contentsOf: URL(fileURLWithPath: example("b.png"))).write(to: URL(fileURLWithPath: a))
+        let fresh = try twice()
+        #expect(fresh.hashed == 2 && fresh.fingerprints[0] == fresh.fingerprints[1] && fresh.fingerprints[0] != settled.fingerprints[0])
+        try FileManager.default.setAttributes(hourAgo, ofItemAtPath: a)
+        let again = try twice()
+        #expect(again.hashed == 1 && again.fingerprints == fresh.fingerprints)
+    }
+
     @Test("a fingerprint counts the text the video can show: a cue that starts after the video ends changes nothing, one inside it does")
     func lateCuesOutsideTheFingerprint() throws {
         let a = example("a.jpg")

@@ -177,16 +177,25 @@ enum Paths {
 /// What was found about files, each kept while its file stays the same file (`FileIdentity`).
 final class ByFile<Value: Sendable>: Sendable {
     private let known = Locked<[String: (identity: FileIdentity, value: Value)]>([:])
+    private let settledOnly: Bool
+
+    /// `settledOnly`: what is found of a file changed in the last two seconds is not kept. A
+    /// file's time is the clock's tick, so one written again within the tick it was read in
+    /// may keep its identity; a value that must follow every change of content (a digest) is
+    /// kept only once the file has been left alone for longer than any tick.
+    init(settledOnly: Bool = false) { self.settledOnly = settledOnly }
 
     /// What `find` says of the file at `path`, found once while the file is unchanged; nil
-    /// when there is no file there.
-    func value(of path: String, _ find: () -> Value) -> Value? {
+    /// when there is no file there. Nothing is kept when `find` throws.
+    func value(of path: String, _ find: () throws -> Value) rethrows -> Value? {
         guard let identity = Paths.identity(path) else { return nil }
         if let kept = known.withLock({ $0[path] }), kept.identity == identity { return kept.value }
-        let value = find()
-        known.withLock {
-            if $0.count >= 1 << 16 { $0.removeAll() }
-            $0[path] = (identity, value)
+        let value = try find()
+        if !settledOnly || identity.isSettled {
+            known.withLock {
+                if $0.count >= 1 << 16 { $0.removeAll() }
+                $0[path] = (identity, value)
+            }
         }
         return value
     }
@@ -207,4 +216,7 @@ struct FileIdentity: Equatable, Sendable {
         seconds = Int(info.st_mtim.tv_sec)
         nanoseconds = Int(info.st_mtim.tv_nsec)
     }
+
+    /// Whether the file was last changed more than two seconds ago (see `ByFile`).
+    var isSettled: Bool { Double(seconds) + Double(nanoseconds) / 1e9 < Date().timeIntervalSince1970 - 2 }
 }

@@ -15,6 +15,9 @@ public final class WorkCounts: Sendable {
         case presetsRead
         /// Files read for their digest (a fingerprint's inputs, once each per batch).
         case filesDigested
+        /// Files whose bytes were read and hashed for a digest: not found unchanged among the
+        /// digests kept (`Fingerprint.contentDigest`).
+        case filesHashed
         /// Rows or jobs planned: a manifest's entries, a template's rows.
         case entriesPlanned
         /// Blocks of sound the soundtrack's mix passed through a filter: each block once per
