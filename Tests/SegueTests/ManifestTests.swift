@@ -190,7 +190,10 @@ struct ManifestTests {
         let settled = try twice()
         #expect(settled.hashed == 1 && settled.fingerprints[0] == settled.fingerprints[1])
         // Written again in place: read at each fingerprint while it may still change unseen.
+        // (Its time is set a minute ahead, so that however slowly the test runs, the file
+        // counts as just changed.)
         try Data(contentsOf: URL(fileURLWithPath: example("b.png"))).write(to: URL(fileURLWithPath: a))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: a)
         let fresh = try twice()
         #expect(fresh.hashed == 2 && fresh.fingerprints[0] == fresh.fingerprints[1] && fresh.fingerprints[0] != settled.fingerprints[0])
         try FileManager.default.setAttributes(hourAgo, ofItemAtPath: a)
