@@ -179,8 +179,8 @@ struct ManifestTests {
     func digestsKept() throws {
         let a = temporaryFolder().appendingPathComponent("a.jpg").path
         try FileManager.default.copyItem(atPath: example("a.jpg"), toPath: a)
-        let hourAgo = [FileAttributeKey.modificationDate: Date(timeIntervalSinceNow: -3600)]
-        try FileManager.default.setAttributes(hourAgo, ofItemAtPath: a)
+        let settledTime = [FileAttributeKey.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)]
+        try FileManager.default.setAttributes(settledTime, ofItemAtPath: a)
         let job = try Job(preset: try Preset.load("slide"), inputs: [a], output: "x.mp4")
         func twice() throws -> (fingerprints: [String], hashed: Int) {
             let counts = WorkCounts()
@@ -190,13 +190,13 @@ struct ManifestTests {
         let settled = try twice()
         #expect(settled.hashed == 1 && settled.fingerprints[0] == settled.fingerprints[1])
         // Written again in place: read at each fingerprint while it may still change unseen.
-        // (Its time is set a minute ahead, so that however slowly the test runs, the file
-        // counts as just changed.)
+        // (Its time is set in 2100, so that however slowly the test runs, the file counts as
+        // just changed.)
         try Data(contentsOf: URL(fileURLWithPath: example("b.png"))).write(to: URL(fileURLWithPath: a))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: a)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 4_102_444_800)], ofItemAtPath: a)
         let fresh = try twice()
         #expect(fresh.hashed == 2 && fresh.fingerprints[0] == fresh.fingerprints[1] && fresh.fingerprints[0] != settled.fingerprints[0])
-        try FileManager.default.setAttributes(hourAgo, ofItemAtPath: a)
+        try FileManager.default.setAttributes(settledTime, ofItemAtPath: a)
         let again = try twice()
         #expect(again.hashed == 1 && again.fingerprints == fresh.fingerprints)
     }
